@@ -1,0 +1,165 @@
+#pragma once
+// The read-only navigation map as the queries see it: map metadata plus tiles whose arrays are
+// views into the compiled `.wmesh` bytes (loading is validating and pointing, not parsing).
+// A NavMap is immutable and shared by every thread without locks.
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "waymesh/core/vec3.h"
+
+namespace waymesh {
+
+inline constexpr int kMaxAreas = 64;
+inline constexpr uint8_t kWalkableArea = 0;  // Unity's built-in "Walkable"
+
+// Per-edge neighbour encoding (`TileView::poly_neighbors`).
+inline constexpr uint32_t kWall = 0xFFFFFFFFu;         // no neighbour across this edge
+inline constexpr uint32_t kCrossTileBit = 0x80000000u;  // low bits index `cross_links`
+// Otherwise the value is a polygon index inside the same tile.
+
+// Agent the map was baked for (Unity NavMeshBuildSettings names).
+struct AgentSettings {
+  float radius = 0.5f;
+  float height = 2.0f;
+  float max_slope_deg = 45.0f;
+  float step_height = 0.4f;
+  float voxel_size = 0.1666667f;
+};
+
+// One navigation area type (Unity: Walkable = 0, Not Walkable = 1, Jump = 2, user areas 3..31;
+// Waymesh allows 0..63).
+struct AreaType {
+  std::string name;
+  float cost = 1.0f;
+  bool used = false;
+};
+
+// A connected piece of walkable surface (edges only, not off-mesh links).
+struct IslandInfo {
+  uint32_t polygons = 0;
+  double area = 0;     // walkable surface area, m²
+  uint32_t group = 0;  // islands joined by off-mesh links (either direction) share a group
+};
+
+// What the repair pipeline did to the source data.
+struct RepairCounts {
+  uint64_t welded = 0;        // vertices merged into another vertex
+  uint64_t t_junctions = 0;   // edge splits
+  uint64_t non_manifold = 0;  // edges shared by more than two triangles
+  uint64_t degenerate = 0;    // triangles dropped
+};
+
+struct MapInfo {
+  std::string name;
+  std::string source_hash;
+  std::string build_tool_version;
+  AgentSettings agent;
+  std::array<AreaType, kMaxAreas> areas;
+  Aabb bounds;
+  float tile_size = 0;        // metres, square tiles in X–Z
+  Vec3 grid_origin;           // X–Z corner of tile (0, 0)
+  uint32_t grid_width = 0;    // tiles along X
+  uint32_t grid_height = 0;   // tiles along Z
+  float max_tile_overhang = 0;  // polygons reach at most this far outside their grid cell (m)
+  uint64_t vertex_count = 0;
+  uint64_t polygon_count = 0;
+  uint64_t off_mesh_link_count = 0;
+  double walkable_area = 0;  // m²
+  std::vector<IslandInfo> islands;
+  RepairCounts repairs;
+};
+
+// Quantized bounding-volume-tree node (16 bytes). Coordinates are relative to the tile's bounds
+// min, multiplied by `TileView::bv_quant_factor`.
+struct BvNode {
+  uint16_t min[3];
+  uint16_t max[3];
+  // Internal node: kBvInternalBit | escape (number of nodes in this subtree, including itself).
+  // Leaf: (count - 1) << kBvCountShift | first polygon (polygons are stored in leaf order).
+  uint32_t data;
+};
+inline constexpr uint32_t kBvInternalBit = 0x80000000u;
+inline constexpr int kBvCountShift = 27;
+inline constexpr uint32_t kBvFirstMask = (1u << kBvCountShift) - 1;
+inline constexpr int kBvMaxLeafSize = 8;
+
+// The original triangles of a polygon, as corner indices of that polygon (exact heights).
+struct DetailTri {
+  uint8_t a, b, c, pad;
+};
+
+// Neighbour in another tile across a polygon edge.
+struct CrossTileLink {
+  uint32_t tile;
+  uint32_t poly;
+};
+
+// Directed off-mesh link (ladder, jump). Bidirectional links are stored once per direction,
+// each in the tile of its start polygon. Sorted by `start_poly`.
+struct OffMeshLink {
+  Vec3 start;
+  Vec3 end;
+  float radius;
+  float cost;  // total traversal cost; the link's area cost is already applied
+  uint32_t start_poly;  // in this tile
+  uint32_t end_tile;
+  uint32_t end_poly;
+  uint32_t id;  // index of the source link in the export (both directions share it)
+  uint8_t area;
+  uint8_t bidirectional;
+  uint16_t pad;
+};
+
+// One tile. All spans point into the map's bytes.
+struct TileView {
+  uint32_t index = 0;
+  int32_t grid_x = 0, grid_z = 0;
+  Aabb bounds;
+  float bv_quant_factor = 0;
+  std::span<const Vec3> vertices;
+  std::span<const uint32_t> poly_start;      // polygon p's corners: [poly_start[p], poly_start[p+1])
+  std::span<const uint32_t> poly_verts;      // corner -> vertex index, map winding (TriArea2XZ > 0)
+  std::span<const uint32_t> poly_neighbors;  // corner i: edge from corner i to corner i+1
+  std::span<const uint8_t> poly_area;        // 0..63
+  std::span<const uint16_t> poly_flags;
+  std::span<const uint32_t> poly_island;     // index into MapInfo::islands
+  std::span<const DetailTri> detail_tris;    // polygon p: n-2 tris from poly_start[p] - 2p
+  std::span<const float> area_prefix;        // polygons+1 running sums of polygon area (m²)
+  std::span<const BvNode> bv_nodes;
+  std::span<const CrossTileLink> cross_links;
+  std::span<const OffMeshLink> off_mesh_links;
+
+  uint32_t poly_count() const { return poly_start.empty() ? 0 : uint32_t(poly_start.size() - 1); }
+  uint32_t corner_count(uint32_t p) const { return poly_start[p + 1] - poly_start[p]; }
+  Vec3 corner(uint32_t p, uint32_t i) const { return vertices[poly_verts[poly_start[p] + i]]; }
+  std::span<const DetailTri> detail(uint32_t p) const {
+    return detail_tris.subspan(poly_start[p] - 2 * p, corner_count(p) - 2);
+  }
+};
+
+// A loaded map. Owns (or shares ownership of) the bytes its tiles point into.
+class NavMap {
+ public:
+  // `tiles[i].index` must be i; tiles must lie inside the grid of `info`.
+  NavMap(MapInfo info, std::vector<TileView> tiles, std::shared_ptr<const void> storage);
+
+  const MapInfo& info() const { return info_; }
+  uint32_t tile_count() const { return static_cast<uint32_t>(tiles_.size()); }
+  const TileView& tile(uint32_t i) const { return tiles_[i]; }
+  std::span<const TileView> tiles() const { return tiles_; }
+  // Tile covering grid cell (x, z), or nullptr when the cell has no walkable surface.
+  const TileView* TileAt(int32_t x, int32_t z) const;
+
+ private:
+  MapInfo info_;
+  std::vector<TileView> tiles_;
+  std::vector<int32_t> grid_;  // grid cell -> tile index or -1, built on construction
+  std::shared_ptr<const void> storage_;
+};
+
+}  // namespace waymesh

@@ -1,0 +1,27 @@
+#pragma once
+// The compiled map format `.wmesh` (docs/map-format.md): write, validate, load.
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "absl/status/statusor.h"
+#include "waymesh/core/nav_map.h"
+#include "waymesh/loader/repaired_mesh.h"
+
+namespace waymesh {
+
+// Serialises a repaired mesh into `.wmesh` bytes (tiles, BV trees, checksums).
+absl::StatusOr<std::string> CompileMap(const RepairedMesh& mesh);
+
+// Validates `bytes` (sizes, checksums, index ranges) and returns a map whose tiles point into
+// them. Errors name the offset and the failing check. `bytes` is kept alive by the map.
+absl::StatusOr<std::shared_ptr<const NavMap>> LoadMap(std::shared_ptr<const std::string> bytes);
+
+// Memory-maps `path` and loads it as above.
+absl::StatusOr<std::shared_ptr<const NavMap>> LoadMapFile(const std::string& path);
+
+// Writes bytes to `path` atomically (temporary file, then rename).
+absl::Status WriteFileAtomically(const std::string& path, std::string_view bytes);
+
+}  // namespace waymesh

@@ -1,0 +1,1 @@
+// placeholder translation unit so the library builds before its sources land

@@ -1,0 +1,10 @@
+#include "commands.h"
+
+namespace waymesh::cli {
+
+void RegisterInspect(CLI::App& app, int* exit_code) {
+  (void)app;
+  (void)exit_code;
+}
+
+}  // namespace waymesh::cli
