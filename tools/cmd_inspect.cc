@@ -1,10 +1,47 @@
+// `waymesh inspect MAP.wmesh [--json]`: what a compiled map holds, after full validation.
+
+#include <filesystem>
+#include <iostream>
+#include <string>
+
 #include "commands.h"
+#include "report_format.h"
+#include "waymesh/loader/map_file.h"
 
 namespace waymesh::cli {
+namespace {
+
+struct InspectArgs {
+  std::string map_path;
+  bool json = false;
+};
+
+int RunInspect(const InspectArgs& args) {
+  absl::StatusOr<std::shared_ptr<const NavMap>> map = LoadMapFile(args.map_path);
+  if (!map.ok()) {
+    std::cerr << "waymesh inspect: " << args.map_path << ": " << map.status().message() << "\n";
+    return kExitFailure;
+  }
+  const uint64_t bytes = std::filesystem::file_size(args.map_path);
+  if (args.json) {
+    std::cout << MapSummaryJson(**map, bytes).dump(2) << "\n";
+  } else {
+    PrintMapSummary(**map, bytes, std::cout);
+  }
+  return kExitOk;
+}
+
+}  // namespace
 
 void RegisterInspect(CLI::App& app, int* exit_code) {
-  (void)app;
-  (void)exit_code;
+  auto args = std::make_shared<InspectArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "inspect", "Validate a compiled map (checksums, index ranges) and print what it holds");
+  cmd->add_option("map", args->map_path, "compiled map (.wmesh)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  cmd->add_flag("--json", args->json, "print the summary as JSON");
+  cmd->callback([args, exit_code] { *exit_code = RunInspect(*args); });
 }
 
 }  // namespace waymesh::cli

@@ -15,5 +15,6 @@ inline constexpr int kExitUsage = 2;    // bad arguments
 void RegisterBuild(CLI::App& app, int* exit_code);
 void RegisterInspect(CLI::App& app, int* exit_code);
 void RegisterDemoWorld(CLI::App& app, int* exit_code);
+void RegisterPath(CLI::App& app, int* exit_code);
 
 }  // namespace waymesh::cli

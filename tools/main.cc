@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
   waymesh::cli::RegisterBuild(app, &exit_code);
   waymesh::cli::RegisterInspect(app, &exit_code);
   waymesh::cli::RegisterDemoWorld(app, &exit_code);
+  waymesh::cli::RegisterPath(app, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,63 @@
+// vs_detour: Waymesh and Detour side by side on the same polygons, in one process.
+// See bench/vs_detour/ for the Detour conversion, the queries and the measurement, and
+// docs/PERFORMANCE.md ("Query core vs Detour") for results.
+
+#include <CLI/CLI.hpp>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "vs_detour/report.h"
+#include "vs_detour/run_map.h"
+
+int main(int argc, char** argv) {
+  namespace wb = waymesh::bench;
+  CLI::App app{"Waymesh vs Detour: latency, path length and bytes per polygon on the same maps"};
+  std::string data = WAYMESH_SHARED_DATA;
+  std::vector<std::string> map_args;
+  wb::RunOptions options;
+  options.repair.merge = false;
+  app.add_option("--data", data, "Shared test data folder (default maps)")->capture_default_str();
+  app.add_option("--map", map_args,
+                 "Map to compare: name=path[,polyanya_expected.csv] (.mesh, .obj, export JSON or "
+                 ".wmesh), or 'demo'; repeatable. Default: arena, arena-merged, aurora, "
+                 "aurora-merged, demo");
+  app.add_flag("--merge", options.repair.merge,
+               "Merge input triangles into convex polygons (default: keep the file's polygons)");
+  app.add_option("--demo-size", options.demo.size, "Demo world side (m)")->capture_default_str();
+  app.add_option("--pairs", options.random_pairs, "Random query pairs on maps without answers")
+      ->capture_default_str();
+  app.add_option("--seed", options.seed, "Seed of demo world and random pairs")
+      ->capture_default_str();
+  app.add_option("--min-samples", options.min_samples,
+                 "Timed calls per library and operation, at least")
+      ->capture_default_str();
+  CLI11_PARSE(app, argc, argv);
+  options.demo.seed = options.seed;
+#ifndef NDEBUG
+  std::cerr << "vs_detour: warning: assertions are on; timings need a Release build\n";
+#endif
+
+  std::vector<wb::MapSpec> specs;
+  for (const std::string& arg : map_args) {
+    absl::StatusOr<wb::MapSpec> spec = wb::ParseMapSpec(arg);
+    if (!spec.ok()) {
+      std::cerr << "vs_detour: " << spec.status().message() << "\n";
+      return 2;
+    }
+    specs.push_back(*spec);
+  }
+  if (specs.empty()) specs = wb::DefaultMapSpecs(data);
+
+  std::vector<wb::MapReport> reports;
+  for (const wb::MapSpec& spec : specs) {
+    absl::StatusOr<wb::MapReport> report = wb::RunMap(spec, options);
+    if (!report.ok()) {
+      std::cerr << "vs_detour: " << spec.name << ": " << report.status() << "\n";
+      return 1;
+    }
+    reports.push_back(*std::move(report));
+  }
+  wb::PrintReport(reports, std::cout);
+  return 0;
+}

@@ -1,0 +1,31 @@
+#pragma once
+// The maps the comparison runs on, loaded the way the server gets them: compiled `.wmesh`
+// bytes, then LoadMap.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "waymesh/core/nav_map.h"
+#include "waymesh/loader/demo_world.h"
+#include "waymesh/loader/repaired_mesh.h"
+
+namespace waymesh::bench {
+
+struct BenchMap {
+  std::string name;
+  std::shared_ptr<const NavMap> map;
+  uint64_t compiled_bytes = 0;  // size of the `.wmesh` bytes
+};
+
+// A `.wmesh` is loaded as it is; any other file (.mesh, .obj, export JSON) is imported,
+// repaired with `repair` and compiled first.
+absl::StatusOr<BenchMap> LoadBenchMap(const std::string& name, const std::string& path,
+                                      const RepairOptions& repair);
+
+// Generates, repairs (default options) and compiles the demo town.
+absl::StatusOr<BenchMap> BuildDemoWorldMap(const std::string& name,
+                                           const DemoWorldOptions& options);
+
+}  // namespace waymesh::bench

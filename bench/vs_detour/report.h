@@ -1,0 +1,30 @@
+#pragma once
+// The comparison's printed result: Markdown tables (latency, path length, bytes per polygon,
+// targets), ready to paste into docs/PERFORMANCE.md.
+
+#include <cstdint>
+#include <ostream>
+#include <vector>
+
+#include "vs_detour/comparison.h"
+#include "vs_detour/detour_mesh.h"
+#include "vs_detour/waymesh_bytes.h"
+
+namespace waymesh::bench {
+
+// Targets of the comparison (Waymesh relative to Detour, same run).
+inline constexpr double kTargetPathTimeRatio = 1.0 / 3.0;  // median path query >= 3x faster
+inline constexpr double kTargetBytesRatio = 0.6;           // bytes per polygon
+
+struct MapReport {
+  MapComparison comparison;
+  uint64_t waymesh_polygons = 0;
+  WaymeshBytes waymesh_bytes;
+  DetourMeshStats detour;       // the mesh for path and nearest queries (and bytes)
+  DetourMeshStats detour_rays;  // the mesh for raycasts (also cut at straight corners)
+};
+
+// Writes every table for `reports` to `out`.
+void PrintReport(const std::vector<MapReport>& reports, std::ostream& out);
+
+}  // namespace waymesh::bench

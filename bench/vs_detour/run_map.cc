@@ -1,0 +1,89 @@
+#include "vs_detour/run_map.h"
+
+#include <algorithm>
+#include <iostream>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "vs_detour/bench_map.h"
+#include "vs_detour/detour_mesh.h"
+#include "vs_detour/detour_runner.h"
+#include "vs_detour/query_set.h"
+#include "vs_detour/waymesh_runner.h"
+
+namespace waymesh::bench {
+namespace {
+
+constexpr uint32_t kMinRepetitions = 3;
+constexpr char kDemoName[] = "demo";
+
+}  // namespace
+
+std::vector<MapSpec> DefaultMapSpecs(const std::string& data_dir) {
+  const std::string meshes = data_dir + "/polyanya/meshes/";
+  const std::string expected = data_dir + "/polyanya/expected/";
+  return {
+      {"arena", meshes + "arena.mesh", expected + "arena_euclid_expected.csv"},
+      {"arena-merged", meshes + "arena-merged.mesh", expected + "arena_merged_euclid_expected.csv"},
+      {"aurora", meshes + "aurora.mesh", expected + "aurora_euclid_expected.csv"},
+      {"aurora-merged", meshes + "aurora-merged.mesh", expected + "aurora_euclid_expected.csv"},
+      {kDemoName, "", ""},
+  };
+}
+
+absl::StatusOr<MapSpec> ParseMapSpec(absl::string_view text) {
+  if (text == kDemoName) return MapSpec{kDemoName, "", ""};
+  std::vector<std::string> parts = absl::StrSplit(text, absl::MaxSplits('=', 1));
+  if (parts.size() != 2 || parts[0].empty() || parts[1].empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--map '", text, "': expected name=path[,expected.csv] or 'demo'"));
+  }
+  std::vector<std::string> files = absl::StrSplit(parts[1], absl::MaxSplits(',', 1));
+  return MapSpec{parts[0], files[0], files.size() > 1 ? files[1] : ""};
+}
+
+absl::StatusOr<MapReport> RunMap(const MapSpec& spec, const RunOptions& options) {
+  std::cerr << "[" << spec.name << "] building maps\n";
+  absl::StatusOr<BenchMap> loaded = spec.path.empty()
+                                        ? BuildDemoWorldMap(spec.name, options.demo)
+                                        : LoadBenchMap(spec.name, spec.path, options.repair);
+  if (!loaded.ok()) return loaded.status();
+  absl::StatusOr<std::unique_ptr<DetourMesh>> detour_mesh =
+      DetourMesh::Build(*loaded->map, DetourConversion{});
+  if (!detour_mesh.ok()) return detour_mesh.status();
+  absl::StatusOr<std::unique_ptr<DetourMesh>> detour_ray_mesh =
+      DetourMesh::Build(*loaded->map, DetourConversion{.cut_straight_corners = true});
+  if (!detour_ray_mesh.ok()) return detour_ray_mesh.status();
+  absl::StatusOr<std::unique_ptr<DetourRunner>> detour =
+      DetourRunner::Create((*detour_mesh)->nav_mesh(), options.half_extents);
+  if (!detour.ok()) return detour.status();
+  absl::StatusOr<std::unique_ptr<DetourRunner>> detour_rays =
+      DetourRunner::Create((*detour_ray_mesh)->nav_mesh(), options.half_extents);
+  if (!detour_rays.ok()) return detour_rays.status();
+  WaymeshRunner waymesh(loaded->map, options.half_extents, kDetourMaxNodes);
+
+  std::vector<QueryCase> queries;
+  if (spec.expected.empty()) {
+    queries = RandomReachablePairs(waymesh.query(), options.random_pairs, options.seed);
+  } else {
+    absl::StatusOr<std::vector<QueryCase>> read = LoadPolyanyaExpected(spec.expected);
+    if (!read.ok()) return read.status();
+    queries = *std::move(read);
+  }
+  if (queries.empty()) return absl::FailedPreconditionError(spec.name + ": no queries");
+  const uint32_t repetitions = std::max<uint32_t>(
+      kMinRepetitions, uint32_t((options.min_samples + queries.size() - 1) / queries.size()));
+  std::cerr << "[" << spec.name << "] " << queries.size() << " queries x " << repetitions
+            << " repetitions\n";
+
+  MapReport report;
+  report.comparison =
+      CompareOnMap(spec.name, *loaded->map, queries, repetitions, waymesh, **detour, **detour_rays);
+  report.waymesh_polygons = loaded->map->info().polygon_count;
+  report.waymesh_bytes = MeasureWaymeshBytes(*loaded->map, loaded->compiled_bytes);
+  report.detour = (*detour_mesh)->stats();
+  report.detour_rays = (*detour_ray_mesh)->stats();
+  return report;
+}
+
+}  // namespace waymesh::bench

@@ -1,0 +1,36 @@
+#include "vs_detour/waymesh_runner.h"
+
+#include <utility>
+
+namespace waymesh::bench {
+
+WaymeshRunner::WaymeshRunner(std::shared_ptr<const NavMap> map, Vec3 half_extents,
+                             uint32_t max_nodes)
+    : query_(std::move(map), NavQueryOptions{max_nodes}) {
+  options_.half_extents = half_extents;
+}
+
+PathOutcome WaymeshRunner::FindPath(Vec3 start, Vec3 goal) {
+  if (!query_.FindPath(start, goal, filter_, options_, &path_).ok()) return {};
+  if (path_.status != QueryStatus::kComplete && path_.status != QueryStatus::kPartial) return {};
+  return {path_.status == QueryStatus::kComplete, path_.length};
+}
+
+bool WaymeshRunner::Nearest(Vec3 pos) {
+  return query_.FindNearest(pos, options_.half_extents, filter_).has_value();
+}
+
+void WaymeshRunner::PrepareRays(const std::vector<QueryCase>& queries) {
+  ray_starts_.clear();
+  for (const QueryCase& q : queries) {
+    ray_starts_.push_back(query_.FindNearest(q.start, options_.half_extents, filter_));
+  }
+}
+
+float WaymeshRunner::Raycast(size_t i, Vec3 goal) {
+  if (!ray_starts_[i]) return -1;
+  if (!query_.Raycast(*ray_starts_[i], goal, filter_, &ray_).ok()) return -1;
+  return ray_.t;
+}
+
+}  // namespace waymesh::bench

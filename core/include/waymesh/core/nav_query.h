@@ -1,0 +1,98 @@
+#pragma once
+// The per-thread query object. A NavMap is read-only and shared; every piece of mutable search
+// state (node pool reset by a generation counter, open heap, scratch buffers) lives here and is
+// reused, so a warm query allocates nothing. One NavQuery per thread; never share one.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+
+#include "absl/random/bit_gen_ref.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "waymesh/core/move_result.h"
+#include "waymesh/core/nav_map.h"
+#include "waymesh/core/path_result.h"
+#include "waymesh/core/poly_ref.h"
+#include "waymesh/core/query_filter.h"
+#include "waymesh/core/raycast_result.h"
+#include "waymesh/core/surface_point.h"
+#include "waymesh/core/vec3.h"
+
+namespace waymesh {
+
+namespace internal {
+struct QueryContext;
+}  // namespace internal
+
+struct NavQueryOptions {
+  // Capacity of the A* / flood-fill node pool: the most polygons one query may touch.
+  uint32_t max_nodes = 65536;
+};
+
+class NavQuery {
+ public:
+  // Sets up all buffers for `map` (the map stays alive as long as this object).
+  explicit NavQuery(std::shared_ptr<const NavMap> map, const NavQueryOptions& options = {});
+  ~NavQuery();
+  NavQuery(NavQuery&&) noexcept;
+  NavQuery& operator=(NavQuery&&) noexcept;
+  NavQuery(const NavQuery&) = delete;
+  NavQuery& operator=(const NavQuery&) = delete;
+
+  const NavMap& map() const;
+
+  // The closest surface point to `pos` on a polygon the filter accepts inside the box
+  // pos ± half_extents. Height-aware: a point on a bridge snaps to the bridge, not the road
+  // below. nullopt when nothing is in the box (or on non-finite input).
+  std::optional<SurfacePoint> FindNearest(Vec3 pos, Vec3 half_extents,
+                                          const QueryFilter& filter);
+
+  // Shortest path from `start` to `goal`, both first put on the mesh with
+  // options.half_extents. The outcome is in out->status; an error only for bad arguments.
+  absl::Status FindPath(Vec3 start, Vec3 goal, const QueryFilter& filter,
+                        const PathOptions& options, PathResult* out);
+  // As above for points already on the mesh (e.g. from FindNearest).
+  absl::Status FindPath(const SurfacePoint& start, const SurfacePoint& goal,
+                        const QueryFilter& filter, const PathOptions& options, PathResult* out);
+
+  // Walks the straight line start -> end (plan view) across polygons along the surface, so
+  // overlapping floors are told apart; stops at the first wall or rejected polygon.
+  absl::Status Raycast(Vec3 start, Vec3 end, const QueryFilter& filter, Vec3 half_extents,
+                       RaycastResult* out);
+  absl::Status Raycast(const SurfacePoint& start, Vec3 end, const QueryFilter& filter,
+                       RaycastResult* out);
+
+  // The position a mover going from `start` towards `end` really reaches, sliding along walls
+  // (the reachable surface point closest to `end` near the segment), and the polygons visited.
+  absl::Status MoveAlongSurface(Vec3 start, Vec3 end, const QueryFilter& filter,
+                                Vec3 half_extents, MoveResult* out);
+  absl::Status MoveAlongSurface(const SurfacePoint& start, Vec3 end, const QueryFilter& filter,
+                                MoveResult* out);
+
+  // A point uniformly distributed by area over the polygons the filter accepts; nullopt when
+  // there are none. O(log n) per draw when the filter accepts most of the map.
+  std::optional<SurfacePoint> RandomPoint(const QueryFilter& filter, absl::BitGenRef rng);
+  // As above restricted to one island (index into MapInfo::islands).
+  std::optional<SurfacePoint> RandomPointOnIsland(uint32_t island, const QueryFilter& filter,
+                                                  absl::BitGenRef rng);
+  // A point uniform by area over the surface within `radius` (plan view) of `center` that is
+  // reachable from `center` without leaving that disc. nullopt when `center` is off the mesh.
+  std::optional<SurfacePoint> RandomPointInCircle(const SurfacePoint& center, float radius,
+                                                  const QueryFilter& filter,
+                                                  absl::BitGenRef rng);
+
+  // Surface height at (x, z) closest to `y_hint` (polygons of any filter), nullopt when no
+  // polygon covers (x, z).
+  std::optional<SurfacePoint> Height(float x, float z, float y_hint);
+  // The point of polygon `poly` closest to `pos` in plan view, at the surface height there.
+  absl::StatusOr<Vec3> ClosestPointOnPoly(PolyRef poly, Vec3 pos) const;
+
+  // Whether `ref` names a polygon of this map.
+  bool IsValid(PolyRef ref) const;
+
+ private:
+  std::unique_ptr<internal::QueryContext> ctx_;
+};
+
+}  // namespace waymesh

@@ -1,0 +1,117 @@
+#include "move_along_surface.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "poly_geometry.h"
+
+namespace waymesh::internal {
+namespace {
+
+// Slack on the search disc so edges through the segment's end points are not missed (m).
+constexpr float kDiscSlack = 1e-3f;
+
+// Squared plan-view distance from p to segment ab.
+float SegmentDistSq(Vec3 a, Vec3 b, Vec3 p) {
+  return DistSqXZ(Lerp(a, b, ClosestParamXZ(a, b, p)), p);
+}
+
+// The parameter range [*t0, *t1] of segment ab inside the disc (c, r) in plan view; false when
+// the segment misses the disc.
+bool ClipToDisc(Vec3 a, Vec3 b, Vec3 c, float r, float* t0, float* t1) {
+  const double dx = double(b.x) - a.x, dz = double(b.z) - a.z;
+  const double fx = double(a.x) - c.x, fz = double(a.z) - c.z;
+  const double qa = dx * dx + dz * dz, qb = 2 * (fx * dx + fz * dz);
+  const double qc = fx * fx + fz * fz - double(r) * r;
+  if (qa <= 0) {
+    *t0 = *t1 = 0;
+    return qc <= 0;
+  }
+  const double disc = qb * qb - 4 * qa * qc;
+  if (disc < 0) return false;
+  const double root = std::sqrt(disc);
+  const double lo = std::max((-qb - root) / (2 * qa), 0.0);
+  const double hi = std::min((-qb + root) / (2 * qa), 1.0);
+  if (lo > hi) return false;
+  *t0 = float(lo);
+  *t1 = float(hi);
+  return true;
+}
+
+}  // namespace
+
+void MoveAlongSurfaceImpl(QueryContext& ctx, const SurfacePoint& start, Vec3 end,
+                          const QueryFilter& filter, MoveResult* out) {
+  ctx.pool.Reset();
+  out->visited.clear();
+  out->status = QueryStatus::kComplete;
+  const Vec3 s = start.pos;
+  const Vec3 center{(s.x + end.x) * 0.5f, 0.0f, (s.z + end.z) * 0.5f};
+  const float radius = std::sqrt(DistSqXZ(s, end)) * 0.5f + kDiscSlack;
+  const float radius_sq = radius * radius;
+
+  const uint32_t st = start.poly.tile(), sp = start.poly.poly();
+  uint32_t root = ctx.pool.Create(ctx.Global(st, sp), st, sp);
+  ctx.pool.node(root).pos = s;
+  uint32_t best_node = root;
+  Vec3 best = s;
+  float best_sq = INFINITY;
+  // Breadth-first over the polygons reachable inside the disc; nodes are created in BFS order.
+  for (uint32_t ci = 0; ci < ctx.pool.size(); ++ci) {
+    const SearchNode cur = ctx.pool.node(ci);
+    const TileView& t = ctx.map->tile(cur.tile);
+    if (PointInPolyXZ(t, cur.poly, end, 0.0f)) {
+      best_node = ci;
+      best = end;
+      best_sq = 0;
+      break;
+    }
+    const uint32_t base = t.poly_start[cur.poly];
+    const uint32_t n = t.corner_count(cur.poly);
+    for (uint32_t i = 0; i < n; ++i) {
+      const Vec3 a = t.corner(cur.poly, i);
+      const Vec3 b = t.corner(cur.poly, i + 1 == n ? 0 : i + 1);
+      const uint32_t nb = t.poly_neighbors[base + i];
+      uint32_t ntile = cur.tile, npoly = nb;
+      if (nb != kWall && (nb & kCrossTileBit)) {
+        const CrossTileLink& link = t.cross_links[nb & ~kCrossTileBit];
+        ntile = link.tile;
+        npoly = link.poly;
+      }
+      const bool open =
+          nb != kWall && ctx.Exists(ntile, npoly) && ctx.Passes(filter, ntile, npoly);
+      if (!open) {
+        // A wall: its point closest to the target inside the disc is a candidate resting place.
+        float t0, t1;
+        if (!ClipToDisc(a, b, center, radius, &t0, &t1)) continue;
+        const Vec3 q = Lerp(a, b, std::clamp(ClosestParamXZ(a, b, end), t0, t1));
+        const float d = DistSqXZ(q, end);
+        if (d < best_sq) {
+          best_sq = d;
+          best = q;
+          best_node = ci;
+        }
+        continue;
+      }
+      if (SegmentDistSq(a, b, center) > radius_sq) continue;
+      if (ctx.pool.Find(ctx.Global(ntile, npoly)) != kNoNode) continue;
+      const uint32_t ni = ctx.pool.Create(ctx.Global(ntile, npoly), ntile, npoly);
+      if (ni == kNoNode) {
+        out->status = QueryStatus::kPartial;
+        continue;
+      }
+      ctx.pool.node(ni).parent = ci;
+    }
+  }
+  const SearchNode& last = ctx.pool.node(best_node);
+  const TileView& lt = ctx.map->tile(last.tile);
+  out->poly = PolyRef(last.tile, last.poly);
+  out->pos = {best.x, PolyHeightAt(lt, last.poly, best.x, best.z), best.z};
+  out->blocked = best_sq > 0;
+  for (uint32_t i = best_node; i != kNoNode; i = ctx.pool.node(i).parent) {
+    out->visited.push_back(PolyRef(ctx.pool.node(i).tile, ctx.pool.node(i).poly));
+  }
+  std::reverse(out->visited.begin(), out->visited.end());
+}
+
+}  // namespace waymesh::internal

@@ -1,0 +1,35 @@
+#include "nearest_poly.h"
+
+#include <cmath>
+
+#include "poly_geometry.h"
+#include "poly_lookup.h"
+
+namespace waymesh::internal {
+
+std::optional<SurfacePoint> FindNearestPoly(const QueryContext& ctx, Vec3 pos, Vec3 half_extents,
+                                            const QueryFilter& filter) {
+  const Aabb box{pos - half_extents, pos + half_extents};
+  float best_sq = INFINITY;
+  SurfacePoint best;
+  ForEachPolyInBox(*ctx.map, box, [&](const TileView& tile, uint32_t poly) {
+    if (!filter.Passes(tile.poly_area[poly], tile.poly_flags[poly])) return;
+    bool inside = false;
+    Vec3 q = ClosestPointInPolyXZ(tile, poly, pos, &inside);
+    const float dxz_sq = DistSqXZ(q, pos);
+    if (dxz_sq > best_sq) return;  // cannot win even at the same height
+    q.y = PolyHeightAt(tile, poly, q.x, q.z);
+    const float dy = q.y - pos.y;
+    // The box bounds the vertical reach: a floor outside it is not a candidate.
+    if (std::fabs(dy) > half_extents.y) return;
+    const float d_sq = dxz_sq + dy * dy;
+    if (d_sq < best_sq) {
+      best_sq = d_sq;
+      best = SurfacePoint{PolyRef(tile.index, poly), q};
+    }
+  });
+  if (!best.poly.valid()) return std::nullopt;
+  return best;
+}
+
+}  // namespace waymesh::internal

@@ -1,0 +1,75 @@
+#pragma once
+// Search nodes for A* and flood fills, one per touched polygon. Polygons are addressed by a
+// dense global index (tile base + polygon); the polygon -> node table is invalidated in O(1) by
+// bumping a generation counter, so starting a query costs nothing however large the map.
+
+#include <cstdint>
+#include <vector>
+
+#include "waymesh/core/vec3.h"
+
+namespace waymesh::internal {
+
+inline constexpr uint32_t kNoNode = 0xFFFFFFFFu;
+// SearchNode::via: how the path entered the node's polygon.
+inline constexpr uint32_t kViaStart = 0xFFFFFFFFu;   // the start polygon
+inline constexpr uint32_t kViaLinkBit = 0x80000000u;  // | off-mesh link index in parent's tile
+// Otherwise: the corner index i of the parent's edge (i, i+1) that was crossed.
+
+enum NodeState : uint8_t { kNodeNew = 0, kNodeOpen = 1, kNodeClosed = 2 };
+
+// The funnel a node's path arrives with: the path runs straight from `apex` (reached at cost
+// `g`) through the cone between the rays apex->left and apex->right, at `rate` cost per metre.
+// left == apex (or right == apex) means that side is not constrained yet.
+struct FunnelState {
+  Vec3 apex;
+  Vec3 left;
+  Vec3 right;
+  float g;
+  float rate;
+};
+
+struct SearchNode {
+  FunnelState funnel;  // state after entering the polygon
+  Vec3 pos;            // best point of the entry portal (towards the goal)
+  float g;             // cost from the start to `pos`
+  float f;             // g + heuristic; the goal's f is its full path cost
+  uint32_t tile;
+  uint32_t poly;
+  uint32_t parent;   // node index or kNoNode
+  uint32_t via;      // see kVia*
+  uint8_t state;     // NodeState
+  bool expanded;     // has been expanded, so other nodes may descend from it
+};
+
+class NodePool {
+ public:
+  // `polygons`: global polygon count of the map; `capacity`: most nodes one query may create.
+  NodePool(uint32_t polygons, uint32_t capacity);
+
+  // Forgets every node (O(1) except once every 2^32 resets).
+  void Reset();
+  // Node of global polygon `global`, or kNoNode when this query has not touched it.
+  uint32_t Find(uint32_t global) const {
+    const Slot& s = slots_[global];
+    return s.generation == generation_ ? s.node : kNoNode;
+  }
+  // New node for `global` (must not exist yet), or kNoNode when the pool is full.
+  uint32_t Create(uint32_t global, uint32_t tile, uint32_t poly);
+  SearchNode& node(uint32_t i) { return nodes_[i]; }
+  const SearchNode& node(uint32_t i) const { return nodes_[i]; }
+  uint32_t size() const { return used_; }
+  uint32_t capacity() const { return uint32_t(nodes_.size()); }
+
+ private:
+  struct Slot {
+    uint32_t generation;
+    uint32_t node;
+  };
+  std::vector<Slot> slots_;
+  std::vector<SearchNode> nodes_;
+  uint32_t used_ = 0;
+  uint32_t generation_ = 1;
+};
+
+}  // namespace waymesh::internal

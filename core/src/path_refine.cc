@@ -1,0 +1,122 @@
+#include "path_refine.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "node_pool.h"
+#include "straight_path.h"
+#include "waymesh/core/tolerances.h"
+
+namespace waymesh::internal {
+namespace {
+
+// Each round swaps every inner corner once; rounds stop early when nothing improves.
+constexpr int kMaxRounds = 8;
+// Polygons around one vertex are few; this only stops a walk on corrupt adjacency.
+constexpr int kMaxFanSteps = 64;
+
+bool SameVertex(Vec3 a, Vec3 b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
+
+// The vertex at the given end (+1 left, -1 right) of the portal into steps[k].
+Vec3 PortalEnd(const QueryContext& ctx, const std::vector<CorridorStep>& steps, size_t k,
+               int side) {
+  const CorridorStep& from = steps[k - 1];
+  const TileView& t = ctx.map->tile(from.tile);
+  const uint32_t n = t.corner_count(from.poly);
+  const uint32_t i = steps[k].via;
+  return t.corner(from.poly, side > 0 ? (i + 1) % n : i);
+}
+
+bool IsEdgeStep(const CorridorStep& s) { return s.via != kViaStart && !(s.via & kViaLinkBit); }
+
+// Replaces the run of corridor polygons around vertex v (a corner at the portal into
+// steps[k] on `side`) by the polygons around v on its other side. False when v touches a wall
+// on that side or the walk fails; the corridor is unchanged then.
+bool SwapFan(const QueryContext& ctx, const QueryFilter& filter, std::vector<CorridorStep>* steps,
+             size_t k, int side, std::vector<CorridorStep>* fan) {
+  auto& s = *steps;
+  const Vec3 v = PortalEnd(ctx, s, k, side);
+  size_t k0 = k, k1 = k;
+  while (k0 > 1 && IsEdgeStep(s[k0 - 1]) && SameVertex(PortalEnd(ctx, s, k0 - 1, side), v)) --k0;
+  while (k1 + 1 < s.size() && IsEdgeStep(s[k1 + 1]) &&
+         SameVertex(PortalEnd(ctx, s, k1 + 1, side), v)) {
+    ++k1;
+  }
+  const CorridorStep first = s[k0 - 1], last = s[k1];
+  // Only where walking costs the same on both sides: a shorter path is then a cheaper one.
+  auto cost = [&](uint32_t tile, uint32_t poly) {
+    return filter.Cost(ctx.map->tile(tile).poly_area[poly]);
+  };
+  const float rate = cost(first.tile, first.poly);
+  for (size_t j = k0; j <= k1; ++j) {
+    if (cost(s[j].tile, s[j].poly) != rate) return false;
+  }
+  fan->clear();
+  fan->push_back(first);
+  uint32_t tile = first.tile, poly = first.poly;
+  for (int step = 0; !(tile == last.tile && poly == last.poly); ++step) {
+    if (step == kMaxFanSteps) return false;
+    const TileView& t = ctx.map->tile(tile);
+    const uint32_t n = t.corner_count(poly);
+    int c = -1;
+    for (uint32_t i = 0; i < n; ++i) {
+      if (SameVertex(t.corner(poly, i), v)) c = int(i);
+    }
+    if (c < 0) return false;
+    // The corridor crossed edges ending at v (left corner) or starting at v (right corner);
+    // the other side of v is reached through the other edge at v.
+    const uint32_t edge = side > 0 ? uint32_t(c) : (uint32_t(c) + n - 1) % n;
+    const uint32_t nb = t.poly_neighbors[t.poly_start[poly] + edge];
+    if (nb == kWall) return false;
+    uint32_t ntile = tile, npoly = nb;
+    if (nb & kCrossTileBit) {
+      const CrossTileLink& link = t.cross_links[nb & ~kCrossTileBit];
+      ntile = link.tile;
+      npoly = link.poly;
+    }
+    if (!ctx.Exists(ntile, npoly) || !ctx.Passes(filter, ntile, npoly)) return false;
+    if (cost(ntile, npoly) != rate) return false;
+    fan->push_back({ntile, npoly, edge});
+    tile = ntile;
+    poly = npoly;
+  }
+  s.erase(s.begin() + k0 - 1, s.begin() + k1 + 1);
+  s.insert(s.begin() + k0 - 1, fan->begin(), fan->end());
+  return true;
+}
+
+}  // namespace
+
+void RefinePath(QueryContext& ctx, const QueryFilter& filter, const PathOptions& options,
+                Vec3 start, Vec3 end, PathResult* out) {
+  std::vector<CorridorStep> fan;
+  for (int round = 0; round < kMaxRounds; ++round) {
+    ctx.steps_alt = ctx.steps;
+    bool swapped = false;
+    // Back to front, so a swap never moves the corridor indices of corners still to visit.
+    for (size_t w = ctx.corners.size(); w-- > 0;) {
+      const CornerInfo c = ctx.corners[w];
+      if (c.side == 0 || c.step == 0 || c.step >= ctx.steps.size()) continue;
+      const CorridorStep& from = ctx.steps[c.step - 1];
+      const uint32_t n = ctx.map->tile(from.tile).corner_count(from.poly);
+      const uint32_t i = ctx.steps[c.step].via;
+      const uint32_t corner = c.side > 0 ? (i + 1) % n : i;
+      if (IsWallCorner(ctx, filter, from.tile, from.poly, corner)) continue;
+      swapped |= SwapFan(ctx, filter, &ctx.steps, c.step, c.side, &fan);
+    }
+    if (!swapped) return;
+    ctx.corners_alt.swap(ctx.corners);
+    BuildStraightPath(ctx, start, end, filter, options, &ctx.path_alt);
+    if (!(ctx.path_alt.length < out->length * (1 - tol::kRefineMinGain))) {
+      // No gain: keep the previous corridor and path.
+      ctx.steps.swap(ctx.steps_alt);
+      ctx.corners.swap(ctx.corners_alt);
+      return;
+    }
+    std::swap(out->corridor, ctx.path_alt.corridor);
+    std::swap(out->waypoints, ctx.path_alt.waypoints);
+    out->length = ctx.path_alt.length;
+  }
+}
+
+}  // namespace waymesh::internal

@@ -1,0 +1,347 @@
+#include "path_search.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "poly_geometry.h"
+#include "waymesh/core/tolerances.h"
+
+namespace waymesh::internal {
+SearchOutcome SearchCorridorImpl(QueryContext& ctx, const SurfacePoint& start,
+                             const SurfacePoint& goal, const QueryFilter& filter,
+                             uint32_t max_nodes, bool exhaustive);
+namespace {
+
+// Reopened nodes may be expanded again; this bounds the total work per created node.
+constexpr uint32_t kMaxExpansionsPerNode = 4;
+
+bool SamePoint(Vec3 a, Vec3 b) { return DistSqXZ(a, b) <= tol::kSamePointSq; }
+
+void Bend(FunnelState* s, Vec3 corner, Vec3 l, Vec3 r) {
+  s->g += s->rate * Distance(s->apex, corner);
+  s->apex = corner;
+  s->left = l;
+  s->right = r;
+}
+
+// Cost of reaching `target` (a point just past the funnel's last portal) from the funnel.
+float CostTo(FunnelState s, Vec3 target) {
+  AdvanceFunnel(&s, target, target);
+  return s.g + s.rate * Distance(s.apex, target);
+}
+
+struct Search {
+  QueryContext& ctx;
+  const QueryFilter& filter;
+  const SurfacePoint& goal;
+  uint32_t goal_tile, goal_poly;
+  float h_scale;
+  uint32_t max_nodes;
+  float goal_f = INFINITY;  // best known cost of a complete path
+  bool exhaustive = false;
+  const float* goal_lm = nullptr;
+  uint32_t polys = 0;
+
+  float Heuristic(uint32_t tile, uint32_t poly, Vec3 pos) const {
+    float h = Distance(pos, goal.pos);
+    if (goal_lm) {
+      const uint32_t gi = ctx.Global(tile, poly);
+      const float diam = ctx.poly_diameter[gi];
+      const float gdiam = ctx.poly_diameter[ctx.Global(goal_tile, goal_poly)];
+      for (uint32_t k = 0; k < ctx.landmark_count; ++k) {
+        const float dg = goal_lm[k * polys], dp = ctx.landmark_dist[size_t(k) * polys + gi];
+        if (!std::isfinite(dg) || !std::isfinite(dp)) continue;
+        h = std::max(h, std::max(dg - dp - diam, dp - dg - gdiam) * 0.98f);
+      }
+    }
+    return h * h_scale;
+  }
+
+  // Offers polygon (tile, poly) reached with funnel `fs` at point `pos` (cost `g` there) from
+  // node `from` via `via`.
+  // `known` is the polygon's node if it has one (else kNoNode), `area` its area.
+  void Relax(uint32_t from, uint32_t tile, uint32_t poly, uint32_t known, uint8_t area,
+             FunnelState fs, Vec3 pos, float g, uint32_t via) {
+    const float rate = filter.Cost(area);
+    if (rate != fs.rate) {
+      // Another cost per metre from here on: restart the funnel at the portal point.
+      fs = FunnelState{pos, pos, pos, g, rate};
+    }
+    const bool is_goal = tile == goal_tile && poly == goal_poly;
+    const float f = is_goal ? CostTo(fs, goal.pos) : g + (exhaustive ? 0.0f : Heuristic(tile, poly, pos));
+    // Popped only after the goal: never worth a node.
+    if (f >= goal_f) return;
+    if (is_goal) goal_f = f;
+    uint32_t ni = known;
+    if (ni == kNoNode) {
+      if (ctx.pool.size() >= max_nodes) return;
+      ni = ctx.pool.Create(ctx.Global(tile, poly), tile, poly);
+      if (ni == kNoNode) return;
+    } else if (!(f < ctx.pool.node(ni).f) ||
+               (ctx.pool.node(ni).expanded && IsAncestor(ni, from))) {
+      // Costs are compared by f, which does not grow strictly along a path, so re-parenting
+      // an expanded node under its own descendant would close a loop.
+      return;
+    }
+    SearchNode& n = ctx.pool.node(ni);
+    n.funnel = fs;
+    n.pos = pos;
+    n.g = g;
+    n.f = f;
+    n.parent = from;
+    n.via = via;
+    n.state = kNodeOpen;
+    ctx.heap.Push(ni, f);  // an older entry for this node goes stale (see SearchCorridor)
+  }
+
+  // Whether `node` is `from` or one of its ancestors.
+  bool IsAncestor(uint32_t node, uint32_t from) const {
+    for (uint32_t i = from, guard = 0; i != kNoNode && guard <= ctx.pool.size(); ++guard) {
+      if (i == node) return true;
+      i = ctx.pool.node(i).parent;
+    }
+    return false;
+  }
+
+  void ExpandEdges(uint32_t ci) {
+    const SearchNode cur = ctx.pool.node(ci);
+    const TileView& t = ctx.map->tile(cur.tile);
+    const uint32_t s = t.poly_start[cur.poly];
+    const uint32_t n = t.poly_start[cur.poly + 1] - s;
+    uint32_t parent_tile = kNoNode, parent_poly = kNoNode;
+    if (cur.parent != kNoNode) {
+      parent_tile = ctx.pool.node(cur.parent).tile;
+      parent_poly = ctx.pool.node(cur.parent).poly;
+    }
+    for (uint32_t i = 0; i < n; ++i) {
+      const uint32_t nb = t.poly_neighbors[s + i];
+      if (nb == kWall) continue;
+      uint32_t ntile = cur.tile, npoly = nb;
+      if (nb & kCrossTileBit) {
+        const CrossTileLink& link = t.cross_links[nb & ~kCrossTileBit];
+        ntile = link.tile;
+        npoly = link.poly;
+      }
+      if (ntile == parent_tile && npoly == parent_poly) continue;
+      // f never drops along a path (cones only narrow, bends only add cost), so a neighbour
+      // already reached at most this cheaply cannot improve: skip the funnel work.
+      const uint32_t known = ctx.pool.Find(ctx.Global(ntile, npoly));
+      if (known != kNoNode && ctx.pool.node(known).f <= cur.f) continue;
+      const TileView& nt = ctx.map->tile(ntile);
+      const uint8_t area = nt.poly_area[npoly];
+      if (!filter.Passes(area, nt.poly_flags[npoly])) continue;
+      const Vec3 r = t.vertices[t.poly_verts[s + i]];
+      const Vec3 l = t.vertices[t.poly_verts[s + (i + 1 == n ? 0 : i + 1)]];
+      FunnelState fs = cur.funnel;
+      AdvanceFunnel(&fs, l, r);
+      Vec3 vl, vr;
+      VisiblePart(fs, l, r, &vl, &vr);
+      const Vec3 p = Lerp(vl, vr, BestPortalParam(fs.apex, exhaustive ? fs.apex : goal.pos, vl, vr));
+      const float g = fs.g + fs.rate * Distance(fs.apex, p);
+      Relax(ci, ntile, npoly, known, area, fs, p, g, i);
+    }
+  }
+
+  void ExpandLinks(uint32_t ci) {
+    const SearchNode cur = ctx.pool.node(ci);
+    const TileView& t = ctx.map->tile(cur.tile);
+    const auto links = t.off_mesh_links;
+    if (links.empty()) return;
+    auto it = std::lower_bound(
+        links.begin(), links.end(), cur.poly,
+        [](const OffMeshLink& link, uint32_t poly) { return link.start_poly < poly; });
+    for (; it != links.end() && it->start_poly == cur.poly; ++it) {
+      const OffMeshLink& link = *it;
+      if (!((filter.area_mask() >> (link.area & (kMaxAreas - 1))) & 1)) continue;
+      if (!ctx.Exists(link.end_tile, link.end_poly)) continue;
+      if (!ctx.Passes(filter, link.end_tile, link.end_poly)) continue;
+      const float g = CostTo(cur.funnel, link.start) + ctx.LinkCost(link, filter);
+      const uint8_t area = ctx.map->tile(link.end_tile).poly_area[link.end_poly];
+      const FunnelState fs{link.end, link.end, link.end, g, filter.Cost(area)};
+      Relax(ci, link.end_tile, link.end_poly,
+            ctx.pool.Find(ctx.Global(link.end_tile, link.end_poly)), area, fs, link.end, g,
+            kViaLinkBit | uint32_t(it - links.begin()));
+    }
+  }
+};
+
+// The reached node whose polygon comes closest to the goal (ties: cheaper), for partial paths.
+uint32_t ClosestReached(const QueryContext& ctx, Vec3 goal) {
+  uint32_t best = 0;
+  float best_d = INFINITY;
+  for (uint32_t i = 0; i < ctx.pool.size(); ++i) {
+    const SearchNode& n = ctx.pool.node(i);
+    const Vec3 q = ClosestPointOnPoly(ctx.map->tile(n.tile), n.poly, goal);
+    const float d = Distance(q, goal);
+    if (d < best_d || (d == best_d && n.g < ctx.pool.node(best).g)) {
+      best_d = d;
+      best = i;
+    }
+  }
+  return best;
+}
+
+void BuildCorridor(QueryContext& ctx, uint32_t last) {
+  ctx.steps.clear();
+  // Parent chains are acyclic (see Search::Relax); the bound is a last line of defence.
+  for (uint32_t i = last, guard = 0; i != kNoNode && guard <= ctx.pool.size(); ++guard) {
+    const SearchNode& n = ctx.pool.node(i);
+    ctx.steps.push_back({n.tile, n.poly, n.parent == kNoNode ? kViaStart : n.via});
+    i = n.parent;
+  }
+  std::reverse(ctx.steps.begin(), ctx.steps.end());
+}
+
+}  // namespace
+
+float BestPortalParam(Vec3 a, Vec3 g, Vec3 l, Vec3 r) {
+  const float dx = r.x - l.x, dz = r.z - l.z;
+  const float len_sq = dx * dx + dz * dz;
+  if (!(len_sq > 0)) return 0;
+  const float ta = ((a.x - l.x) * dx + (a.z - l.z) * dz) / len_sq;
+  const float tg = ((g.x - l.x) * dx + (g.z - l.z) * dz) / len_sq;
+  // Distances (times the portal length) of a and g from the portal's line; mirroring g to the
+  // far side when both are on one side gives the same crossing formula.
+  const float da = std::fabs(dx * (a.z - l.z) - dz * (a.x - l.x));
+  const float dg = std::fabs(dx * (g.z - l.z) - dz * (g.x - l.x));
+  const float sum = da + dg;
+  const float t = sum > 0 ? ta + (tg - ta) * (da / sum) : tg;
+  return t < 0 ? 0 : (t > 1 ? 1 : t);
+}
+
+void AdvanceFunnel(FunnelState* s, Vec3 l, Vec3 r) {
+  // Right side: r narrows the cone when it is not right of apex->right.
+  if (SamePoint(s->apex, s->right) || TriArea2XZ(s->apex, s->right, r) >= 0) {
+    if (SamePoint(s->apex, s->right) || SamePoint(s->apex, s->left) ||
+        TriArea2XZ(s->apex, s->left, r) <= 0) {
+      s->right = r;
+    } else {
+      Bend(s, s->left, l, r);  // the portal is wholly left of the cone
+      return;
+    }
+  }
+  if (SamePoint(s->apex, s->left) || TriArea2XZ(s->apex, s->left, l) <= 0) {
+    if (SamePoint(s->apex, s->left) || SamePoint(s->apex, s->right) ||
+        TriArea2XZ(s->apex, s->right, l) >= 0) {
+      s->left = l;
+    } else {
+      Bend(s, s->right, l, r);  // wholly right of the cone
+      return;
+    }
+  }
+}
+
+void VisiblePart(const FunnelState& s, Vec3 l, Vec3 r, Vec3* vis_l, Vec3* vis_r) {
+  // Points of the portal are r + u (l - r), u in [0, 1]; each cone side is a linear constraint.
+  float lo = 0, hi = 1;
+  auto clip = [&](Vec3 side, float sign) {
+    if (SamePoint(s.apex, side)) return;
+    // sign * TriArea2XZ(apex, side, point) >= 0 must hold.
+    const float at_r = sign * TriArea2XZ(s.apex, side, r);
+    const float at_l = sign * TriArea2XZ(s.apex, side, l);
+    const float slope = at_l - at_r;
+    if (slope > 0) {
+      lo = std::max(lo, -at_r / slope);
+    } else if (slope < 0) {
+      hi = std::min(hi, -at_r / slope);
+    } else if (at_r < 0) {
+      lo = 1, hi = 0;
+    }
+  };
+  clip(s.right, 1.0f);
+  clip(s.left, -1.0f);
+  if (!(lo <= hi)) {
+    // Rounding emptied a sliver: fall back to the nearest end.
+    lo = hi = (lo > 1 || hi > 0.5f) ? 1.0f : 0.0f;
+  }
+  *vis_r = Lerp(r, l, lo);
+  *vis_l = Lerp(r, l, hi);
+}
+
+static void BuildLandmarks(QueryContext& ctx);
+
+SearchOutcome SearchCorridor(QueryContext& ctx, const SurfacePoint& start,
+                             const SurfacePoint& goal, const QueryFilter& filter,
+                             uint32_t max_nodes) {
+  if (!ctx.landmarks_ready && !getenv("NOLM")) BuildLandmarks(ctx);
+  return SearchCorridorImpl(ctx, start, goal, filter, max_nodes, false);
+}
+
+static void BuildLandmarks(QueryContext& ctx) {
+  ctx.landmarks_ready = true;
+  const uint32_t n = ctx.tile_base.back();
+  const uint32_t K = getenv("LMK") ? atoi(getenv("LMK")) : 8;
+  ctx.poly_diameter.assign(n, 0);
+  for (const TileView& t : ctx.map->tiles()) for (uint32_t p = 0; p < t.poly_count(); ++p) {
+    float d = 0; for (uint32_t i = 0; i < t.corner_count(p); ++i) for (uint32_t j = i+1; j < t.corner_count(p); ++j) d = std::max(d, Distance(t.corner(p,i), t.corner(p,j)));
+    ctx.poly_diameter[ctx.Global(t.index, p)] = d;
+  }
+  ctx.landmark_dist.assign(size_t(K) * n, INFINITY);
+  std::vector<float> mind(n, INFINITY);
+  uint32_t cur = 0;
+  QueryFilter f;
+  for (uint32_t k = 0; k < K; ++k) {
+    uint32_t tile, poly; SplitGlobal(ctx, cur, &tile, &poly);
+    SurfacePoint s{PolyRef(tile, poly), ClosestPointOnPoly(ctx.map->tile(tile), poly, ctx.map->tile(tile).corner(poly, 0))};
+    SurfacePoint g{PolyRef(0x3FFFFF, 0), s.pos};
+    SearchCorridorImpl(ctx, s, g, f, ctx.pool.capacity(), true);
+    for (uint32_t i = 0; i < ctx.pool.size(); ++i) { const SearchNode& nd = ctx.pool.node(i); uint32_t gi = ctx.Global(nd.tile, nd.poly); ctx.landmark_dist[size_t(k)*n + gi] = nd.g; }
+    float best = -1; 
+    for (uint32_t gi = 0; gi < n; ++gi) { mind[gi] = std::min(mind[gi], ctx.landmark_dist[size_t(k)*n+gi]); if (std::isfinite(mind[gi]) && mind[gi] > best) { best = mind[gi]; cur = gi; } }
+  }
+  ctx.landmark_count = K;
+}
+
+SearchOutcome SearchCorridorImpl(QueryContext& ctx, const SurfacePoint& start,
+                             const SurfacePoint& goal, const QueryFilter& filter,
+                             uint32_t max_nodes, bool exhaustive) {
+  ctx.pool.Reset();
+  ctx.heap.Clear();
+  max_nodes = std::clamp<uint32_t>(max_nodes, 1, ctx.pool.capacity());
+  Search s{ctx, filter, goal, goal.poly.tile(), goal.poly.poly(), ctx.HeuristicScale(filter),
+           max_nodes};
+  s.exhaustive = exhaustive;
+  s.polys = ctx.tile_base.back();
+  if (!exhaustive && ctx.landmark_count > 0) s.goal_lm = &ctx.landmark_dist[ctx.Global(goal.poly.tile(), goal.poly.poly())];
+  const uint32_t st = start.poly.tile(), sp = start.poly.poly();
+  const uint32_t root = ctx.pool.Create(ctx.Global(st, sp), st, sp);
+  SearchNode& r = ctx.pool.node(root);
+  const float rate = filter.Cost(ctx.map->tile(st).poly_area[sp]);
+  r.funnel = FunnelState{start.pos, start.pos, start.pos, 0.0f, rate};
+  r.pos = start.pos;
+  r.g = 0;
+  r.f = exhaustive ? 0.0f : s.Heuristic(st, sp, start.pos);
+  r.state = kNodeOpen;
+  ctx.heap.Push(root, r.f);
+
+  uint32_t expanded = 0;
+  const uint64_t budget = uint64_t(max_nodes) * kMaxExpansionsPerNode;
+  uint32_t reached = start.poly == goal.poly ? root : kNoNode;
+  while (reached == kNoNode && !ctx.heap.Empty() && expanded < budget) {
+    const OpenHeap::Entry top = ctx.heap.Pop();
+    const uint32_t ci = top.node;
+    SearchNode& cur = ctx.pool.node(ci);
+    // Entries left behind when a node improved, or for a node already expanded.
+    if (cur.state != kNodeOpen || top.key != cur.f) continue;
+    cur.state = kNodeClosed;
+    cur.expanded = true;
+    ++expanded;
+    if (cur.tile == s.goal_tile && cur.poly == s.goal_poly) {
+      reached = ci;
+      break;
+    }
+    s.ExpandEdges(ci);
+    s.ExpandLinks(ci);
+  }
+  if (exhaustive) return {QueryStatus::kPartial, expanded};
+  if (reached == kNoNode) {
+    // The goal polygon may have been reached but not popped (budget): its path is still valid.
+    const uint32_t g = ctx.pool.Find(ctx.Global(s.goal_tile, s.goal_poly));
+    if (g != kNoNode) reached = g;
+  }
+  const bool complete = reached != kNoNode;
+  BuildCorridor(ctx, complete ? reached : ClosestReached(ctx, goal.pos));
+  return {complete ? QueryStatus::kComplete : QueryStatus::kPartial, expanded};
+}
+
+}  // namespace waymesh::internal

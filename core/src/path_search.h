@@ -1,0 +1,41 @@
+#pragma once
+// A* over polygons whose nodes carry a funnel: the apex the path last bent at, the cone of
+// directions still open through the portals crossed since, and the cost so far. A node's cost
+// is the taut path through its own corridor, not a sum over edge midpoints, so the search
+// compares routes by (almost) their true lengths. One node per polygon keeps memory and time
+// like plain A*. The heuristic is the straight distance to the goal scaled by the cheapest cost
+// the filter allows, so it stays admissible when area costs are below 1.
+
+#include <cstdint>
+
+#include "query_context.h"
+#include "waymesh/core/query_filter.h"
+#include "waymesh/core/query_status.h"
+#include "waymesh/core/surface_point.h"
+
+namespace waymesh::internal {
+
+struct SearchOutcome {
+  QueryStatus status;  // kComplete (goal reached) or kPartial
+  uint32_t expanded;   // nodes popped from the open list
+};
+
+// Searches from `start` to `goal` (both on polygons the filter accepts) creating at most
+// `max_nodes` nodes, and leaves the corridor in ctx.steps: the start polygon first, then the
+// goal polygon, or for kPartial the reached polygon closest to the goal.
+SearchOutcome SearchCorridor(QueryContext& ctx, const SurfacePoint& start,
+                             const SurfacePoint& goal, const QueryFilter& filter,
+                             uint32_t max_nodes);
+
+// Parameter in [0, 1] along segment l->r of the point minimising |a - p| + |p - g| (plan view).
+float BestPortalParam(Vec3 a, Vec3 g, Vec3 l, Vec3 r);
+
+// Moves a funnel through portal (l, r) (left/right as seen walking forwards): narrows the cone,
+// or bends at a cone corner when the portal lies wholly outside it.
+void AdvanceFunnel(FunnelState* s, Vec3 l, Vec3 r);
+
+// The part of portal (l, r) visible from the funnel's apex inside its cone, as its two end
+// points (left end, right end).
+void VisiblePart(const FunnelState& s, Vec3 l, Vec3 r, Vec3* vis_l, Vec3* vis_r);
+
+}  // namespace waymesh::internal

@@ -1,0 +1,54 @@
+#pragma once
+// Plan-view geometry on one polygon of a tile: containment, closest points and exact surface
+// heights from the polygon's detail triangles. Polygons are convex in plan view with the map's
+// winding (TriArea2XZ of consecutive corners > 0).
+
+#include <cstdint>
+
+#include "waymesh/core/nav_map.h"
+#include "waymesh/core/vec3.h"
+
+namespace waymesh::internal {
+
+// Squared plan-view distance.
+inline float DistSqXZ(Vec3 a, Vec3 b) {
+  const float dx = a.x - b.x, dz = a.z - b.z;
+  return dx * dx + dz * dz;
+}
+
+// Parameter in [0, 1] of the point of segment ab closest to p (plan view).
+inline float ClosestParamXZ(Vec3 a, Vec3 b, Vec3 p) {
+  const float dx = b.x - a.x, dz = b.z - a.z;
+  const float len_sq = dx * dx + dz * dz;
+  if (len_sq <= 0) return 0;
+  const float t = ((p.x - a.x) * dx + (p.z - a.z) * dz) / len_sq;
+  return t < 0 ? 0 : (t > 1 ? 1 : t);
+}
+
+// True when (p.x, p.z) is inside polygon `poly` or within `tolerance` metres of it.
+bool PointInPolyXZ(const TileView& tile, uint32_t poly, Vec3 p, float tolerance);
+
+// The plan-view point of the polygon closest to p; y is left as p.y. Sets *inside when p
+// itself is inside (within tol::kInsidePolygon).
+Vec3 ClosestPointInPolyXZ(const TileView& tile, uint32_t poly, Vec3 p, bool* inside);
+
+// Surface height of the polygon at plan point (x, z) from its detail triangles; points just
+// outside use the nearest triangle's clamped plane.
+float PolyHeightAt(const TileView& tile, uint32_t poly, float x, float z);
+
+// The surface point of the polygon closest to p in plan view.
+inline Vec3 ClosestPointOnPoly(const TileView& tile, uint32_t poly, Vec3 p) {
+  bool inside = false;
+  Vec3 q = ClosestPointInPolyXZ(tile, poly, p, &inside);
+  q.y = PolyHeightAt(tile, poly, q.x, q.z);
+  return q;
+}
+
+// Plan-view area of the polygon (m²).
+double PolyAreaXZ(const TileView& tile, uint32_t poly);
+
+// Uniform random surface point of the polygon by surface area, from a uniform in [0, 1)
+// choosing the detail triangle and two placing the point in it.
+Vec3 SamplePolySurface(const TileView& tile, uint32_t poly, float u_tri, float u, float v);
+
+}  // namespace waymesh::internal

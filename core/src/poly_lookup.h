@@ -1,0 +1,103 @@
+#pragma once
+// The spatial index: tile grid (with the polygons' overhang) then each tile's quantized BV tree.
+// Calls fn(tile, poly) for every polygon whose box may overlap `box` (a conservative superset).
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+#include "waymesh/core/nav_map.h"
+#include "waymesh/core/vec3.h"
+
+namespace waymesh::internal {
+
+// Quantized query box in a tile's BV space (inclusive, conservative).
+struct QuantBox {
+  uint16_t min[3];
+  uint16_t max[3];
+};
+
+inline uint16_t QuantizeDown(float v) {
+  return uint16_t(std::clamp(std::floor(v), 0.0f, 65535.0f));
+}
+inline uint16_t QuantizeUp(float v) { return uint16_t(std::clamp(std::ceil(v), 0.0f, 65535.0f)); }
+
+inline QuantBox QuantizeBox(const TileView& tile, const Aabb& box) {
+  const float f = tile.bv_quant_factor;
+  const Vec3 lo = (box.min - tile.bounds.min) * f;
+  const Vec3 hi = (box.max - tile.bounds.min) * f;
+  return QuantBox{{QuantizeDown(lo.x), QuantizeDown(lo.y), QuantizeDown(lo.z)},
+                  {QuantizeUp(hi.x), QuantizeUp(hi.y), QuantizeUp(hi.z)}};
+}
+
+inline bool Overlaps(const QuantBox& q, const BvNode& n) {
+  return q.min[0] <= n.max[0] && q.max[0] >= n.min[0] && q.min[1] <= n.max[1] &&
+         q.max[1] >= n.min[1] && q.min[2] <= n.max[2] && q.max[2] >= n.min[2];
+}
+
+// Polygons of one tile whose box may overlap `box`.
+template <typename Fn>
+void ForEachPolyInTile(const TileView& tile, const Aabb& box, Fn&& fn) {
+  const uint32_t polys = tile.poly_count();
+  if (tile.bv_nodes.empty()) {
+    // No tree (tiny tile): test every polygon's box.
+    for (uint32_t p = 0; p < polys; ++p) {
+      Aabb pb;
+      for (uint32_t i = 0, n = tile.corner_count(p); i < n; ++i) pb.Extend(tile.corner(p, i));
+      if (pb.Overlaps(box)) fn(tile, p);
+    }
+    return;
+  }
+  const QuantBox q = QuantizeBox(tile, box);
+  const uint32_t end = uint32_t(tile.bv_nodes.size());
+  uint32_t i = 0;
+  while (i < end) {
+    const BvNode& node = tile.bv_nodes[i];
+    const bool overlap = Overlaps(q, node);
+    const bool leaf = (node.data & kBvInternalBit) == 0;
+    if (leaf) {
+      if (overlap) {
+        const uint32_t first = node.data & kBvFirstMask;
+        const uint32_t last = std::min(first + (node.data >> kBvCountShift) + 1, polys);
+        for (uint32_t p = first; p < last; ++p) fn(tile, p);
+      }
+      ++i;
+    } else if (overlap) {
+      ++i;
+    } else {
+      i += std::max<uint32_t>(node.data & ~kBvInternalBit, 1);
+    }
+  }
+}
+
+// Every polygon of the map whose box may overlap `box`.
+template <typename Fn>
+void ForEachPolyInBox(const NavMap& map, const Aabb& box, Fn&& fn) {
+  // Also rejects NaN, which must never reach the float -> int conversions below.
+  if (!(box.min.x <= box.max.x && box.min.y <= box.max.y && box.min.z <= box.max.z)) return;
+  const MapInfo& info = map.info();
+  if (info.tile_size <= 0 || info.grid_width == 0 || info.grid_height == 0) {
+    for (const TileView& tile : map.tiles()) {
+      if (tile.bounds.Overlaps(box)) ForEachPolyInTile(tile, box, fn);
+    }
+    return;
+  }
+  const float reach = info.max_tile_overhang;
+  const float inv = 1.0f / info.tile_size;
+  auto cell = [&](float v, float origin, uint32_t count) {
+    const float c = std::floor((v - origin) * inv);
+    return int32_t(std::clamp(c, -1.0f, float(count)));
+  };
+  const int32_t x0 = cell(box.min.x - reach, info.grid_origin.x, info.grid_width);
+  const int32_t x1 = cell(box.max.x + reach, info.grid_origin.x, info.grid_width);
+  const int32_t z0 = cell(box.min.z - reach, info.grid_origin.z, info.grid_height);
+  const int32_t z1 = cell(box.max.z + reach, info.grid_origin.z, info.grid_height);
+  for (int32_t z = std::max(z0, 0); z <= z1; ++z) {
+    for (int32_t x = std::max(x0, 0); x <= x1; ++x) {
+      const TileView* tile = map.TileAt(x, z);
+      if (tile != nullptr && tile->bounds.Overlaps(box)) ForEachPolyInTile(*tile, box, fn);
+    }
+  }
+}
+
+}  // namespace waymesh::internal

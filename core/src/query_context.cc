@@ -1,0 +1,71 @@
+#include "query_context.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace waymesh::internal {
+namespace {
+
+uint32_t TotalPolygons(const NavMap& map) {
+  uint64_t n = 0;
+  for (const TileView& t : map.tiles()) n += t.poly_count();
+  return uint32_t(n);
+}
+
+}  // namespace
+
+QueryContext::QueryContext(std::shared_ptr<const NavMap> map_in, uint32_t max_nodes)
+    : owner(std::move(map_in)),
+      map(owner.get()),
+      pool(TotalPolygons(*map), max_nodes),
+      heap(std::max<uint32_t>(max_nodes, 1)) {
+  const uint32_t tiles = map->tile_count();
+  tile_base.assign(tiles + 1, 0);
+  tile_area_prefix.assign(tiles + 1, 0.0);
+  for (uint32_t i = 0; i < tiles; ++i) {
+    const TileView& t = map->tile(i);
+    tile_base[i + 1] = tile_base[i] + t.poly_count();
+    const double area = t.area_prefix.empty() ? 0.0 : double(t.area_prefix.back());
+    tile_area_prefix[i + 1] = tile_area_prefix[i] + std::max(area, 0.0);
+  }
+  const MapInfo& info = map->info();
+  for (int a = 0; a < kMaxAreas; ++a) {
+    const float c = info.areas[a].cost;
+    inv_default_cost[a] = (std::isfinite(c) && c > 0) ? 1.0f / c : 1.0f;
+    link_cost_per_metre[a] = INFINITY;
+  }
+  for (const TileView& t : map->tiles()) {
+    for (const OffMeshLink& link : t.off_mesh_links) {
+      const float d = Distance(link.start, link.end);
+      if (!(d > 0)) continue;
+      const int a = link.area & (kMaxAreas - 1);
+      const float per_metre = std::max(link.cost, 0.0f) * inv_default_cost[a] / d;
+      link_cost_per_metre[a] = std::min(link_cost_per_metre[a], per_metre);
+    }
+  }
+}
+
+uint32_t QueryContext::GroupOf(uint32_t tile, uint32_t poly) const {
+  const uint32_t island = map->tile(tile).poly_island[poly];
+  const auto& islands = map->info().islands;
+  return island < islands.size() ? islands[island].group : island;
+}
+
+float QueryContext::HeuristicScale(const QueryFilter& filter) const {
+  float scale = filter.MinCost();
+  const uint64_t mask = filter.area_mask();
+  for (int a = 0; a < kMaxAreas; ++a) {
+    if (((mask >> a) & 1) && std::isfinite(link_cost_per_metre[a])) {
+      scale = std::min(scale, filter.Cost(uint8_t(a)) * link_cost_per_metre[a]);
+    }
+  }
+  return std::max(scale, 0.0f);
+}
+
+void SplitGlobal(const QueryContext& ctx, uint32_t global, uint32_t* tile, uint32_t* poly) {
+  const auto it = std::upper_bound(ctx.tile_base.begin(), ctx.tile_base.end(), global);
+  *tile = uint32_t(it - ctx.tile_base.begin()) - 1;
+  *poly = global - ctx.tile_base[*tile];
+}
+
+}  // namespace waymesh::internal

@@ -1,0 +1,80 @@
+#pragma once
+// Everything a NavQuery owns: the shared map, per-map lookup tables computed once at
+// construction, and the reusable mutable search state. Internal to core.
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "corridor.h"
+#include "funnel.h"
+#include "node_pool.h"
+#include "open_heap.h"
+#include "waymesh/core/nav_map.h"
+#include "waymesh/core/path_result.h"
+#include "waymesh/core/poly_ref.h"
+#include "waymesh/core/query_filter.h"
+
+namespace waymesh::internal {
+
+struct QueryContext {
+  QueryContext(std::shared_ptr<const NavMap> map_in, uint32_t max_nodes);
+
+  // Dense global index of a polygon.
+  uint32_t Global(uint32_t tile, uint32_t poly) const { return tile_base[tile] + poly; }
+  // Whether (tile, poly) exists in the map.
+  bool Exists(uint32_t tile, uint32_t poly) const {
+    return tile < map->tile_count() && poly < map->tile(tile).poly_count();
+  }
+  // Whether the filter accepts the polygon.
+  bool Passes(const QueryFilter& filter, uint32_t tile, uint32_t poly) const {
+    const TileView& t = map->tile(tile);
+    return filter.Passes(t.poly_area[poly], t.poly_flags[poly]);
+  }
+  // Island group of a polygon (every polygon is in some island by the map's contract).
+  uint32_t GroupOf(uint32_t tile, uint32_t poly) const;
+  // Cost of an off-mesh link under `filter` (the map's cost re-weighted by the filter's area
+  // cost).
+  float LinkCost(const OffMeshLink& link, const QueryFilter& filter) const {
+    return link.cost * filter.Cost(link.area) * inv_default_cost[link.area & (kMaxAreas - 1)];
+  }
+  // Factor for the A* heuristic (distance) that never overestimates a cost under `filter`.
+  float HeuristicScale(const QueryFilter& filter) const;
+
+  std::shared_ptr<const NavMap> owner;
+  const NavMap* map;
+  std::vector<uint32_t> tile_base;       // tiles + 1 prefix sums of polygon counts
+  std::vector<double> tile_area_prefix;  // tiles + 1 prefix sums of tile surface area
+  std::array<float, kMaxAreas> inv_default_cost;
+  // Per area: the smallest (link cost / map area cost) per metre of link displacement.
+  std::array<float, kMaxAreas> link_cost_per_metre;
+
+  NodePool pool;
+  OpenHeap heap;
+  // Scratch buffers reused by every query (capacity survives, contents do not).
+  std::vector<CorridorStep> steps;
+  std::vector<CorridorStep> steps_alt;
+  std::vector<FunnelPortal> portals;
+  std::vector<FunnelPoint> points;
+  std::vector<CornerInfo> corners;  // parallel to the last built path's waypoints
+  std::vector<CornerInfo> corners_alt;
+  PathResult path_alt;              // candidate path during refinement
+  std::vector<uint32_t> scratch;
+
+  // Landmark distances (prototype): landmark_dist[k * polys + global].
+  uint32_t landmark_count = 0;
+  bool landmarks_ready = false;
+  std::vector<float> landmark_dist;
+  std::vector<float> poly_diameter;
+
+  // Lazily built per-island sampling index (see random_point.cc).
+  std::vector<uint32_t> island_start;  // islands + 1, CSR into island_polys
+  std::vector<uint32_t> island_polys;  // global polygon indices grouped by island
+  std::vector<double> island_prefix;   // running area sums, per island segment
+};
+
+// The (tile, poly) of a dense global index.
+void SplitGlobal(const QueryContext& ctx, uint32_t global, uint32_t* tile, uint32_t* poly);
+
+}  // namespace waymesh::internal

@@ -1,0 +1,224 @@
+#include "random_point.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "absl/random/distributions.h"
+#include "poly_geometry.h"
+
+namespace waymesh::internal {
+namespace {
+
+// Rejection draws before switching to an exact linear scan (a filter rejecting most of the map).
+constexpr int kRejectionTries = 32;
+// Draws for the disc sampler before giving up and returning the centre.
+constexpr int kDiscTries = 256;
+
+float PolyArea(const TileView& t, uint32_t poly) {
+  return std::max(t.area_prefix[poly + 1] - t.area_prefix[poly], 0.0f);
+}
+
+SurfacePoint Sample(const TileView& t, uint32_t poly, absl::BitGenRef rng) {
+  const float a = absl::Uniform(rng, 0.0f, 1.0f);
+  const float b = absl::Uniform(rng, 0.0f, 1.0f);
+  const float c = absl::Uniform(rng, 0.0f, 1.0f);
+  return SurfacePoint{PolyRef(t.index, poly), SamplePolySurface(t, poly, a, b, c)};
+}
+
+// Polygon of tile `t` covering running area `r` (0 <= r < tile area).
+uint32_t PolyAtArea(const TileView& t, double r) {
+  const auto& pre = t.area_prefix;
+  const auto it = std::upper_bound(pre.begin(), pre.end(), float(r));
+  const ptrdiff_t p = (it - pre.begin()) - 1;
+  return uint32_t(std::clamp<ptrdiff_t>(p, 0, ptrdiff_t(t.poly_count()) - 1));
+}
+
+std::optional<SurfacePoint> LinearDraw(const QueryContext& ctx, const QueryFilter& filter,
+                                       absl::BitGenRef rng) {
+  double total = 0;
+  for (const TileView& t : ctx.map->tiles()) {
+    for (uint32_t p = 0; p < t.poly_count(); ++p) {
+      if (filter.Passes(t.poly_area[p], t.poly_flags[p])) total += PolyArea(t, p);
+    }
+  }
+  if (!(total > 0)) return std::nullopt;
+  double r = absl::Uniform(rng, 0.0, total);
+  const TileView* last_tile = nullptr;
+  uint32_t last_poly = 0;
+  for (const TileView& t : ctx.map->tiles()) {
+    for (uint32_t p = 0; p < t.poly_count(); ++p) {
+      if (!filter.Passes(t.poly_area[p], t.poly_flags[p]) || PolyArea(t, p) <= 0) continue;
+      last_tile = &t;
+      last_poly = p;
+      r -= PolyArea(t, p);
+      if (r < 0) return Sample(t, p, rng);
+    }
+  }
+  return Sample(*last_tile, last_poly, rng);  // rounding left r just above 0
+}
+
+void BuildIslandIndex(QueryContext& ctx) {
+  const uint32_t islands = uint32_t(ctx.map->info().islands.size());
+  const uint32_t total = ctx.tile_base.back();
+  ctx.island_start.assign(islands + 2, 0);
+  for (const TileView& t : ctx.map->tiles()) {
+    for (uint32_t p = 0; p < t.poly_count(); ++p) {
+      ++ctx.island_start[std::min(t.poly_island[p], islands) + 1];
+    }
+  }
+  for (uint32_t i = 0; i <= islands; ++i) ctx.island_start[i + 1] += ctx.island_start[i];
+  ctx.island_polys.assign(total, 0);
+  ctx.island_prefix.assign(total, 0.0);
+  std::vector<uint32_t> fill(ctx.island_start.begin(), ctx.island_start.end() - 1);
+  for (const TileView& t : ctx.map->tiles()) {
+    for (uint32_t p = 0; p < t.poly_count(); ++p) {
+      ctx.island_polys[fill[std::min(t.poly_island[p], islands)]++] = ctx.Global(t.index, p);
+    }
+  }
+  // Running area inside each island's segment (inclusive).
+  for (uint32_t i = 0; i <= islands; ++i) {
+    double run = 0;
+    for (uint32_t k = ctx.island_start[i]; k < ctx.island_start[i + 1]; ++k) {
+      uint32_t tile, poly;
+      SplitGlobal(ctx, ctx.island_polys[k], &tile, &poly);
+      run += PolyArea(ctx.map->tile(tile), poly);
+      ctx.island_prefix[k] = run;
+    }
+  }
+}
+
+}  // namespace
+
+std::optional<SurfacePoint> RandomPointOnMap(QueryContext& ctx, const QueryFilter& filter,
+                                             absl::BitGenRef rng) {
+  const double total = ctx.tile_area_prefix.back();
+  if (!(total > 0)) return std::nullopt;
+  for (int attempt = 0; attempt < kRejectionTries; ++attempt) {
+    const double u = absl::Uniform(rng, 0.0, total);
+    const auto& pre = ctx.tile_area_prefix;
+    const auto it = std::upper_bound(pre.begin(), pre.end(), u);
+    const size_t tile = std::min<size_t>(size_t(it - pre.begin()) - 1, ctx.map->tile_count() - 1);
+    const TileView& t = ctx.map->tile(uint32_t(tile));
+    if (t.poly_count() == 0) continue;
+    const uint32_t p = PolyAtArea(t, u - pre[tile]);
+    if (PolyArea(t, p) > 0 && filter.Passes(t.poly_area[p], t.poly_flags[p])) {
+      return Sample(t, p, rng);
+    }
+  }
+  return LinearDraw(ctx, filter, rng);
+}
+
+std::optional<SurfacePoint> RandomPointOnIsland(QueryContext& ctx, uint32_t island,
+                                                const QueryFilter& filter, absl::BitGenRef rng) {
+  if (island >= ctx.map->info().islands.size()) return std::nullopt;
+  if (ctx.island_start.empty()) BuildIslandIndex(ctx);
+  const uint32_t b = ctx.island_start[island], e = ctx.island_start[island + 1];
+  if (b == e) return std::nullopt;
+  const double total = ctx.island_prefix[e - 1];
+  if (!(total > 0)) return std::nullopt;
+  const auto first = ctx.island_prefix.begin() + b, last = ctx.island_prefix.begin() + e;
+  for (int attempt = 0; attempt < kRejectionTries; ++attempt) {
+    const double u = absl::Uniform(rng, 0.0, total);
+    const size_t k = std::min<size_t>(size_t(std::upper_bound(first, last, u) - first), e - b - 1);
+    uint32_t tile, poly;
+    SplitGlobal(ctx, ctx.island_polys[b + k], &tile, &poly);
+    const TileView& t = ctx.map->tile(tile);
+    if (filter.Passes(t.poly_area[poly], t.poly_flags[poly])) return Sample(t, poly, rng);
+  }
+  // Exact fallback over the island's accepted polygons.
+  double accepted = 0;
+  for (uint32_t k = b; k < e; ++k) {
+    uint32_t tile, poly;
+    SplitGlobal(ctx, ctx.island_polys[k], &tile, &poly);
+    const TileView& t = ctx.map->tile(tile);
+    if (filter.Passes(t.poly_area[poly], t.poly_flags[poly])) accepted += PolyArea(t, poly);
+  }
+  if (!(accepted > 0)) return std::nullopt;
+  double r = absl::Uniform(rng, 0.0, accepted);
+  std::optional<SurfacePoint> last_ok;
+  for (uint32_t k = b; k < e; ++k) {
+    uint32_t tile, poly;
+    SplitGlobal(ctx, ctx.island_polys[k], &tile, &poly);
+    const TileView& t = ctx.map->tile(tile);
+    if (!filter.Passes(t.poly_area[poly], t.poly_flags[poly]) || PolyArea(t, poly) <= 0) continue;
+    r -= PolyArea(t, poly);
+    if (r < 0) return Sample(t, poly, rng);
+    last_ok = Sample(t, poly, rng);
+  }
+  return last_ok;
+}
+
+std::optional<SurfacePoint> RandomPointInDisc(QueryContext& ctx, const SurfacePoint& center,
+                                              float radius, const QueryFilter& filter,
+                                              absl::BitGenRef rng) {
+  // Flood fill the polygons reachable from the centre through portals touching the disc.
+  ctx.pool.Reset();
+  const Vec3 c = center.pos;
+  const float r_sq = radius * radius;
+  const uint32_t ct = center.poly.tile(), cp = center.poly.poly();
+  ctx.pool.Create(ctx.Global(ct, cp), ct, cp);
+  double area = 0;
+  for (uint32_t ci = 0; ci < ctx.pool.size(); ++ci) {
+    const SearchNode cur = ctx.pool.node(ci);
+    const TileView& t = ctx.map->tile(cur.tile);
+    area += PolyArea(t, cur.poly);
+    const uint32_t base = t.poly_start[cur.poly], n = t.corner_count(cur.poly);
+    for (uint32_t i = 0; i < n; ++i) {
+      const uint32_t nb = t.poly_neighbors[base + i];
+      if (nb == kWall) continue;
+      uint32_t ntile = cur.tile, npoly = nb;
+      if (nb & kCrossTileBit) {
+        const CrossTileLink& link = t.cross_links[nb & ~kCrossTileBit];
+        ntile = link.tile;
+        npoly = link.poly;
+      }
+      if (!ctx.Exists(ntile, npoly) || !ctx.Passes(filter, ntile, npoly)) continue;
+      const Vec3 a = t.corner(cur.poly, i), b = t.corner(cur.poly, i + 1 == n ? 0 : i + 1);
+      if (DistSqXZ(Lerp(a, b, ClosestParamXZ(a, b, c)), c) > r_sq) continue;
+      if (ctx.pool.Find(ctx.Global(ntile, npoly)) != kNoNode) continue;
+      ctx.pool.Create(ctx.Global(ntile, npoly), ntile, npoly);
+    }
+  }
+  const uint32_t count = ctx.pool.size();
+  const double disc_area = M_PI * double(r_sq);
+  for (int attempt = 0; attempt < kDiscTries; ++attempt) {
+    if (area <= disc_area) {
+      // Polygons are small against the disc: draw on them, keep draws inside the disc.
+      double u = absl::Uniform(rng, 0.0, area);
+      uint32_t pick = count - 1;
+      for (uint32_t i = 0; i < count; ++i) {
+        const SearchNode& nd = ctx.pool.node(i);
+        u -= PolyArea(ctx.map->tile(nd.tile), nd.poly);
+        if (u < 0) {
+          pick = i;
+          break;
+        }
+      }
+      const SearchNode& nd = ctx.pool.node(pick);
+      const SurfacePoint sp = Sample(ctx.map->tile(nd.tile), nd.poly, rng);
+      if (DistSqXZ(sp.pos, c) <= r_sq) return sp;
+    } else {
+      // The disc is small against the polygons: draw in the disc, keep draws on a polygon
+      // (stacked floors each count, chosen uniformly among those covering the draw).
+      const float ang = absl::Uniform(rng, 0.0f, float(2 * M_PI));
+      const float rad = radius * std::sqrt(absl::Uniform(rng, 0.0f, 1.0f));
+      const Vec3 q{c.x + rad * std::cos(ang), c.y, c.z + rad * std::sin(ang)};
+      uint32_t hits = 0, chosen = kNoNode;
+      for (uint32_t i = 0; i < count; ++i) {
+        const SearchNode& nd = ctx.pool.node(i);
+        if (!PointInPolyXZ(ctx.map->tile(nd.tile), nd.poly, q, 0.0f)) continue;
+        // Reservoir choice among covering polygons.
+        if (absl::Uniform(rng, 0u, ++hits) == 0) chosen = i;
+      }
+      if (chosen != kNoNode) {
+        const SearchNode& nd = ctx.pool.node(chosen);
+        const TileView& t = ctx.map->tile(nd.tile);
+        return SurfacePoint{PolyRef(nd.tile, nd.poly),
+                            {q.x, PolyHeightAt(t, nd.poly, q.x, q.z), q.z}};
+      }
+    }
+  }
+  return center;
+}
+
+}  // namespace waymesh::internal

@@ -1,0 +1,181 @@
+#include "straight_path.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "funnel.h"
+#include "path_search.h"
+#include "poly_geometry.h"
+#include "waymesh/core/tolerances.h"
+
+namespace waymesh::internal {
+namespace {
+
+// Polygons around one vertex are few; this only stops a walk on corrupt adjacency.
+constexpr int kMaxFanSteps = 64;
+
+PolyRef RefOf(const CorridorStep& s) { return PolyRef(s.tile, s.poly); }
+
+uint8_t AreaOf(const QueryContext& ctx, const CorridorStep& s) {
+  return ctx.map->tile(s.tile).poly_area[s.poly];
+}
+
+// Corner of polygon `poly` at the same plan position as `v`, or -1.
+int FindCorner(const TileView& t, uint32_t poly, Vec3 v) {
+  for (uint32_t i = 0, n = t.corner_count(poly); i < n; ++i) {
+    const Vec3 c = t.corner(poly, i);
+    if (c.x == v.x && c.z == v.z && c.y == v.y) return int(i);
+  }
+  return -1;
+}
+
+// Shrinks portal ends that are wall corners by `clearance`, at most to the portal's middle.
+void ApplyClearance(const QueryContext& ctx, const QueryFilter& filter, const CorridorStep& from,
+                    uint32_t edge, float clearance, FunnelPortal* portal) {
+  const float len = std::sqrt(DistSqXZ(portal->left, portal->right));
+  if (len <= tol::kZeroPortal) return;
+  const float s = std::min(clearance / len, 0.5f);
+  const uint32_t n = ctx.map->tile(from.tile).corner_count(from.poly);
+  const bool right_wall = IsWallCorner(ctx, filter, from.tile, from.poly, edge);
+  const bool left_wall = IsWallCorner(ctx, filter, from.tile, from.poly, (edge + 1) % n);
+  const Vec3 l = portal->left, r = portal->right;
+  if (left_wall) portal->left = Lerp(l, r, s);
+  if (right_wall) portal->right = Lerp(r, l, s);
+}
+
+// Appends waypoints for one stretch of the corridor without off-mesh links:
+// steps[begin..end], from `a` (in steps[begin]) to `b` (in steps[end]).
+void PullStretch(QueryContext& ctx, const QueryFilter& filter, const PathOptions& options,
+                 size_t begin, size_t end, Vec3 a, Vec3 b, std::vector<Waypoint>* out) {
+  const auto& steps = ctx.steps;
+  ctx.portals.clear();
+  for (size_t k = begin + 1; k <= end; ++k) {
+    const CorridorStep& from = steps[k - 1];
+    const TileView& t = ctx.map->tile(from.tile);
+    const uint32_t n = t.corner_count(from.poly);
+    const uint32_t i = steps[k].via;
+    FunnelPortal portal{t.corner(from.poly, (i + 1) % n), t.corner(from.poly, i)};
+    if (options.clearance > 0) ApplyClearance(ctx, filter, from, i, options.clearance, &portal);
+    ctx.portals.push_back(portal);
+  }
+  ctx.points.clear();
+  StringPull(a, b, ctx.portals, &ctx.points);
+  const int32_t m = int32_t(ctx.portals.size());
+  // Polygon the path continues on after portal j.
+  auto step_after = [&](int32_t j) -> const CorridorStep& {
+    return steps[begin + size_t(std::clamp(j + 1, 0, m))];
+  };
+  auto area_changes = [&](int32_t j) {
+    return j >= 0 && j < m && AreaOf(ctx, step_after(j - 1)) != AreaOf(ctx, step_after(j));
+  };
+  for (size_t k = 0; k < ctx.points.size(); ++k) {
+    const FunnelPoint& pt = ctx.points[k];
+    if (options.area_crossings && k > 0) {
+      // Area changes on portals strictly between the previous point and this one.
+      const FunnelPoint& prev = ctx.points[k - 1];
+      for (int32_t j = prev.portal + 1; j < pt.portal; ++j) {
+        if (!area_changes(j)) continue;
+        const FunnelPortal& portal = ctx.portals[j];
+        const float s = BestPortalParam(prev.pos, pt.pos, portal.left, portal.right);
+        const CorridorStep& st = step_after(j);
+        out->push_back({Lerp(portal.left, portal.right, s), RefOf(st), kWaypointAreaChange,
+                        AreaOf(ctx, st)});
+        ctx.corners.push_back({0, 0});
+      }
+    }
+    const CorridorStep& st = step_after(pt.portal);
+    uint8_t flags = 0;
+    if (options.area_crossings && area_changes(pt.portal)) flags |= kWaypointAreaChange;
+    if (!out->empty() && k == 0 && DistSqXZ(out->back().pos, pt.pos) <= tol::kSamePointSq &&
+        out->back().pos.y == pt.pos.y) {
+      continue;  // the stretch starts where the previous one ended
+    }
+    out->push_back({pt.pos, RefOf(st), flags, AreaOf(ctx, st)});
+    const bool corner = pt.side != 0 && pt.portal >= 0 && pt.portal < m;
+    ctx.corners.push_back({corner ? uint32_t(begin + pt.portal + 1) : 0, corner ? pt.side : int8_t{0}});
+  }
+}
+
+}  // namespace
+
+bool IsWallCorner(const QueryContext& ctx, const QueryFilter& filter, uint32_t tile,
+                  uint32_t poly, uint32_t corner) {
+  const Vec3 v = ctx.map->tile(tile).corner(poly, corner);
+  const uint32_t first_tile = tile, first_poly = poly;
+  for (int step = 0; step < kMaxFanSteps; ++step) {
+    const TileView& t = ctx.map->tile(tile);
+    const uint32_t n = t.corner_count(poly);
+    const uint32_t s = t.poly_start[poly];
+    const uint32_t before = t.poly_neighbors[s + (corner + n - 1) % n];
+    const uint32_t after = t.poly_neighbors[s + corner];
+    if (before == kWall || after == kWall) return true;
+    // Walk across the edge leaving the vertex.
+    uint32_t ntile = tile, npoly = after;
+    if (after & kCrossTileBit) {
+      const CrossTileLink& link = t.cross_links[after & ~kCrossTileBit];
+      ntile = link.tile;
+      npoly = link.poly;
+    }
+    if (!ctx.Exists(ntile, npoly) || !ctx.Passes(filter, ntile, npoly)) return true;
+    if (ntile == first_tile && npoly == first_poly) return false;
+    const int c = FindCorner(ctx.map->tile(ntile), npoly, v);
+    if (c < 0) return true;  // adjacency without a shared vertex: be conservative
+    tile = ntile;
+    poly = npoly;
+    corner = uint32_t(c);
+  }
+  return true;
+}
+
+double PolylineLength(const std::vector<Waypoint>& waypoints) {
+  double sum = 0;
+  for (size_t i = 1; i < waypoints.size(); ++i) {
+    sum += Distance(waypoints[i - 1].pos, waypoints[i].pos);
+  }
+  return sum;
+}
+
+void BuildStraightPath(QueryContext& ctx, Vec3 start, Vec3 end, const QueryFilter& filter,
+                       const PathOptions& options, PathResult* out) {
+  const auto& steps = ctx.steps;
+  out->corridor.clear();
+  for (const CorridorStep& s : steps) out->corridor.push_back(RefOf(s));
+  out->waypoints.clear();
+  ctx.corners.clear();
+  size_t begin = 0;
+  Vec3 a = start;
+  for (size_t k = 1; k <= steps.size(); ++k) {
+    const bool link = k < steps.size() && (steps[k].via & kViaLinkBit);
+    if (k < steps.size() && !link) continue;
+    if (!link) {
+      PullStretch(ctx, filter, options, begin, k - 1, a, end, &out->waypoints);
+      break;
+    }
+    const CorridorStep& from = steps[k - 1];
+    const OffMeshLink& l = ctx.map->tile(from.tile).off_mesh_links[steps[k].via & ~kViaLinkBit];
+    PullStretch(ctx, filter, options, begin, k - 1, a, l.start, &out->waypoints);
+    Waypoint& w = out->waypoints.back();
+    ctx.corners.back() = {0, 0};
+    w.flags |= kWaypointOffMeshLink;
+    w.poly = RefOf(steps[k]);
+    w.area = l.area;
+    begin = k;
+    a = l.end;
+  }
+  if (!out->waypoints.empty()) {
+    out->waypoints.front().flags |= kWaypointStart;
+    out->waypoints.back().flags |= kWaypointEnd;
+  }
+  out->truncated = false;
+  out->length = PolylineLength(out->waypoints);
+}
+
+void ApplyWaypointLimit(const PathOptions& options, PathResult* out) {
+  if (options.max_waypoints > 0 && out->waypoints.size() > options.max_waypoints) {
+    out->waypoints.resize(options.max_waypoints);
+    out->truncated = true;
+    out->length = PolylineLength(out->waypoints);
+  }
+}
+
+}  // namespace waymesh::internal

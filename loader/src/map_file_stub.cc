@@ -1,1 +1,0 @@
-// placeholder translation unit so the library builds before its sources land

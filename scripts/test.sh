@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# The README's test command: installs dependencies, builds and runs every test suite.
+#   1. all GoogleTest suites under AddressSanitizer + UndefinedBehaviorSanitizer
+#   2. the concurrency tests under ThreadSanitizer
+#   3. every libFuzzer target for a bounded time, from its seed corpus
+# Ends with one line "waymesh: N passed, M failed".
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+JOBS=${JOBS:-$(nproc)}
+FUZZ_SECONDS=${FUZZ_SECONDS:-20}
+BUILD=${BUILD_ROOT:-$ROOT/build-ci}
+
+bash scripts/deps.sh
+
+passed=0
+failed=0
+count_ctest() {  # adds ctest's "x% tests passed, N tests failed out of M" to the totals
+  local line total bad
+  line=$(grep -E "tests passed, [0-9]+ tests? failed out of [0-9]+" "$1" | tail -1 || true)
+  if [[ -z $line ]]; then echo "no test results in $1"; failed=$((failed + 1)); return; fi
+  total=$(sed -E 's/.*out of ([0-9]+).*/\1/' <<<"$line")
+  bad=$(sed -E 's/.*passed, ([0-9]+) tests? failed.*/\1/' <<<"$line")
+  passed=$((passed + total - bad))
+  failed=$((failed + bad))
+}
+
+echo "== ASan+UBSan: build and run all tests"
+cmake -S . -B "$BUILD/asan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DWAYMESH_SANITIZE=address,undefined -DWAYMESH_BENCH=OFF >/dev/null
+ninja -C "$BUILD/asan" -j"$JOBS"
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+(cd "$BUILD/asan" && ctest -j"$JOBS" --output-on-failure --timeout 900) | tee "$BUILD/asan.log" || true
+count_ctest "$BUILD/asan.log"
+
+echo "== TSan: concurrency tests"
+cmake -S . -B "$BUILD/tsan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DWAYMESH_SANITIZE=thread -DWAYMESH_BENCH=OFF >/dev/null
+ninja -C "$BUILD/tsan" -j"$JOBS" core_tests
+export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
+(cd "$BUILD/tsan" && ctest -j"$JOBS" --output-on-failure -R 'Concurren|Thread' --timeout 900) \
+  | tee "$BUILD/tsan.log" || true
+count_ctest "$BUILD/tsan.log"
+
+echo "== libFuzzer: ${FUZZ_SECONDS}s per target"
+CC=clang-14 CXX=clang++-14 cmake -S . -B "$BUILD/fuzz" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DWAYMESH_FUZZ=ON -DWAYMESH_TESTS=ON -DWAYMESH_BENCH=OFF >/dev/null
+mapfile -t fuzzers < <(ls tests/fuzz/fuzz_*.cc 2>/dev/null | xargs -n1 basename | sed 's/\.cc$//')
+ninja -C "$BUILD/fuzz" -j"$JOBS" "${fuzzers[@]}"
+for f in "${fuzzers[@]}"; do
+  corpus="$BUILD/fuzz/corpus/$f"
+  mkdir -p "$corpus"
+  seeds=tests/fuzz/corpus/$f
+  if "$BUILD/fuzz/tests/$f" -max_total_time="$FUZZ_SECONDS" -rss_limit_mb=2048 -timeout=10 \
+       -print_final_stats=0 "$corpus" $( [[ -d $seeds ]] && echo "$seeds" ) \
+       >"$BUILD/fuzz/$f.log" 2>&1; then
+    echo "fuzz $f: ok ($(grep -Eo 'stat::number_of_executed_units: [0-9]+|#[0-9]+' "$BUILD/fuzz/$f.log" | tail -1) runs)"
+    passed=$((passed + 1))
+  else
+    echo "fuzz $f: FAILED"; tail -40 "$BUILD/fuzz/$f.log"
+    failed=$((failed + 1))
+  fi
+done
+
+echo "waymesh: $passed passed, $failed failed"
+[[ $failed -eq 0 && $passed -gt 0 ]]

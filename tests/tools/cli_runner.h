@@ -1,0 +1,19 @@
+#pragma once
+// Runs the `waymesh` binary as a user would and captures its exit code and output.
+
+#include <string>
+
+namespace waymesh::testing {
+
+struct CliResult {
+  int exit_code = -1;
+  std::string out;  // stdout and stderr, interleaved
+};
+
+// Runs `waymesh <args>` through the shell (args are pasted verbatim: quote paths yourself).
+CliResult RunCli(const std::string& args);
+
+// A fresh empty directory for one test's files.
+std::string TempDir(const std::string& name);
+
+}  // namespace waymesh::testing

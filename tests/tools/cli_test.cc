@@ -1,0 +1,137 @@
+// The `waymesh` command line, run as a user runs it: exit codes, messages, files it writes.
+
+#include <filesystem>
+#include <fstream>
+#include <numeric>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "cli_runner.h"
+#include "support/test_data.h"
+
+namespace waymesh::testing {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::string Quote(const std::string& path) { return "'" + path + "'"; }
+
+TEST(CliTest, EveryVerbHasHelp) {
+  for (const char* verb : {"build", "inspect", "demo-world", "path"}) {
+    CliResult r = RunCli(std::string(verb) + " --help");
+    EXPECT_EQ(r.exit_code, 0) << verb << ": " << r.out;
+    EXPECT_THAT(r.out, HasSubstr("Usage")) << verb;
+  }
+}
+
+TEST(CliTest, BadArgumentsExitWithCode2AndSayWhy) {
+  EXPECT_EQ(RunCli("").exit_code, 2);
+  CliResult unknown = RunCli("frobnicate");
+  EXPECT_EQ(unknown.exit_code, 2);
+  CliResult missing = RunCli("build /nonexistent/x.json -o /tmp/x.wmesh");
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_THAT(missing.out, HasSubstr("/nonexistent/x.json"));
+  CliResult verts = RunCli("build " + Quote(SharedData("unity/1000.navmesh")) +
+                           " -o /tmp/x.wmesh --max-verts 2");
+  EXPECT_EQ(verts.exit_code, 2);
+  EXPECT_THAT(verts.out, HasSubstr("--max-verts"));
+  CliResult no_output = RunCli("build " + Quote(SharedData("unity/1000.navmesh")));
+  EXPECT_EQ(no_output.exit_code, 2);
+  EXPECT_THAT(no_output.out, HasSubstr("--output"));
+}
+
+TEST(CliTest, BuildThenInspectJsonReportsTheMap) {
+  const std::string dir = TempDir("cli-build");
+  const std::string map = dir + "/1000.wmesh";
+  CliResult build = RunCli("build -q " + Quote(SharedData("unity/1000.navmesh")) + " -o " +
+                           Quote(map) + " --tile-size 32");
+  ASSERT_EQ(build.exit_code, 0) << build.out;
+  EXPECT_THAT(build.out, HasSubstr("welded"));
+  EXPECT_THAT(build.out, HasSubstr("t-junctions"));
+  ASSERT_TRUE(std::filesystem::exists(map));
+
+  CliResult inspect = RunCli("inspect --json " + Quote(map));
+  ASSERT_EQ(inspect.exit_code, 0) << inspect.out;
+  const nlohmann::json info = nlohmann::json::parse(inspect.out);
+  for (const char* key : {"vertices", "polygons", "tiles", "islands", "island_polygons",
+                          "walkable_area", "bytes", "bytes_per_polygon", "repairs"}) {
+    EXPECT_TRUE(info.contains(key)) << key;
+  }
+  for (const char* key : {"welded", "t_junctions", "non_manifold", "degenerate"}) {
+    EXPECT_TRUE(info["repairs"].contains(key)) << key;
+  }
+  const auto sizes = info["island_polygons"].get<std::vector<uint64_t>>();
+  EXPECT_EQ(sizes.size(), info["islands"].get<size_t>());
+  EXPECT_TRUE(std::is_sorted(sizes.rbegin(), sizes.rend()));
+  EXPECT_EQ(std::accumulate(sizes.begin(), sizes.end(), uint64_t{0}),
+            info["polygons"].get<uint64_t>());
+  // 1000.navmesh duplicates every vertex per polygon: welding must find ~half of 445.
+  EXPECT_GT(info["repairs"]["welded"].get<uint64_t>(), 100u);
+  EXPECT_LT(info["vertices"].get<uint64_t>(), 445u);
+  EXPECT_GT(info["walkable_area"].get<double>(), 100.0);
+  EXPECT_EQ(info["bytes"].get<uint64_t>(), std::filesystem::file_size(map));
+  EXPECT_GT(info["tiles"].get<uint64_t>(), 1u);  // 80 m map, 32 m tiles
+
+  CliResult text = RunCli("inspect " + Quote(map));
+  ASSERT_EQ(text.exit_code, 0) << text.out;
+  EXPECT_THAT(text.out, HasSubstr("checksums    ok"));
+}
+
+TEST(CliTest, SeveralExportsBuildIntoOneWorld) {
+  const std::string dir = TempDir("cli-world");
+  const std::string one = dir + "/one.wmesh", two = dir + "/two.wmesh";
+  ASSERT_EQ(RunCli("build -q " + Quote(SharedData("unity/1000.navmesh")) + " -o " + Quote(one))
+                .exit_code, 0);
+  CliResult both = RunCli("build -q " + Quote(SharedData("unity/1000.navmesh")) + " " +
+                          Quote(SharedData("unity/1200.navmesh")) + " -o " + Quote(two));
+  ASSERT_EQ(both.exit_code, 0) << both.out;
+  auto polygons = [](const std::string& map) {
+    return nlohmann::json::parse(RunCli("inspect --json " + Quote(map)).out)["polygons"]
+        .get<uint64_t>();
+  };
+  EXPECT_GT(polygons(two), polygons(one));
+}
+
+TEST(CliTest, CorruptedMapIsRejectedWithTheFailingCheck) {
+  const std::string dir = TempDir("cli-corrupt");
+  const std::string map = dir + "/m.wmesh";
+  ASSERT_EQ(RunCli("build -q " + Quote(SharedData("unity/1100.navmesh")) + " -o " + Quote(map))
+                .exit_code, 0);
+  std::string bytes = ReadFileOrDie(map);
+  bytes[bytes.size() - 5] ^= 0x40;  // inside the last tile
+  std::ofstream(map, std::ios::binary | std::ios::trunc) << bytes;
+  CliResult r = RunCli("inspect " + Quote(map));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.out, HasSubstr("CRC"));
+}
+
+TEST(CliTest, MalformedExportFailsWithFileAndLine) {
+  const std::string dir = TempDir("cli-malformed");
+  const std::string obj = dir + "/bad.obj";
+  std::ofstream(obj) << "v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 9\n";
+  CliResult r = RunCli("build " + Quote(obj) + " -o " + Quote(dir + "/bad.wmesh"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.out, HasSubstr("bad.obj:4"));
+  EXPECT_FALSE(std::filesystem::exists(dir + "/bad.wmesh"));
+}
+
+TEST(CliTest, DemoWorldBuildsAndInspects) {
+  const std::string dir = TempDir("cli-demo");
+  CliResult gen = RunCli("demo-world --size 160 --seed 3 -o " + Quote(dir + "/town.json"));
+  ASSERT_EQ(gen.exit_code, 0) << gen.out;
+  CliResult build =
+      RunCli("build -q " + Quote(dir + "/town.json") + " -o " + Quote(dir + "/town.wmesh"));
+  ASSERT_EQ(build.exit_code, 0) << build.out;
+  const nlohmann::json info =
+      nlohmann::json::parse(RunCli("inspect --json " + Quote(dir + "/town.wmesh")).out);
+  EXPECT_GE(info["islands"].get<int>(), 3);  // town, courtyard, islet, rooftop ...
+  EXPECT_GT(info["repairs"]["t_junctions"].get<uint64_t>(), 0u);
+  EXPECT_GT(info["off_mesh_links"].get<uint64_t>(), 0u);
+  CliResult bad_size = RunCli("demo-world --size -5 -o " + Quote(dir + "/x.json"));
+  EXPECT_EQ(bad_size.exit_code, 2);
+}
+
+}  // namespace
+}  // namespace waymesh::testing

@@ -1,0 +1,284 @@
+// `waymesh path MAP.wmesh --queries FILE [--out results.csv] [--extents x,y,z]`: runs a file of
+// path queries against a compiled map and prints counts by status, time per query and, where
+// the file gives expected lengths, the length ratio.
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/string_view.h"
+#include "absl/strings/strip.h"
+#include "commands.h"
+#include "waymesh/core/nav_query.h"
+#include "waymesh/loader/map_file.h"
+
+namespace waymesh::cli {
+namespace {
+
+struct PathArgs {
+  std::string map_path;
+  std::string queries_path;
+  std::string out_path;
+  std::string extents = "2,4,2";
+};
+
+struct PathQuery {
+  int line = 0;
+  Vec3 start, goal;
+  double expected = -1;  // optimal length when the file gives one
+  uint16_t include_flags = QueryFilter::kAllFlags;
+  uint16_t exclude_flags = 0;
+};
+
+// Numbers of one line; false with `*error` set when a token is not a finite number.
+bool ParseNumbers(const std::vector<absl::string_view>& tokens, std::vector<double>* out,
+                  std::string* error) {
+  out->clear();
+  for (absl::string_view t : tokens) {
+    double v;
+    if (!absl::SimpleAtod(t, &v) || !std::isfinite(v)) {
+      *error = absl::StrFormat("'%s' is not a finite number", t);
+      return false;
+    }
+    out->push_back(v);
+  }
+  return true;
+}
+
+// Polygon flags of a Recast test row: decimal or 0x-prefixed hexadecimal, 0..65535.
+bool ParseFlags(absl::string_view t, uint16_t* out) {
+  int64_t v = -1;
+  const bool ok =
+      absl::ConsumePrefix(&t, "0x") ? absl::SimpleHexAtoi(t, &v) : absl::SimpleAtoi(t, &v);
+  if (!ok || v < 0 || v > 0xFFFF) return false;
+  *out = uint16_t(v);
+  return true;
+}
+
+// One query from a line: `sx sy gx gy [expected]` (2D: y is the mesh's second axis, mapped to
+// z), `sx sy sz gx gy gz [expected]` (3D), Polyanya `.scen` rows (bucket map w h sx sy gx gy
+// expected) or Recast test rows (`pf sx sy sz gx gy gz include exclude`).
+bool ParseQuery(absl::string_view line, bool scen, PathQuery* q, std::string* error) {
+  std::vector<absl::string_view> tokens =
+      absl::StrSplit(line, absl::ByAnyChar(" \t,"), absl::SkipEmpty());
+  const bool recast = !tokens.empty() && tokens[0] == "pf";
+  if (recast) {
+    if (tokens.size() != 9 || !ParseFlags(tokens[7], &q->include_flags) ||
+        !ParseFlags(tokens[8], &q->exclude_flags)) {
+      *error = "pf row needs sx sy sz gx gy gz include exclude (flags 0..0xFFFF)";
+      return false;
+    }
+    tokens = {tokens.begin() + 1, tokens.begin() + 7};
+  }
+  if (scen) {
+    if (tokens.size() != 9) {
+      *error = absl::StrFormat(".scen row needs 9 fields, got %d", tokens.size());
+      return false;
+    }
+    tokens.erase(tokens.begin(), tokens.begin() + 4);  // bucket, map, width, height
+  }
+  std::vector<double> v;
+  if (!ParseNumbers(tokens, &v, error)) return false;
+  switch (v.size()) {
+    case 4:
+    case 5:
+      q->start = {float(v[0]), 0.0f, float(v[1])};
+      q->goal = {float(v[2]), 0.0f, float(v[3])};
+      if (v.size() == 5) q->expected = v[4];
+      return true;
+    case 6:
+    case 7:
+      q->start = {float(v[0]), float(v[1]), float(v[2])};
+      q->goal = {float(v[3]), float(v[4]), float(v[5])};
+      if (v.size() == 7) q->expected = v[6];
+      return true;
+    default:
+      *error = absl::StrFormat("expected 4 or 5 numbers (2D) or 6 or 7 (3D), got %d", v.size());
+      return false;
+  }
+}
+
+// Header rows of Recast test files (`s` sample, `f` geometry file) and their raycast rows.
+bool IsRecastNonPathRow(absl::string_view text) {
+  return absl::StartsWith(text, "s ") || absl::StartsWith(text, "f ") ||
+         absl::StartsWith(text, "rc ");
+}
+
+absl::StatusOr<std::vector<PathQuery>> ReadQueries(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return absl::NotFoundError(absl::StrFormat("%s: cannot open", path));
+  std::vector<PathQuery> queries;
+  std::string line;
+  bool scen = false;
+  for (int number = 1; std::getline(in, line); ++number) {
+    absl::string_view text = absl::StripAsciiWhitespace(line);
+    if (text.empty() || text[0] == '#') continue;
+    if (number == 1 && absl::StartsWith(text, "version")) {
+      scen = true;  // Polyanya / MovingAI scenario header
+      continue;
+    }
+    if (IsRecastNonPathRow(text)) continue;
+    PathQuery q;
+    q.line = number;
+    std::string error;
+    if (!ParseQuery(text, scen, &q, &error)) {
+      return absl::InvalidArgumentError(absl::StrFormat("%s:%d: %s", path, number, error));
+    }
+    queries.push_back(q);
+  }
+  return queries;
+}
+
+absl::StatusOr<Vec3> ParseExtents(const std::string& text) {
+  std::vector<absl::string_view> parts = absl::StrSplit(text, ',');
+  std::vector<double> v;
+  std::string error;
+  if (parts.size() != 3 || !ParseNumbers(parts, &v, &error) || v[0] < 0 || v[1] < 0 || v[2] < 0) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "--extents '%s' must be three non-negative numbers x,y,z (box half size, metres)", text));
+  }
+  return Vec3{float(v[0]), float(v[1]), float(v[2])};
+}
+
+std::string WaypointText(const PathResult& r) {
+  std::string s;
+  for (const Waypoint& w : r.waypoints) {
+    if (!s.empty()) s += ';';
+    absl::StrAppendFormat(&s, "%.7g %.7g %.7g", w.pos.x, w.pos.y, w.pos.z);
+  }
+  return s;
+}
+
+struct Summary {
+  std::vector<int> by_status = std::vector<int>(5, 0);
+  std::vector<double> micros;
+  double ratio_sum = 0, ratio_worst = 0;
+  int ratios = 0, below_expected = 0;
+};
+
+void PrintSummary(const Summary& s, std::ostream& out) {
+  for (int i = 0; i < 5; ++i) {
+    out << absl::StrFormat("%-15s %d\n", QueryStatusName(QueryStatus(i)), s.by_status[i]);
+  }
+  std::vector<double> t = s.micros;
+  std::sort(t.begin(), t.end());
+  if (!t.empty()) {
+    double sum = 0;
+    for (double v : t) sum += v;
+    out << absl::StrFormat(
+        "time per query  mean %.1f us, median %.1f us, p99 %.1f us, max %.1f us\n", sum / t.size(),
+        t[t.size() / 2], t[std::min(t.size() - 1, t.size() * 99 / 100)], t.back());
+  }
+  if (s.ratios > 0) {
+    out << absl::StrFormat(
+        "length / expected  mean %.5f, worst %.5f over %d queries (%d shorter than expected)\n",
+        s.ratio_sum / s.ratios, s.ratio_worst, s.ratios, s.below_expected);
+  }
+}
+
+int RunPath(const PathArgs& args) {
+  absl::StatusOr<Vec3> extents = ParseExtents(args.extents);
+  if (!extents.ok()) {
+    std::cerr << "waymesh path: " << extents.status().message() << "\n";
+    return kExitUsage;
+  }
+  absl::StatusOr<std::shared_ptr<const NavMap>> map = LoadMapFile(args.map_path);
+  if (!map.ok()) {
+    std::cerr << "waymesh path: " << args.map_path << ": " << map.status().message() << "\n";
+    return kExitFailure;
+  }
+  absl::StatusOr<std::vector<PathQuery>> queries = ReadQueries(args.queries_path);
+  if (!queries.ok()) {
+    std::cerr << "waymesh path: " << queries.status().message() << "\n";
+    return kExitFailure;
+  }
+  std::ofstream csv;
+  if (!args.out_path.empty()) {
+    csv.open(args.out_path);
+    if (!csv) {
+      std::cerr << "waymesh path: " << args.out_path << ": cannot write\n";
+      return kExitFailure;
+    }
+    csv << "query,status,length,micros,waypoints\n";
+  }
+  NavQuery query(*map);
+  PathOptions options;
+  options.half_extents = *extents;
+  PathResult result;
+  Summary summary;
+  for (size_t i = 0; i < queries->size(); ++i) {
+    const PathQuery& q = (*queries)[i];
+    QueryFilter filter((*map)->info());
+    filter.set_include_flags(q.include_flags);
+    filter.set_exclude_flags(q.exclude_flags);
+    const auto t0 = std::chrono::steady_clock::now();
+    absl::Status status = query.FindPath(q.start, q.goal, filter, options, &result);
+    const double us =
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+    if (!status.ok()) {
+      std::cerr << "waymesh path: " << args.queries_path << ":" << q.line << ": "
+                << status.message() << "\n";
+      return kExitFailure;
+    }
+    summary.micros.push_back(us);
+    summary.by_status[int(result.status)]++;
+    if (q.expected > 0 && result.status == QueryStatus::kComplete) {
+      const double ratio = result.length / q.expected;
+      summary.ratio_sum += ratio;
+      summary.ratio_worst = std::max(summary.ratio_worst, ratio);
+      summary.ratios++;
+      if (ratio < 1 - 1e-4) summary.below_expected++;
+    }
+    if (csv.is_open()) {
+      csv << absl::StrFormat("%d,%s,%.6f,%.1f,%s\n", i, QueryStatusName(result.status),
+                             result.length, us, WaypointText(result));
+    }
+  }
+  std::cout << absl::StrFormat("%d queries on %s\n", queries->size(), args.map_path);
+  PrintSummary(summary, std::cout);
+  if (csv.is_open()) {
+    csv.close();
+    if (!csv) {
+      std::cerr << "waymesh path: " << args.out_path << ": write failed\n";
+      return kExitFailure;
+    }
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void RegisterPath(CLI::App& app, int* exit_code) {
+  auto args = std::make_shared<PathArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "path",
+      "Run a file of path queries on a compiled map and summarise status, time and "
+      "length ratio");
+  cmd->add_option("map", args->map_path, "compiled map (.wmesh)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--queries", args->queries_path,
+                  "query file: 'sx sy gx gy [expected]' (2D), 'sx sy sz gx gy gz [expected]' "
+                  "(3D), Polyanya .scen or Recast 'pf' rows; '#' starts a comment")
+      ->required()
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--out", args->out_path,
+                  "write results.csv: query,status,length,micros,waypoints ('x y z;...')");
+  cmd->add_option("--extents", args->extents,
+                  "half size x,y,z of the box that puts start and goal on the mesh (m)")
+      ->capture_default_str();
+  cmd->callback([args, exit_code] { *exit_code = RunPath(*args); });
+}
+
+}  // namespace waymesh::cli

@@ -1,0 +1,23 @@
+#pragma once
+// Human-readable and JSON summaries of maps and builds, shared by the CLI verbs.
+
+#include <cstdint>
+#include <ostream>
+
+#include <nlohmann/json.hpp>
+
+#include "waymesh/core/nav_map.h"
+#include "waymesh/loader/repaired_mesh.h"
+
+namespace waymesh::cli {
+
+// One line per repair step with its counts.
+void PrintRepairReport(const RepairReport& report, std::ostream& out);
+
+// The `inspect --json` document: counts, islands, areas, repairs, metadata.
+nlohmann::json MapSummaryJson(const NavMap& map, uint64_t file_bytes);
+
+// The same summary as aligned text.
+void PrintMapSummary(const NavMap& map, uint64_t file_bytes, std::ostream& out);
+
+}  // namespace waymesh::cli
