@@ -38,8 +38,8 @@ RepairedMesh SyntheticTerrain(int n) {
   }
   const uint32_t grid = uint32_t(std::ceil(n * kCell / kTile));
   const uint32_t row = n + 1;
-  auto tri = [&](uint32_t a, uint32_t b, uint32_t c, int64_t na, int64_t nb, int64_t nc,
-                 float cx, float cz) {
+  auto tri = [&](uint32_t a, uint32_t b, uint32_t c, int64_t na, int64_t nb, int64_t nc, float cx,
+                 float cz) {
     m.poly_verts.insert(m.poly_verts.end(), {a, b, c});
     m.poly_neighbors.insert(m.poly_neighbors.end(), {na, nb, nc});
     m.poly_start.push_back(uint32_t(m.poly_verts.size()));
@@ -89,8 +89,7 @@ double MedianMs(int repeats, const std::function<void()>& run) {
   for (int i = 0; i < repeats; ++i) {
     const auto start = std::chrono::steady_clock::now();
     run();
-    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
-                                                           start)
+    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
                      .count());
   }
   std::sort(ms.begin(), ms.end());
@@ -151,7 +150,8 @@ int Run(int argc, char** argv) {
   row("read + crc32 (floor)", floor_ms);
   row("LoadMapFile (mmap)", file_ms);
   row("LoadMap (bytes in memory)", memory_ms);
-  std::printf("target: LoadMapFile ratio <= 2.00: %s\n", file_ms <= 2 * floor_ms ? "met" : "MISSED");
+  std::printf("target: LoadMapFile ratio <= 2.00: %s\n",
+              file_ms <= 2 * floor_ms ? "met" : "MISSED");
   if (!temp.empty()) std::filesystem::remove(temp);
   return 0;
 }

@@ -8,20 +8,18 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
-#include "absl/strings/strip.h"
 #include "commands.h"
 #include "waymesh/core/nav_query.h"
 #include "waymesh/loader/map_file.h"
+#include "waymesh/loader/path_queries.h"
 
 namespace waymesh::cli {
 namespace {
@@ -31,14 +29,6 @@ struct PathArgs {
   std::string queries_path;
   std::string out_path;
   std::string extents = "2,4,2";
-};
-
-struct PathQuery {
-  int line = 0;
-  Vec3 start, goal;
-  double expected = -1;  // optimal length when the file gives one
-  uint16_t include_flags = QueryFilter::kAllFlags;
-  uint16_t exclude_flags = 0;
 };
 
 // Numbers of one line; false with `*error` set when a token is not a finite number.
@@ -54,90 +44,6 @@ bool ParseNumbers(const std::vector<absl::string_view>& tokens, std::vector<doub
     out->push_back(v);
   }
   return true;
-}
-
-// Polygon flags of a Recast test row: decimal or 0x-prefixed hexadecimal, 0..65535.
-bool ParseFlags(absl::string_view t, uint16_t* out) {
-  int64_t v = -1;
-  const bool ok =
-      absl::ConsumePrefix(&t, "0x") ? absl::SimpleHexAtoi(t, &v) : absl::SimpleAtoi(t, &v);
-  if (!ok || v < 0 || v > 0xFFFF) return false;
-  *out = uint16_t(v);
-  return true;
-}
-
-// One query from a line: `sx sy gx gy [expected]` (2D: y is the mesh's second axis, mapped to
-// z), `sx sy sz gx gy gz [expected]` (3D), Polyanya `.scen` rows (bucket map w h sx sy gx gy
-// expected) or Recast test rows (`pf sx sy sz gx gy gz include exclude`).
-bool ParseQuery(absl::string_view line, bool scen, PathQuery* q, std::string* error) {
-  std::vector<absl::string_view> tokens =
-      absl::StrSplit(line, absl::ByAnyChar(" \t,"), absl::SkipEmpty());
-  const bool recast = !tokens.empty() && tokens[0] == "pf";
-  if (recast) {
-    if (tokens.size() != 9 || !ParseFlags(tokens[7], &q->include_flags) ||
-        !ParseFlags(tokens[8], &q->exclude_flags)) {
-      *error = "pf row needs sx sy sz gx gy gz include exclude (flags 0..0xFFFF)";
-      return false;
-    }
-    tokens = {tokens.begin() + 1, tokens.begin() + 7};
-  }
-  if (scen) {
-    if (tokens.size() != 9) {
-      *error = absl::StrFormat(".scen row needs 9 fields, got %d", tokens.size());
-      return false;
-    }
-    tokens.erase(tokens.begin(), tokens.begin() + 4);  // bucket, map, width, height
-  }
-  std::vector<double> v;
-  if (!ParseNumbers(tokens, &v, error)) return false;
-  switch (v.size()) {
-    case 4:
-    case 5:
-      q->start = {float(v[0]), 0.0f, float(v[1])};
-      q->goal = {float(v[2]), 0.0f, float(v[3])};
-      if (v.size() == 5) q->expected = v[4];
-      return true;
-    case 6:
-    case 7:
-      q->start = {float(v[0]), float(v[1]), float(v[2])};
-      q->goal = {float(v[3]), float(v[4]), float(v[5])};
-      if (v.size() == 7) q->expected = v[6];
-      return true;
-    default:
-      *error = absl::StrFormat("expected 4 or 5 numbers (2D) or 6 or 7 (3D), got %d", v.size());
-      return false;
-  }
-}
-
-// Header rows of Recast test files (`s` sample, `f` geometry file) and their raycast rows.
-bool IsRecastNonPathRow(absl::string_view text) {
-  return absl::StartsWith(text, "s ") || absl::StartsWith(text, "f ") ||
-         absl::StartsWith(text, "rc ");
-}
-
-absl::StatusOr<std::vector<PathQuery>> ReadQueries(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return absl::NotFoundError(absl::StrFormat("%s: cannot open", path));
-  std::vector<PathQuery> queries;
-  std::string line;
-  bool scen = false;
-  for (int number = 1; std::getline(in, line); ++number) {
-    absl::string_view text = absl::StripAsciiWhitespace(line);
-    if (text.empty() || text[0] == '#') continue;
-    if (number == 1 && absl::StartsWith(text, "version")) {
-      scen = true;  // Polyanya / MovingAI scenario header
-      continue;
-    }
-    if (IsRecastNonPathRow(text)) continue;
-    PathQuery q;
-    q.line = number;
-    std::string error;
-    if (!ParseQuery(text, scen, &q, &error)) {
-      return absl::InvalidArgumentError(absl::StrFormat("%s:%d: %s", path, number, error));
-    }
-    queries.push_back(q);
-  }
-  return queries;
 }
 
 absl::StatusOr<Vec3> ParseExtents(const std::string& text) {
@@ -198,7 +104,7 @@ int RunPath(const PathArgs& args) {
     std::cerr << "waymesh path: " << args.map_path << ": " << map.status().message() << "\n";
     return kExitFailure;
   }
-  absl::StatusOr<std::vector<PathQuery>> queries = ReadQueries(args.queries_path);
+  absl::StatusOr<std::vector<PathQuery>> queries = ReadPathQueries(args.queries_path);
   if (!queries.ok()) {
     std::cerr << "waymesh path: " << queries.status().message() << "\n";
     return kExitFailure;

@@ -49,6 +49,7 @@ void ClearPath(PathResult* out, QueryStatus status) {
   out->length = 0;
   out->nodes_expanded = 0;
   out->truncated = false;
+  out->node_limit = false;
 }
 
 }  // namespace
@@ -121,16 +122,22 @@ absl::Status NavQuery::FindPath(const SurfacePoint& start, const SurfacePoint& g
   }
   const uint32_t max_nodes = options.max_nodes == 0 ? ctx.pool.capacity() : options.max_nodes;
   const internal::SearchOutcome found =
-      internal::SearchCorridor(ctx, start, goal, filter, max_nodes);
+      internal::SearchCorridor(ctx, start, goal, filter, max_nodes, options.interrupt);
+  if (!found.stop.ok()) {
+    ClearPath(out, QueryStatus::kPartial);
+    out->nodes_expanded = found.expanded;
+    return found.stop;
+  }
   out->status = found.status;
   out->nodes_expanded = found.expanded;
+  out->node_limit = found.limit_hit;
   Vec3 end = goal.pos;
   if (found.status != QueryStatus::kComplete) {
     const internal::CorridorStep& last = ctx.steps.back();
     end = internal::ClosestPointOnPoly(ctx.map->tile(last.tile), last.poly, goal.pos);
   }
   internal::BuildStraightPath(ctx, start.pos, end, filter, options, out);
-  if (!getenv("NOREFINE")) internal::RefinePath(ctx, filter, options, start.pos, end, out);
+  internal::RefinePath(ctx, filter, options, start.pos, end, out);
   internal::ApplyWaypointLimit(options, out);
   return absl::OkStatus();
 }

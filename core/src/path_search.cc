@@ -4,18 +4,19 @@
 #include <cmath>
 
 #include "poly_geometry.h"
+#include "waymesh/core/landmark_table.h"
 #include "waymesh/core/tolerances.h"
 
 namespace waymesh::internal {
-SearchOutcome SearchCorridorImpl(QueryContext& ctx, const SurfacePoint& start,
-                             const SurfacePoint& goal, const QueryFilter& filter,
-                             uint32_t max_nodes, bool exhaustive);
 namespace {
 
 // Reopened nodes may be expanded again; this bounds the total work per created node.
 constexpr uint32_t kMaxExpansionsPerNode = 4;
+// Expansions between two polls of a QueryInterrupt (a few tens of microseconds of search).
+constexpr uint32_t kInterruptPollNodes = 256;
 
-bool SamePoint(Vec3 a, Vec3 b) { return DistSqXZ(a, b) <= tol::kSamePointSq; }
+// Funnel sides are reset to the apex by copying it, so "unconstrained" is exact equality.
+bool SamePoint(Vec3 a, Vec3 b) { return a.x == b.x && a.z == b.z; }
 
 void Bend(FunnelState* s, Vec3 corner, Vec3 l, Vec3 r) {
   s->g += s->rate * Distance(s->apex, corner);
@@ -38,22 +39,17 @@ struct Search {
   float h_scale;
   uint32_t max_nodes;
   float goal_f = INFINITY;  // best known cost of a complete path
-  bool exhaustive = false;
-  const float* goal_lm = nullptr;
-  uint32_t polys = 0;
+  // Flood mode (FloodDistances): no goal, no heuristic, portal points nearest the apex.
+  bool flood = false;
+  const LandmarkTable* landmarks = nullptr;  // null: straight-line heuristic only
+  uint32_t goal_global = 0;
+  bool limit_hit = false;  // a node was not created because the pool or max_nodes was full
 
-  float Heuristic(uint32_t tile, uint32_t poly, Vec3 pos) const {
+  // Admissible estimate of the cost from `pos` in polygon `global` to the goal.
+  float Heuristic(uint32_t global, Vec3 pos) const {
+    if (flood) return 0.0f;
     float h = Distance(pos, goal.pos);
-    if (goal_lm) {
-      const uint32_t gi = ctx.Global(tile, poly);
-      const float diam = ctx.poly_diameter[gi];
-      const float gdiam = ctx.poly_diameter[ctx.Global(goal_tile, goal_poly)];
-      for (uint32_t k = 0; k < ctx.landmark_count; ++k) {
-        const float dg = goal_lm[k * polys], dp = ctx.landmark_dist[size_t(k) * polys + gi];
-        if (!std::isfinite(dg) || !std::isfinite(dp)) continue;
-        h = std::max(h, std::max(dg - dp - diam, dp - dg - gdiam) * 0.98f);
-      }
-    }
+    if (landmarks != nullptr) h = std::max(h, landmarks->LowerBound(global, goal_global));
     return h * h_scale;
   }
 
@@ -68,15 +64,21 @@ struct Search {
       fs = FunnelState{pos, pos, pos, g, rate};
     }
     const bool is_goal = tile == goal_tile && poly == goal_poly;
-    const float f = is_goal ? CostTo(fs, goal.pos) : g + (exhaustive ? 0.0f : Heuristic(tile, poly, pos));
+    const float f = is_goal ? CostTo(fs, goal.pos) : g + Heuristic(ctx.Global(tile, poly), pos);
     // Popped only after the goal: never worth a node.
     if (f >= goal_f) return;
     if (is_goal) goal_f = f;
     uint32_t ni = known;
     if (ni == kNoNode) {
-      if (ctx.pool.size() >= max_nodes) return;
+      if (ctx.pool.size() >= max_nodes) {
+        limit_hit = true;
+        return;
+      }
       ni = ctx.pool.Create(ctx.Global(tile, poly), tile, poly);
-      if (ni == kNoNode) return;
+      if (ni == kNoNode) {
+        limit_hit = true;
+        return;
+      }
     } else if (!(f < ctx.pool.node(ni).f) ||
                (ctx.pool.node(ni).expanded && IsAncestor(ni, from))) {
       // Costs are compared by f, which does not grow strictly along a path, so re-parenting
@@ -136,7 +138,9 @@ struct Search {
       AdvanceFunnel(&fs, l, r);
       Vec3 vl, vr;
       VisiblePart(fs, l, r, &vl, &vr);
-      const Vec3 p = Lerp(vl, vr, BestPortalParam(fs.apex, exhaustive ? fs.apex : goal.pos, vl, vr));
+      // Towards the goal; in a flood, the portal point nearest the apex.
+      const Vec3 target = flood ? fs.apex : goal.pos;
+      const Vec3 p = Lerp(vl, vr, BestPortalParam(fs.apex, target, vl, vr));
       const float g = fs.g + fs.rate * Distance(fs.apex, p);
       Relax(ci, ntile, npoly, known, area, fs, p, g, i);
     }
@@ -248,8 +252,10 @@ void VisiblePart(const FunnelState& s, Vec3 l, Vec3 r, Vec3* vis_l, Vec3* vis_r)
       lo = 1, hi = 0;
     }
   };
-  clip(s.right, 1.0f);
-  clip(s.left, -1.0f);
+  // A side that is the portal's own end constrains nothing (the common case after a
+  // narrowing step).
+  if (!(s.right == r)) clip(s.right, 1.0f);
+  if (!(s.left == l)) clip(s.left, -1.0f);
   if (!(lo <= hi)) {
     // Rounding emptied a sliver: fall back to the nearest end.
     lo = hi = (lo > 1 || hi > 0.5f) ? 1.0f : 0.0f;
@@ -258,66 +264,40 @@ void VisiblePart(const FunnelState& s, Vec3 l, Vec3 r, Vec3* vis_l, Vec3* vis_r)
   *vis_l = Lerp(r, l, hi);
 }
 
-static void BuildLandmarks(QueryContext& ctx);
+namespace {
 
-SearchOutcome SearchCorridor(QueryContext& ctx, const SurfacePoint& start,
-                             const SurfacePoint& goal, const QueryFilter& filter,
-                             uint32_t max_nodes) {
-  if (!ctx.landmarks_ready && !getenv("NOLM")) BuildLandmarks(ctx);
-  return SearchCorridorImpl(ctx, start, goal, filter, max_nodes, false);
-}
-
-static void BuildLandmarks(QueryContext& ctx) {
-  ctx.landmarks_ready = true;
-  const uint32_t n = ctx.tile_base.back();
-  const uint32_t K = getenv("LMK") ? atoi(getenv("LMK")) : 8;
-  ctx.poly_diameter.assign(n, 0);
-  for (const TileView& t : ctx.map->tiles()) for (uint32_t p = 0; p < t.poly_count(); ++p) {
-    float d = 0; for (uint32_t i = 0; i < t.corner_count(p); ++i) for (uint32_t j = i+1; j < t.corner_count(p); ++j) d = std::max(d, Distance(t.corner(p,i), t.corner(p,j)));
-    ctx.poly_diameter[ctx.Global(t.index, p)] = d;
-  }
-  ctx.landmark_dist.assign(size_t(K) * n, INFINITY);
-  std::vector<float> mind(n, INFINITY);
-  uint32_t cur = 0;
-  QueryFilter f;
-  for (uint32_t k = 0; k < K; ++k) {
-    uint32_t tile, poly; SplitGlobal(ctx, cur, &tile, &poly);
-    SurfacePoint s{PolyRef(tile, poly), ClosestPointOnPoly(ctx.map->tile(tile), poly, ctx.map->tile(tile).corner(poly, 0))};
-    SurfacePoint g{PolyRef(0x3FFFFF, 0), s.pos};
-    SearchCorridorImpl(ctx, s, g, f, ctx.pool.capacity(), true);
-    for (uint32_t i = 0; i < ctx.pool.size(); ++i) { const SearchNode& nd = ctx.pool.node(i); uint32_t gi = ctx.Global(nd.tile, nd.poly); ctx.landmark_dist[size_t(k)*n + gi] = nd.g; }
-    float best = -1; 
-    for (uint32_t gi = 0; gi < n; ++gi) { mind[gi] = std::min(mind[gi], ctx.landmark_dist[size_t(k)*n+gi]); if (std::isfinite(mind[gi]) && mind[gi] > best) { best = mind[gi]; cur = gi; } }
-  }
-  ctx.landmark_count = K;
-}
-
-SearchOutcome SearchCorridorImpl(QueryContext& ctx, const SurfacePoint& start,
-                             const SurfacePoint& goal, const QueryFilter& filter,
-                             uint32_t max_nodes, bool exhaustive) {
+// Puts the start node in the open list.
+void Seed(Search& s, const SurfacePoint& start) {
+  QueryContext& ctx = s.ctx;
   ctx.pool.Reset();
   ctx.heap.Clear();
-  max_nodes = std::clamp<uint32_t>(max_nodes, 1, ctx.pool.capacity());
-  Search s{ctx, filter, goal, goal.poly.tile(), goal.poly.poly(), ctx.HeuristicScale(filter),
-           max_nodes};
-  s.exhaustive = exhaustive;
-  s.polys = ctx.tile_base.back();
-  if (!exhaustive && ctx.landmark_count > 0) s.goal_lm = &ctx.landmark_dist[ctx.Global(goal.poly.tile(), goal.poly.poly())];
   const uint32_t st = start.poly.tile(), sp = start.poly.poly();
   const uint32_t root = ctx.pool.Create(ctx.Global(st, sp), st, sp);
   SearchNode& r = ctx.pool.node(root);
-  const float rate = filter.Cost(ctx.map->tile(st).poly_area[sp]);
+  const float rate = s.filter.Cost(ctx.map->tile(st).poly_area[sp]);
   r.funnel = FunnelState{start.pos, start.pos, start.pos, 0.0f, rate};
   r.pos = start.pos;
   r.g = 0;
-  r.f = exhaustive ? 0.0f : s.Heuristic(st, sp, start.pos);
+  r.f = s.Heuristic(ctx.Global(st, sp), start.pos);
   r.state = kNodeOpen;
   ctx.heap.Push(root, r.f);
+}
 
-  uint32_t expanded = 0;
-  const uint64_t budget = uint64_t(max_nodes) * kMaxExpansionsPerNode;
-  uint32_t reached = start.poly == goal.poly ? root : kNoNode;
-  while (reached == kNoNode && !ctx.heap.Empty() && expanded < budget) {
+// Expands nodes best-first until the goal is popped (its node returned), the open list empties
+// or `budget` expansions were made (kNoNode). Counts expansions in *expanded. Polls `interrupt`
+// (may be null) and stops with its status in *stop.
+uint32_t Run(Search& s, uint64_t budget, QueryInterrupt* interrupt, uint32_t* expanded,
+             absl::Status* stop) {
+  QueryContext& ctx = s.ctx;
+  while (!ctx.heap.Empty()) {
+    if (*expanded >= budget) {
+      s.limit_hit = true;
+      break;
+    }
+    if (interrupt != nullptr && *expanded % kInterruptPollNodes == kInterruptPollNodes - 1) {
+      *stop = interrupt->Check();
+      if (!stop->ok()) return kNoNode;
+    }
     const OpenHeap::Entry top = ctx.heap.Pop();
     const uint32_t ci = top.node;
     SearchNode& cur = ctx.pool.node(ci);
@@ -325,23 +305,58 @@ SearchOutcome SearchCorridorImpl(QueryContext& ctx, const SurfacePoint& start,
     if (cur.state != kNodeOpen || top.key != cur.f) continue;
     cur.state = kNodeClosed;
     cur.expanded = true;
-    ++expanded;
-    if (cur.tile == s.goal_tile && cur.poly == s.goal_poly) {
-      reached = ci;
-      break;
-    }
+    ++*expanded;
+    if (cur.tile == s.goal_tile && cur.poly == s.goal_poly) return ci;
     s.ExpandEdges(ci);
     s.ExpandLinks(ci);
   }
-  if (exhaustive) return {QueryStatus::kPartial, expanded};
+  return kNoNode;
+}
+
+}  // namespace
+
+SearchOutcome SearchCorridor(QueryContext& ctx, const SurfacePoint& start,
+                             const SurfacePoint& goal, const QueryFilter& filter,
+                             uint32_t max_nodes, QueryInterrupt* interrupt) {
+  max_nodes = std::clamp<uint32_t>(max_nodes, 1, ctx.pool.capacity());
+  Search s{ctx, filter, goal, goal.poly.tile(), goal.poly.poly(), ctx.HeuristicScale(filter),
+           max_nodes};
+  s.goal_global = ctx.Global(s.goal_tile, s.goal_poly);
+  s.landmarks = ctx.landmarks;
+  Seed(s, start);
+  uint32_t expanded = 0;
+  absl::Status stop;
+  uint32_t reached = 0;  // the root, when start and goal share a polygon
+  if (start.poly != goal.poly) {
+    reached = Run(s, uint64_t(max_nodes) * kMaxExpansionsPerNode, interrupt, &expanded, &stop);
+    if (!stop.ok()) return {QueryStatus::kPartial, expanded, stop, false};
+  }
   if (reached == kNoNode) {
     // The goal polygon may have been reached but not popped (budget): its path is still valid.
-    const uint32_t g = ctx.pool.Find(ctx.Global(s.goal_tile, s.goal_poly));
+    const uint32_t g = ctx.pool.Find(s.goal_global);
     if (g != kNoNode) reached = g;
   }
   const bool complete = reached != kNoNode;
   BuildCorridor(ctx, complete ? reached : ClosestReached(ctx, goal.pos));
-  return {complete ? QueryStatus::kComplete : QueryStatus::kPartial, expanded};
+  return {complete ? QueryStatus::kComplete : QueryStatus::kPartial, expanded, absl::OkStatus(),
+          !complete && s.limit_hit};
+}
+
+void FloodDistances(QueryContext& ctx, const SurfacePoint& from, const QueryFilter& filter,
+                    std::vector<float>* dist) {
+  // No polygon is the goal: the search runs until every reachable polygon is settled.
+  const SurfacePoint nowhere{PolyRef(), from.pos};
+  Search s{ctx, filter, nowhere, kNoNode, kNoNode, 0.0f, ctx.pool.capacity()};
+  s.flood = true;
+  Seed(s, from);
+  uint32_t expanded = 0;
+  absl::Status unused;
+  Run(s, uint64_t(ctx.pool.capacity()) * kMaxExpansionsPerNode, nullptr, &expanded, &unused);
+  dist->assign(ctx.tile_base.back(), INFINITY);
+  for (uint32_t i = 0; i < ctx.pool.size(); ++i) {
+    const SearchNode& n = ctx.pool.node(i);
+    (*dist)[ctx.Global(n.tile, n.poly)] = n.g;
+  }
 }
 
 }  // namespace waymesh::internal

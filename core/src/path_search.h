@@ -7,9 +7,12 @@
 // the filter allows, so it stays admissible when area costs are below 1.
 
 #include <cstdint>
+#include <vector>
 
+#include "absl/status/status.h"
 #include "query_context.h"
 #include "waymesh/core/query_filter.h"
+#include "waymesh/core/query_interrupt.h"
 #include "waymesh/core/query_status.h"
 #include "waymesh/core/surface_point.h"
 
@@ -18,14 +21,24 @@ namespace waymesh::internal {
 struct SearchOutcome {
   QueryStatus status;  // kComplete (goal reached) or kPartial
   uint32_t expanded;   // nodes popped from the open list
+  absl::Status stop;   // non-OK when an interrupt stopped the search (no corridor then)
+  bool limit_hit = false;  // kPartial because of max_nodes, not because the goal is unreachable
 };
 
 // Searches from `start` to `goal` (both on polygons the filter accepts) creating at most
 // `max_nodes` nodes, and leaves the corridor in ctx.steps: the start polygon first, then the
-// goal polygon, or for kPartial the reached polygon closest to the goal.
+// goal polygon, or for kPartial the reached polygon closest to the goal. `interrupt` (may be
+// null) is polled every kInterruptPollNodes expansions; when it says stop, so does the search.
 SearchOutcome SearchCorridor(QueryContext& ctx, const SurfacePoint& start,
                              const SurfacePoint& goal, const QueryFilter& filter,
-                             uint32_t max_nodes);
+                             uint32_t max_nodes, QueryInterrupt* interrupt = nullptr);
+
+// Walking distance from `from` to the nearest point of every polygon it reaches under
+// `filter` (a full Dijkstra over funnel states, so close to the true geodesic distance);
+// (*dist)[global] = INFINITY for polygons not reached. Uses ctx's node pool, whose capacity
+// should be the map's polygon count.
+void FloodDistances(QueryContext& ctx, const SurfacePoint& from, const QueryFilter& filter,
+                    std::vector<float>* dist);
 
 // Parameter in [0, 1] along segment l->r of the point minimising |a - p| + |p - g| (plan view).
 float BestPortalParam(Vec3 a, Vec3 g, Vec3 l, Vec3 r);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "waymesh/core/landmark_table.h"
+
 namespace waymesh::internal {
 namespace {
 
@@ -14,7 +16,8 @@ uint32_t TotalPolygons(const NavMap& map) {
 
 }  // namespace
 
-QueryContext::QueryContext(std::shared_ptr<const NavMap> map_in, uint32_t max_nodes)
+QueryContext::QueryContext(std::shared_ptr<const NavMap> map_in, uint32_t max_nodes,
+                           bool with_landmarks)
     : owner(std::move(map_in)),
       map(owner.get()),
       pool(TotalPolygons(*map), max_nodes),
@@ -34,6 +37,8 @@ QueryContext::QueryContext(std::shared_ptr<const NavMap> map_in, uint32_t max_no
     inv_default_cost[a] = (std::isfinite(c) && c > 0) ? 1.0f / c : 1.0f;
     link_cost_per_metre[a] = INFINITY;
   }
+  // Built once per map and shared; doing it here keeps the cost out of the first query.
+  if (with_landmarks && !map->landmarks().empty()) landmarks = &map->landmarks();
   for (const TileView& t : map->tiles()) {
     for (const OffMeshLink& link : t.off_mesh_links) {
       const float d = Distance(link.start, link.end);

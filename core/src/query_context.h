@@ -11,6 +11,7 @@
 #include "funnel.h"
 #include "node_pool.h"
 #include "open_heap.h"
+#include "waymesh/core/landmark_table.h"
 #include "waymesh/core/nav_map.h"
 #include "waymesh/core/path_result.h"
 #include "waymesh/core/poly_ref.h"
@@ -19,7 +20,9 @@
 namespace waymesh::internal {
 
 struct QueryContext {
-  QueryContext(std::shared_ptr<const NavMap> map_in, uint32_t max_nodes);
+  // `with_landmarks`: make sure the map's landmark table exists (false only while building it).
+  QueryContext(std::shared_ptr<const NavMap> map_in, uint32_t max_nodes,
+               bool with_landmarks = true);
 
   // Dense global index of a polygon.
   uint32_t Global(uint32_t tile, uint32_t poly) const { return tile_base[tile] + poly; }
@@ -44,6 +47,7 @@ struct QueryContext {
 
   std::shared_ptr<const NavMap> owner;
   const NavMap* map;
+  const LandmarkTable* landmarks = nullptr;  // the map's, when it has one
   std::vector<uint32_t> tile_base;       // tiles + 1 prefix sums of polygon counts
   std::vector<double> tile_area_prefix;  // tiles + 1 prefix sums of tile surface area
   std::array<float, kMaxAreas> inv_default_cost;
@@ -61,12 +65,6 @@ struct QueryContext {
   std::vector<CornerInfo> corners_alt;
   PathResult path_alt;              // candidate path during refinement
   std::vector<uint32_t> scratch;
-
-  // Landmark distances (prototype): landmark_dist[k * polys + global].
-  uint32_t landmark_count = 0;
-  bool landmarks_ready = false;
-  std::vector<float> landmark_dist;
-  std::vector<float> poly_diameter;
 
   // Lazily built per-island sampling index (see random_point.cc).
   std::vector<uint32_t> island_start;  // islands + 1, CSR into island_polys

@@ -16,6 +16,11 @@ using nlohmann::json;
 
 // Deeper documents are not exports; the limit keeps the tree (and its destruction) shallow.
 constexpr size_t kMaxDepth = 32;
+// Messages quote at most this much of a key or of nlohmann's description, so a pathological
+// document cannot produce a megabyte-long error.
+constexpr size_t kMaxQuoted = 200;
+
+std::string_view Clip(std::string_view s) { return s.substr(0, kMaxQuoted); }
 
 // One open container on the way from the root to the current value.
 struct Frame {
@@ -31,7 +36,7 @@ std::string PathOf(const std::vector<Frame>& frames) {
     if (frames[i].array) {
       absl::StrAppend(&path, "[", frames[i].index, "]");
     } else if (!frames[i].key.empty() || i > 0) {
-      absl::StrAppend(&path, i == 0 ? "" : ".", frames[i].key);
+      absl::StrAppend(&path, i == 0 ? "" : ".", std::string(Clip(frames[i].key)));
     }
   }
   return path;
@@ -50,9 +55,9 @@ std::pair<size_t, size_t> LineColumn(std::string_view text, size_t offset) {
 // nlohmann's message without its "[json.exception...] parse error at line L, column C: " prefix.
 std::string_view SyntaxDetail(std::string_view what) {
   const size_t column = what.find("column ");
-  if (column == std::string_view::npos) return what;
+  if (column == std::string_view::npos) return Clip(what);
   const size_t colon = what.find(": ", column);
-  return colon == std::string_view::npos ? what : what.substr(colon + 2);
+  return Clip(colon == std::string_view::npos ? what : what.substr(colon + 2));
 }
 
 // Unity and .NET write non-finite floats as bare NaN / Infinity, which JSON cannot hold; name

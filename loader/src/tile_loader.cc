@@ -16,28 +16,27 @@ namespace {
 
 constexpr size_t kNone = SIZE_MAX;
 
-// Whether `bad` holds for any item. Fixed-size blocks without early exit let the compiler
-// vectorize even at -O2 (no epilogue loop needed), which keeps loading near memory speed.
-template <typename T, typename Bad>
-bool AnyBad(std::span<const T> items, Bad bad) {
+// Whether bad(i) holds for any i in [0, n). Fixed-size blocks without early exit let the
+// compiler vectorize even at -O2 (no epilogue loop needed), keeping loads near memory speed.
+template <typename Bad>
+bool AnyBad(size_t n, Bad bad) {
   constexpr size_t kBlock = 16;
-  const size_t n = items.size();
-  const T* x = items.data();
   uint32_t any = 0;
   size_t i = 0;
   for (; i + kBlock <= n; i += kBlock) {
-    for (size_t k = 0; k < kBlock; ++k) any |= uint32_t(bad(x[i + k]));
+    for (size_t k = 0; k < kBlock; ++k) any |= uint32_t(bad(i + k));
   }
-  for (; i < n; ++i) any |= uint32_t(bad(x[i]));
+  for (; i < n; ++i) any |= uint32_t(bad(i));
   return any != 0;
 }
 
 // Index of the first item for which `bad` holds, or kNone; only a failing array is scanned twice.
 template <typename T, typename Bad>
 size_t FindBad(std::span<const T> items, Bad bad) {
-  if (!AnyBad(items, bad)) return kNone;
+  const T* x = items.data();
+  if (!AnyBad(items.size(), [x, &bad](size_t i) { return bad(x[i]); })) return kNone;
   for (size_t i = 0; i < items.size(); ++i) {
-    if (bad(items[i])) return i;
+    if (bad(x[i])) return i;
   }
   return kNone;
 }
@@ -76,6 +75,7 @@ class TileChecker {
   absl::Status CheckNeighbors() const;
   absl::Status CheckPerPolygon() const;
   absl::Status CheckDetail() const;
+  bool AnyBadDetail() const;  // fast pass of CheckDetail
   absl::Status CheckBvTree() const;
   absl::Status CheckCrossLinks() const;
   absl::Status CheckOffMeshLinks() const;
@@ -181,8 +181,9 @@ absl::Status TileChecker::CheckPolygons() const {
   if (start[0] != 0) return FailAt<uint32_t>("poly_start", l_.poly_start, 0, "must be 0");
   // n - 3 wraps for n < 3 (and n wraps when poly_start decreases): one unsigned compare.
   constexpr uint32_t kSpan = tol::kMaxVertsPerPolyLimit - 3;
-  bool any = false;
-  for (size_t p = 0; p + 1 < start.size(); ++p) any |= start[p + 1] - start[p] - 3 > kSpan;
+  const uint32_t* st = start.data();
+  const bool any =
+      AnyBad(start.size() - 1, [st](size_t p) { return st[p + 1] - st[p] - 3 > kSpan; });
   for (size_t p = 0; any && p + 1 < start.size(); ++p) {
     if (start[p + 1] - start[p] - 3 > kSpan) {
       return FailAt<uint32_t>(
@@ -249,9 +250,14 @@ absl::Status TileChecker::CheckPerPolygon() const {
   return absl::OkStatus();
 }
 
-absl::Status TileChecker::CheckDetail() const {
-  const std::span<const uint32_t> start = v_.poly_start;
+bool TileChecker::AnyBadDetail() const {
   const DetailTri* tri = v_.detail_tris.data();
+  if (h_.corner_count == 3 * uint64_t{h_.poly_count}) {  // all triangles: one each, corners < 3
+    return AnyBad(v_.detail_tris.size(), [tri](size_t i) {
+      return (std::max({tri[i].a, tri[i].b, tri[i].c}) >= 3) | (tri[i].pad != 0);
+    });
+  }
+  const std::span<const uint32_t> start = v_.poly_start;
   bool any = false;
   for (size_t p = 0; p + 1 < start.size(); ++p) {
     const uint32_t n = start[p + 1] - start[p];
@@ -259,8 +265,14 @@ absl::Status TileChecker::CheckDetail() const {
       any |= (std::max({tri->a, tri->b, tri->c}) >= n) | (tri->pad != 0);
     }
   }
-  tri = v_.detail_tris.data();
-  for (size_t p = 0; any && p + 1 < start.size(); ++p) {
+  return any;
+}
+
+absl::Status TileChecker::CheckDetail() const {
+  if (!AnyBadDetail()) return absl::OkStatus();
+  const std::span<const uint32_t> start = v_.poly_start;
+  const DetailTri* tri = v_.detail_tris.data();
+  for (size_t p = 0; p + 1 < start.size(); ++p) {
     const uint32_t n = start[p + 1] - start[p];
     for (uint32_t t = 0; t < n - 2; ++t, ++tri) {
       if (tri->a >= n || tri->b >= n || tri->c >= n || tri->pad != 0) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <numeric>
 
 #include "absl/container/flat_hash_map.h"
@@ -72,19 +73,33 @@ class RepresentativeGrid {
   std::vector<uint32_t> next_;  // representative -> next one in the same cell
 };
 
+// Float bits mapped so that unsigned order is numeric order.
+uint32_t OrderedBits(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, sizeof u);
+  return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
+}
+
+// Used vertices sorted by (x, z, y), then index. Sorting packed keys rather than indices keeps
+// the sort in cache.
 std::vector<uint32_t> CanonicalOrder(std::span<const Vec3> points, std::span<const uint8_t> used) {
-  std::vector<uint32_t> order;
-  order.reserve(points.size());
+  struct Item {
+    uint64_t xz;
+    uint32_t y, index;
+    bool operator<(const Item& o) const {
+      return xz != o.xz ? xz < o.xz : (y != o.y ? y < o.y : index < o.index);
+    }
+  };
+  std::vector<Item> items;
+  items.reserve(points.size());
   for (uint32_t i = 0; i < points.size(); ++i) {
-    if (used[i]) order.push_back(i);
+    if (!used[i]) continue;
+    const Vec3 p = points[i];
+    items.push_back({uint64_t{OrderedBits(p.x)} << 32 | OrderedBits(p.z), OrderedBits(p.y), i});
   }
-  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-    const Vec3 p = points[a], q = points[b];
-    if (p.x != q.x) return p.x < q.x;
-    if (p.z != q.z) return p.z < q.z;
-    if (p.y != q.y) return p.y < q.y;
-    return a < b;
-  });
+  std::sort(items.begin(), items.end());
+  std::vector<uint32_t> order(items.size());
+  for (size_t i = 0; i < items.size(); ++i) order[i] = items[i].index;
   return order;
 }
 

@@ -142,6 +142,8 @@ struct TileView {
   }
 };
 
+class LandmarkTable;
+
 // A loaded map. Owns (or shares ownership of) the bytes its tiles point into.
 class NavMap {
  public:
@@ -154,8 +156,13 @@ class NavMap {
   std::span<const TileView> tiles() const { return tiles_; }
   // Tile covering grid cell (x, z), or nullptr when the cell has no walkable surface.
   const TileView* TileAt(int32_t x, int32_t z) const;
+  // Landmark distances for path search heuristics, built on first call (thread-safe, once per
+  // map; empty for small maps) and shared by every query object. See landmark_table.h.
+  const LandmarkTable& landmarks() const;
 
  private:
+  struct LazyState;  // data derived from the map on first use
+  std::shared_ptr<LazyState> lazy_;
   MapInfo info_;
   std::vector<TileView> tiles_;
   std::vector<int32_t> grid_;  // grid cell -> tile index or -1, built on construction

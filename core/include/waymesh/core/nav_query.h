@@ -49,7 +49,8 @@ class NavQuery {
                                           const QueryFilter& filter);
 
   // Shortest path from `start` to `goal`, both first put on the mesh with
-  // options.half_extents. The outcome is in out->status; an error only for bad arguments.
+  // options.half_extents. The outcome is in out->status; an error only for bad arguments or
+  // when options.interrupt stopped the search (its status is returned).
   absl::Status FindPath(Vec3 start, Vec3 goal, const QueryFilter& filter,
                         const PathOptions& options, PathResult* out);
   // As above for points already on the mesh (e.g. from FindNearest).

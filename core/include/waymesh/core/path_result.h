@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "waymesh/core/poly_ref.h"
+#include "waymesh/core/query_interrupt.h"
 #include "waymesh/core/query_status.h"
 #include "waymesh/core/surface_point.h"
 #include "waymesh/core/vec3.h"
@@ -31,6 +32,9 @@ struct PathOptions {
   // Keep this distance (metres, e.g. the agent radius) from wall corners the path bends around,
   // never leaving the mesh: corners closer than that to another wall are passed at the middle.
   float clearance = 0.0f;
+  // Polled while the search runs (null = never): a non-OK status stops the search and
+  // FindPath returns that status with an empty result. Not owned.
+  QueryInterrupt* interrupt = nullptr;
 };
 
 struct Waypoint {
@@ -50,6 +54,8 @@ struct PathResult {
   double length = 0;               // 3D length of the waypoint polyline (metres)
   uint32_t nodes_expanded = 0;     // A* nodes taken from the open list (for metrics)
   bool truncated = false;          // waypoints hit PathOptions::max_waypoints
+  bool node_limit = false;         // kPartial because the node limit stopped the search (not
+                                   // because the goal is unreachable under the filter)
 };
 
 }  // namespace waymesh

@@ -63,4 +63,49 @@ inline constexpr float kRayFractionAgreement = 1e-3f;
 // quantizes with factor 1 instead of dividing by a vanishing extent.
 inline constexpr float kMinBvQuantExtent = 1e-6f;
 
+// --- Authoring tools (loader: validate, diff) ---
+// `waymesh diff` compares polygon shapes by their corner positions rounded to this grid (m), so
+// rebuilds that move a vertex by float noise still match.
+inline constexpr float kDiffCornerRounding = 1e-3f;
+// A change of total walkable area smaller than this (m²) is rounding, not a change.
+inline constexpr double kDiffAreaChange = 1e-3;
+// A sample point of one map finds its polygon in the other map within this plan-view distance
+// (m) and this height (m); farther means the surface is gone there.
+inline constexpr float kDiffSampleReachXZ = 0.25f;
+inline constexpr float kDiffSampleReachY = 1.0f;
+
+// --- Baking (loader: waymesh bake) ---
+// A simplified contour may stray this far from the voxel outline it follows (voxels; Recast's
+// usual 1.3 keeps walls within a voxel and a bit).
+inline constexpr float kBakeContourMaxError = 1.3f;
+// Contour edges along walls longer than this are split (metres), so long corridors still get
+// polygons of a sensible size.
+inline constexpr float kBakeMaxEdgeLength = 12.0f;
+// The detail mesh samples heights every this many voxels inside a polygon and along its edges.
+inline constexpr float kBakeDetailSampleVoxels = 3.0f;
+// The detail mesh may deviate from the voxel surface by this many cell heights.
+inline constexpr float kBakeDetailMaxErrorCells = 1.0f;
+// Baked tiles overlap at their seams: their vertices are welded and T-junctions split within
+// this fraction of the voxel size (capped by kDefaultWeld), far below the distance of two
+// distinct voxel corners.
+inline constexpr float kBakeSeamWeldVoxels = 0.25f;
+// The two tiles of a seam sample its heights from their own regions: the same seam point may
+// differ by up to this many cell heights between them (each side's detail error plus voxel
+// layering). Seam vertices that close are joined, and seam T-junctions split within it.
+inline constexpr float kBakeSeamHeightCells = 3.0f;
+// Seam T-junctions never reach farther than the larger of this fraction of the voxel size and
+// this fraction of the agent radius: distinct walkable surfaces are at least two eroded radii
+// (and, without erosion, a voxel) apart, so they are never stitched together.
+inline constexpr float kBakeSeamTJunctionVoxels = 0.9f;
+inline constexpr float kBakeSeamTJunctionRadius = 0.5f;
+
+// --- Move validation (server: ValidateMove) ---
+// A move is VALID when the position reached along the surface is within this plan-view
+// distance of the claimed destination, unless the request sets its own tolerance (metres).
+inline constexpr float kDefaultMoveTolerance = 0.05f;
+// The reached position and the surface under the claimed destination are on different floors
+// when their heights differ by more than this (metres); floors one above another are at least
+// an agent height apart, ramps and steps at one spot never differ by this much.
+inline constexpr float kWrongFloorHeight = 1.0f;
+
 }  // namespace waymesh::tol

@@ -1,0 +1,86 @@
+// PathOptions::interrupt: a search polls it while it runs and stops with its status; an
+// interrupt that never fires changes nothing.
+
+#include "waymesh/core/query_interrupt.h"
+
+#include <algorithm>
+
+#include "gtest/gtest.h"
+#include "polyanya_data.h"
+#include "support/map_builder.h"
+#include "support/test_data.h"
+#include "waymesh/core/nav_query.h"
+
+namespace waymesh {
+namespace {
+
+// Says stop once it has been polled `allowed` times; counts every poll.
+class CountingInterrupt : public QueryInterrupt {
+ public:
+  explicit CountingInterrupt(int allowed) : allowed_(allowed) {}
+  absl::Status Check() override {
+    ++polls_;
+    if (polls_ > allowed_) return absl::DeadlineExceededError("test deadline");
+    return absl::OkStatus();
+  }
+  int polls() const { return polls_; }
+
+ private:
+  int allowed_;
+  int polls_ = 0;
+};
+
+struct AuroraLongest {
+  std::shared_ptr<const NavMap> map;
+  testing::ExpectedQuery query;
+};
+
+// The aurora map and its longest published query: a search of thousands of nodes.
+AuroraLongest LoadLongest() {
+  RepairOptions options;
+  options.merge = false;
+  auto map = testing::CachedMapFromFile(testing::SharedData("polyanya/meshes/aurora-merged.mesh"),
+                                        options);
+  EXPECT_TRUE(map.ok()) << map.status();
+  auto queries = testing::ReadExpectedFile(
+      testing::SharedData("polyanya/expected/aurora_euclid_expected.csv"));
+  EXPECT_FALSE(queries.empty());
+  auto longest = std::max_element(queries.begin(), queries.end(),
+                                  [](const auto& a, const auto& b) { return a.length < b.length; });
+  return {map.ok() ? *map : nullptr, queries.empty() ? testing::ExpectedQuery{} : *longest};
+}
+
+TEST(QueryInterruptTest, StopsALongSearchWithTheInterruptsStatus) {
+  const AuroraLongest w = LoadLongest();
+  ASSERT_NE(w.map, nullptr);
+  NavQuery q(w.map);
+  PathOptions options;
+  options.half_extents = {0.5f, 1, 0.5f};
+  PathResult reference;
+  ASSERT_TRUE(q.FindPath(w.query.start, w.query.goal, QueryFilter(), options, &reference).ok());
+  ASSERT_EQ(reference.status, QueryStatus::kComplete);
+  ASSERT_GT(reference.nodes_expanded, 1024u) << "the query must be long enough to be polled";
+
+  CountingInterrupt stop_at_second(1);
+  options.interrupt = &stop_at_second;
+  PathResult cut;
+  const absl::Status s = q.FindPath(w.query.start, w.query.goal, QueryFilter(), options, &cut);
+  EXPECT_EQ(s.code(), absl::StatusCode::kDeadlineExceeded) << s;
+  EXPECT_EQ(stop_at_second.polls(), 2);
+  EXPECT_TRUE(cut.waypoints.empty());
+  EXPECT_LT(cut.nodes_expanded, reference.nodes_expanded);
+
+  // The query object is reusable after an interrupted search and answers as before.
+  CountingInterrupt never(1 << 30);
+  options.interrupt = &never;
+  PathResult again;
+  ASSERT_TRUE(q.FindPath(w.query.start, w.query.goal, QueryFilter(), options, &again).ok());
+  EXPECT_GT(never.polls(), 0);
+  EXPECT_EQ(again.status, reference.status);
+  EXPECT_EQ(again.length, reference.length);
+  EXPECT_EQ(again.waypoints.size(), reference.waypoints.size());
+  EXPECT_EQ(again.nodes_expanded, reference.nodes_expanded);
+}
+
+}  // namespace
+}  // namespace waymesh
