@@ -5,6 +5,7 @@
 #include "waymesh/loader/demo_world.h"
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <cstdio>
