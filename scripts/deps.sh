@@ -10,6 +10,14 @@ PACKAGES=(
   nlohmann-json3-dev libcli11-dev zlib1g-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   librecast-dev                            # Detour, for side-by-side benchmarks
+  libcairo2-dev                            # waymesh render / diff pictures (PNG)
+  libgrpc++-dev protobuf-compiler-grpc     # waymesh-server: gRPC C++ and its protoc plugin
+  libprotobuf-dev protobuf-compiler        # messages of proto/waymesh/v1/*.proto
+  grpc-proto                               # grpc.health.v1 proto for health-check clients
+  libspdlog-dev                            # waymesh-server logs (text or JSON)
+  openssl                                  # test certificates for the TLS / mutual TLS tests
+  libcpp-httplib-dev                       # waymesh-server /metrics and /healthz endpoint
+  prometheus                               # promtool and the real-Prometheus scrape test
   python3
 )
 

@@ -37,7 +37,7 @@ count_ctest "$BUILD/asan.log"
 echo "== TSan: concurrency tests"
 cmake -S . -B "$BUILD/tsan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DWAYMESH_SANITIZE=thread -DWAYMESH_BENCH=OFF >/dev/null
-ninja -C "$BUILD/tsan" -j"$JOBS" core_tests
+ninja -C "$BUILD/tsan" -j"$JOBS" core_tests server_tests
 export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
 (cd "$BUILD/tsan" && ctest -j"$JOBS" --output-on-failure -R 'Concurren|Thread' --timeout 900) \
   | tee "$BUILD/tsan.log" || true

@@ -16,5 +16,9 @@ void RegisterBuild(CLI::App& app, int* exit_code);
 void RegisterInspect(CLI::App& app, int* exit_code);
 void RegisterDemoWorld(CLI::App& app, int* exit_code);
 void RegisterPath(CLI::App& app, int* exit_code);
+void RegisterValidate(CLI::App& app, int* exit_code);
+void RegisterRender(CLI::App& app, int* exit_code);
+void RegisterDiff(CLI::App& app, int* exit_code);
+void RegisterBake(CLI::App& app, int* exit_code);
 
 }  // namespace waymesh::cli

@@ -13,6 +13,10 @@ int main(int argc, char** argv) {
   waymesh::cli::RegisterInspect(app, &exit_code);
   waymesh::cli::RegisterDemoWorld(app, &exit_code);
   waymesh::cli::RegisterPath(app, &exit_code);
+  waymesh::cli::RegisterValidate(app, &exit_code);
+  waymesh::cli::RegisterRender(app, &exit_code);
+  waymesh::cli::RegisterDiff(app, &exit_code);
+  waymesh::cli::RegisterBake(app, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

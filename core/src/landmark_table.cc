@@ -100,7 +100,8 @@ LandmarkTable LandmarkTable::Build(const NavMap& map, uint32_t count) {
     for (uint32_t p = 0; p < t.poly_count(); ++p) {
       float d = 0;
       for (uint32_t i = 0, n = t.corner_count(p); i < n; ++i) {
-        for (uint32_t j = i + 1; j < n; ++j) d = std::max(d, Distance(t.corner(p, i), t.corner(p, j)));
+        for (uint32_t j = i + 1; j < n; ++j)
+          d = std::max(d, Distance(t.corner(p, i), t.corner(p, j)));
       }
       table.diameter_[ctx.Global(t.index, p)] = d;
     }

@@ -78,8 +78,7 @@ void MoveAlongSurfaceImpl(QueryContext& ctx, const SurfacePoint& start, Vec3 end
         ntile = link.tile;
         npoly = link.poly;
       }
-      const bool open =
-          nb != kWall && ctx.Exists(ntile, npoly) && ctx.Passes(filter, ntile, npoly);
+      const bool open = nb != kWall && ctx.Exists(ntile, npoly) && ctx.Passes(filter, ntile, npoly);
       if (!open) {
         // A wall: its point closest to the target inside the disc is a candidate resting place.
         float t0, t1;

@@ -29,15 +29,15 @@ absl::Status CheckPoint(Vec3 p, const char* what) {
 
 absl::Status CheckExtents(Vec3 e) {
   if (ValidExtents(e)) return absl::OkStatus();
-  return absl::InvalidArgumentError(absl::StrFormat(
-      "half extents (%g, %g, %g) must be finite and non-negative", e.x, e.y, e.z));
+  return absl::InvalidArgumentError(
+      absl::StrFormat("half extents (%g, %g, %g) must be finite and non-negative", e.x, e.y, e.z));
 }
 
 absl::Status CheckSurfacePoint(const NavQuery& q, const SurfacePoint& p, const char* what) {
   if (!q.IsValid(p.poly)) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "%s polygon reference (tile %d, poly %d) is not in this map", what, p.poly.tile(),
-        p.poly.poly()));
+    return absl::InvalidArgumentError(
+        absl::StrFormat("%s polygon reference (tile %d, poly %d) is not in this map", what,
+                        p.poly.tile(), p.poly.poly()));
   }
   return CheckPoint(p.pos, what);
 }
@@ -142,8 +142,8 @@ absl::Status NavQuery::FindPath(const SurfacePoint& start, const SurfacePoint& g
   return absl::OkStatus();
 }
 
-absl::Status NavQuery::Raycast(Vec3 start, Vec3 end, const QueryFilter& filter,
-                               Vec3 half_extents, RaycastResult* out) {
+absl::Status NavQuery::Raycast(Vec3 start, Vec3 end, const QueryFilter& filter, Vec3 half_extents,
+                               RaycastResult* out) {
   if (absl::Status s = CheckPoint(start, "start"); !s.ok()) return s;
   if (absl::Status s = CheckPoint(end, "end"); !s.ok()) return s;
   if (absl::Status s = CheckExtents(half_extents); !s.ok()) return s;
@@ -199,8 +199,7 @@ absl::Status NavQuery::MoveAlongSurface(const SurfacePoint& start, Vec3 end,
   return absl::OkStatus();
 }
 
-std::optional<SurfacePoint> NavQuery::RandomPoint(const QueryFilter& filter,
-                                                  absl::BitGenRef rng) {
+std::optional<SurfacePoint> NavQuery::RandomPoint(const QueryFilter& filter, absl::BitGenRef rng) {
   return internal::RandomPointOnMap(*ctx_, filter, rng);
 }
 
@@ -210,8 +209,7 @@ std::optional<SurfacePoint> NavQuery::RandomPointOnIsland(uint32_t island,
   return internal::RandomPointOnIsland(*ctx_, island, filter, rng);
 }
 
-std::optional<SurfacePoint> NavQuery::RandomPointInCircle(const SurfacePoint& center,
-                                                          float radius,
+std::optional<SurfacePoint> NavQuery::RandomPointInCircle(const SurfacePoint& center, float radius,
                                                           const QueryFilter& filter,
                                                           absl::BitGenRef rng) {
   if (!IsValid(center.poly) || !IsFinite(center.pos) || !std::isfinite(radius) || radius < 0) {

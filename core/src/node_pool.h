@@ -12,7 +12,7 @@ namespace waymesh::internal {
 
 inline constexpr uint32_t kNoNode = 0xFFFFFFFFu;
 // SearchNode::via: how the path entered the node's polygon.
-inline constexpr uint32_t kViaStart = 0xFFFFFFFFu;   // the start polygon
+inline constexpr uint32_t kViaStart = 0xFFFFFFFFu;    // the start polygon
 inline constexpr uint32_t kViaLinkBit = 0x80000000u;  // | off-mesh link index in parent's tile
 // Otherwise: the corner index i of the parent's edge (i, i+1) that was crossed.
 
@@ -36,10 +36,10 @@ struct SearchNode {
   float f;             // g + heuristic; the goal's f is its full path cost
   uint32_t tile;
   uint32_t poly;
-  uint32_t parent;   // node index or kNoNode
-  uint32_t via;      // see kVia*
-  uint8_t state;     // NodeState
-  bool expanded;     // has been expanded, so other nodes may descend from it
+  uint32_t parent;  // node index or kNoNode
+  uint32_t via;     // see kVia*
+  uint8_t state;    // NodeState
+  bool expanded;    // has been expanded, so other nodes may descend from it
 };
 
 class NodePool {

@@ -89,7 +89,7 @@ bool SwapFan(const QueryContext& ctx, const QueryFilter& filter, std::vector<Cor
 
 void RefinePath(QueryContext& ctx, const QueryFilter& filter, const PathOptions& options,
                 Vec3 start, Vec3 end, PathResult* out) {
-  std::vector<CorridorStep> fan;
+  std::vector<CorridorStep>& fan = ctx.fan;
   for (int round = 0; round < kMaxRounds; ++round) {
     ctx.steps_alt = ctx.steps;
     bool swapped = false;

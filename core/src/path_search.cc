@@ -5,7 +5,6 @@
 
 #include "poly_geometry.h"
 #include "waymesh/core/landmark_table.h"
-#include "waymesh/core/tolerances.h"
 
 namespace waymesh::internal {
 namespace {
@@ -45,7 +44,8 @@ struct Search {
   uint32_t goal_global = 0;
   bool limit_hit = false;  // a node was not created because the pool or max_nodes was full
 
-  // Admissible estimate of the cost from `pos` in polygon `global` to the goal.
+  // Estimate of the cost from `pos` in polygon `global` to the goal: the straight distance or
+  // the landmark bound, whichever is larger, times the cheapest cost per metre.
   float Heuristic(uint32_t global, Vec3 pos) const {
     if (flood) return 0.0f;
     float h = Distance(pos, goal.pos);
@@ -54,8 +54,8 @@ struct Search {
   }
 
   // Offers polygon (tile, poly) reached with funnel `fs` at point `pos` (cost `g` there) from
-  // node `from` via `via`.
-  // `known` is the polygon's node if it has one (else kNoNode), `area` its area.
+  // node `from` via `via`; `known` is the polygon's node if it has one (else kNoNode), `area`
+  // its area.
   void Relax(uint32_t from, uint32_t tile, uint32_t poly, uint32_t known, uint8_t area,
              FunnelState fs, Vec3 pos, float g, uint32_t via) {
     const float rate = filter.Cost(area);
@@ -79,8 +79,7 @@ struct Search {
         limit_hit = true;
         return;
       }
-    } else if (!(f < ctx.pool.node(ni).f) ||
-               (ctx.pool.node(ni).expanded && IsAncestor(ni, from))) {
+    } else if (!(f < ctx.pool.node(ni).f) || (ctx.pool.node(ni).expanded && IsAncestor(ni, from))) {
       // Costs are compared by f, which does not grow strictly along a path, so re-parenting
       // an expanded node under its own descendant would close a loop.
       return;
@@ -315,11 +314,11 @@ uint32_t Run(Search& s, uint64_t budget, QueryInterrupt* interrupt, uint32_t* ex
 
 }  // namespace
 
-SearchOutcome SearchCorridor(QueryContext& ctx, const SurfacePoint& start,
-                             const SurfacePoint& goal, const QueryFilter& filter,
-                             uint32_t max_nodes, QueryInterrupt* interrupt) {
+SearchOutcome SearchCorridor(QueryContext& ctx, const SurfacePoint& start, const SurfacePoint& goal,
+                             const QueryFilter& filter, uint32_t max_nodes,
+                             QueryInterrupt* interrupt) {
   max_nodes = std::clamp<uint32_t>(max_nodes, 1, ctx.pool.capacity());
-  Search s{ctx, filter, goal, goal.poly.tile(), goal.poly.poly(), ctx.HeuristicScale(filter),
+  Search s{ctx,      filter, goal, goal.poly.tile(), goal.poly.poly(), ctx.HeuristicScale(filter),
            max_nodes};
   s.goal_global = ctx.Global(s.goal_tile, s.goal_poly);
   s.landmarks = ctx.landmarks;

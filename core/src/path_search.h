@@ -3,8 +3,9 @@
 // directions still open through the portals crossed since, and the cost so far. A node's cost
 // is the taut path through its own corridor, not a sum over edge midpoints, so the search
 // compares routes by (almost) their true lengths. One node per polygon keeps memory and time
-// like plain A*. The heuristic is the straight distance to the goal scaled by the cheapest cost
-// the filter allows, so it stays admissible when area costs are below 1.
+// like plain A*. The heuristic is the larger of the straight distance to the goal and the map's
+// landmark bound (landmark_table.h), scaled by the cheapest cost the filter allows so that area
+// costs below 1 do not make it overestimate.
 
 #include <cstdint>
 #include <vector>
@@ -19,9 +20,9 @@
 namespace waymesh::internal {
 
 struct SearchOutcome {
-  QueryStatus status;  // kComplete (goal reached) or kPartial
-  uint32_t expanded;   // nodes popped from the open list
-  absl::Status stop;   // non-OK when an interrupt stopped the search (no corridor then)
+  QueryStatus status;      // kComplete (goal reached) or kPartial
+  uint32_t expanded;       // nodes popped from the open list
+  absl::Status stop;       // non-OK when an interrupt stopped the search (no corridor then)
   bool limit_hit = false;  // kPartial because of max_nodes, not because the goal is unreachable
 };
 
@@ -29,9 +30,9 @@ struct SearchOutcome {
 // `max_nodes` nodes, and leaves the corridor in ctx.steps: the start polygon first, then the
 // goal polygon, or for kPartial the reached polygon closest to the goal. `interrupt` (may be
 // null) is polled every kInterruptPollNodes expansions; when it says stop, so does the search.
-SearchOutcome SearchCorridor(QueryContext& ctx, const SurfacePoint& start,
-                             const SurfacePoint& goal, const QueryFilter& filter,
-                             uint32_t max_nodes, QueryInterrupt* interrupt = nullptr);
+SearchOutcome SearchCorridor(QueryContext& ctx, const SurfacePoint& start, const SurfacePoint& goal,
+                             const QueryFilter& filter, uint32_t max_nodes,
+                             QueryInterrupt* interrupt = nullptr);
 
 // Walking distance from `from` to the nearest point of every polygon it reaches under
 // `filter` (a full Dijkstra over funnel states, so close to the true geodesic distance);

@@ -48,8 +48,8 @@ struct QueryContext {
   std::shared_ptr<const NavMap> owner;
   const NavMap* map;
   const LandmarkTable* landmarks = nullptr;  // the map's, when it has one
-  std::vector<uint32_t> tile_base;       // tiles + 1 prefix sums of polygon counts
-  std::vector<double> tile_area_prefix;  // tiles + 1 prefix sums of tile surface area
+  std::vector<uint32_t> tile_base;           // tiles + 1 prefix sums of polygon counts
+  std::vector<double> tile_area_prefix;      // tiles + 1 prefix sums of tile surface area
   std::array<float, kMaxAreas> inv_default_cost;
   // Per area: the smallest (link cost / map area cost) per metre of link displacement.
   std::array<float, kMaxAreas> link_cost_per_metre;
@@ -59,11 +59,12 @@ struct QueryContext {
   // Scratch buffers reused by every query (capacity survives, contents do not).
   std::vector<CorridorStep> steps;
   std::vector<CorridorStep> steps_alt;
+  std::vector<CorridorStep> fan;  // polygons around one vertex (path refinement)
   std::vector<FunnelPortal> portals;
   std::vector<FunnelPoint> points;
   std::vector<CornerInfo> corners;  // parallel to the last built path's waypoints
   std::vector<CornerInfo> corners_alt;
-  PathResult path_alt;              // candidate path during refinement
+  PathResult path_alt;  // candidate path during refinement
   std::vector<uint32_t> scratch;
 
   // Lazily built per-island sampling index (see random_point.cc).

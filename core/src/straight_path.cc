@@ -78,8 +78,8 @@ void PullStretch(QueryContext& ctx, const QueryFilter& filter, const PathOptions
         const FunnelPortal& portal = ctx.portals[j];
         const float s = BestPortalParam(prev.pos, pt.pos, portal.left, portal.right);
         const CorridorStep& st = step_after(j);
-        out->push_back({Lerp(portal.left, portal.right, s), RefOf(st), kWaypointAreaChange,
-                        AreaOf(ctx, st)});
+        out->push_back(
+            {Lerp(portal.left, portal.right, s), RefOf(st), kWaypointAreaChange, AreaOf(ctx, st)});
         ctx.corners.push_back({0, 0});
       }
     }
@@ -92,14 +92,15 @@ void PullStretch(QueryContext& ctx, const QueryFilter& filter, const PathOptions
     }
     out->push_back({pt.pos, RefOf(st), flags, AreaOf(ctx, st)});
     const bool corner = pt.side != 0 && pt.portal >= 0 && pt.portal < m;
-    ctx.corners.push_back({corner ? uint32_t(begin + pt.portal + 1) : 0, corner ? pt.side : int8_t{0}});
+    ctx.corners.push_back(
+        {corner ? uint32_t(begin + pt.portal + 1) : 0, corner ? pt.side : int8_t{0}});
   }
 }
 
 }  // namespace
 
-bool IsWallCorner(const QueryContext& ctx, const QueryFilter& filter, uint32_t tile,
-                  uint32_t poly, uint32_t corner) {
+bool IsWallCorner(const QueryContext& ctx, const QueryFilter& filter, uint32_t tile, uint32_t poly,
+                  uint32_t corner) {
   const Vec3 v = ctx.map->tile(tile).corner(poly, corner);
   const uint32_t first_tile = tile, first_poly = poly;
   for (int step = 0; step < kMaxFanSteps; ++step) {

@@ -19,8 +19,8 @@ void ApplyWaypointLimit(const PathOptions& options, PathResult* out);
 
 // Whether the vertex at `corner` of polygon (tile, poly) touches a wall or a polygon the filter
 // rejects (walking the fan of polygons around it).
-bool IsWallCorner(const QueryContext& ctx, const QueryFilter& filter, uint32_t tile,
-                  uint32_t poly, uint32_t corner);
+bool IsWallCorner(const QueryContext& ctx, const QueryFilter& filter, uint32_t tile, uint32_t poly,
+                  uint32_t corner);
 
 // 3D length of a waypoint polyline.
 double PolylineLength(const std::vector<Waypoint>& waypoints);

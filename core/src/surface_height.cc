@@ -14,8 +14,7 @@ constexpr float kColumnReach = 2 * tol::kMaxCoordinate;
 
 }  // namespace
 
-std::optional<SurfacePoint> SurfaceHeight(const QueryContext& ctx, float x, float z,
-                                          float y_hint) {
+std::optional<SurfacePoint> SurfaceHeight(const QueryContext& ctx, float x, float z, float y_hint) {
   const Aabb column{{x, -kColumnReach, z}, {x, kColumnReach, z}};
   std::optional<SurfacePoint> best;
   float best_dy = INFINITY;

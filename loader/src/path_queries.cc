@@ -131,8 +131,9 @@ absl::StatusOr<std::vector<PathQuery>> ReadPathQueries(const std::string& path) 
   char buffer[1 << 16];
   size_t n = 0;
   while ((n = std::fread(buffer, 1, sizeof buffer, file.get())) > 0) text.append(buffer, n);
-  if (std::ferror(file.get()))
+  if (std::ferror(file.get())) {
     return absl::ErrnoToStatus(errno, absl::StrCat(path, ": cannot read"));
+  }
   return ParsePathQueries(text, path);
 }
 

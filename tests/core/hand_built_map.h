@@ -133,8 +133,12 @@ inline std::shared_ptr<const NavMap> BuildHandMap(std::vector<Vec3> vertices,
   const Vec3 ext = bounds.max - bounds.min;
   const float largest = std::max({ext.x, ext.y, ext.z, 1e-3f});
   const float qf = 65000.0f / largest;
-  auto q_lo = [&](float v, float o) { return uint16_t(std::clamp(std::floor((v - o) * qf), 0.f, 65535.f)); };
-  auto q_hi = [&](float v, float o) { return uint16_t(std::clamp(std::ceil((v - o) * qf), 0.f, 65535.f)); };
+  auto q_lo = [&](float v, float o) {
+    return uint16_t(std::clamp(std::floor((v - o) * qf), 0.f, 65535.f));
+  };
+  auto q_hi = [&](float v, float o) {
+    return uint16_t(std::clamp(std::ceil((v - o) * qf), 0.f, 65535.f));
+  };
   auto box_node = [&](uint32_t first, uint32_t count, uint32_t data) {
     Aabb b;
     for (uint32_t p = first; p < first + count; ++p) {
@@ -159,10 +163,9 @@ inline std::shared_ptr<const NavMap> BuildHandMap(std::vector<Vec3> vertices,
     st->links.push_back(OffMeshLink{l.start, l.end, 0.1f, l.cost, l.start_poly, 0, l.end_poly,
                                     uint32_t(st->links.size()), l.area, 0, 0});
   }
-  std::stable_sort(st->links.begin(), st->links.end(),
-                   [](const OffMeshLink& a, const OffMeshLink& b) {
-                     return a.start_poly < b.start_poly;
-                   });
+  std::stable_sort(
+      st->links.begin(), st->links.end(),
+      [](const OffMeshLink& a, const OffMeshLink& b) { return a.start_poly < b.start_poly; });
 
   TileView tile;
   tile.index = 0;

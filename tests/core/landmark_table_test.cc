@@ -1,13 +1,14 @@
 // The landmark table's lower bounds against published optimal path lengths: never (beyond the
 // flood's accuracy) above the true distance, symmetric, and tight enough to guide A*.
 
+#include "waymesh/core/landmark_table.h"
+
 #include <algorithm>
 
 #include "gtest/gtest.h"
 #include "polyanya_data.h"
 #include "support/map_builder.h"
 #include "support/test_data.h"
-#include "waymesh/core/landmark_table.h"
 #include "waymesh/core/nav_query.h"
 
 namespace waymesh {
@@ -27,8 +28,8 @@ TEST(LandmarkTableTest, BoundsNeverExceedTheOptimumAndAreTight) {
   ASSERT_EQ(table.count(), LandmarkTable::kDefaultCount);
   EXPECT_EQ(&table, &(*map)->landmarks());  // built once, shared
   NavQuery q(*map);
-  const auto queries =
-      testing::ReadExpectedFile(testing::SharedData("polyanya/expected/aurora_euclid_expected.csv"));
+  const auto queries = testing::ReadExpectedFile(
+      testing::SharedData("polyanya/expected/aurora_euclid_expected.csv"));
   double ratio_sum = 0;
   int n = 0, above = 0;
   for (const auto& e : queries) {

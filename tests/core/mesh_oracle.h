@@ -59,7 +59,8 @@ class MeshOracle {
     for (uint32_t poly : poly_cells_[size_t(cz) * nx_ + cx]) {
       if (!Inside(poly, p, tol)) continue;
       const float y = HeightIn(poly, p);
-      if (std::fabs(y - y_ref) <= max_dy && (!best || std::fabs(y - y_ref) < std::fabs(*best - y_ref))) {
+      if (std::fabs(y - y_ref) <= max_dy &&
+          (!best || std::fabs(y - y_ref) < std::fabs(*best - y_ref))) {
         best = y;
       }
     }
@@ -166,14 +167,15 @@ class MeshOracle {
     };
     if (!declared) {
       for (uint32_t p = 0; p < mesh_.polygon_count(); ++p) {
-        for (uint32_t i = 0, n = Count(p); i < n; ++i) uses[key(Corner(p, i), Corner(p, (i + 1) % n))]++;
+        for (uint32_t i = 0, n = Count(p); i < n; ++i)
+          uses[key(Corner(p, i), Corner(p, (i + 1) % n))]++;
       }
     }
     for (uint32_t p = 0; p < mesh_.polygon_count(); ++p) {
       for (uint32_t i = 0, n = Count(p); i < n; ++i) {
         const Vec3 a = Corner(p, i), b = Corner(p, (i + 1) % n);
-        const bool wall = declared ? mesh_.declared_neighbors[mesh_.poly_start[p] + i] < 0
-                                   : uses[key(a, b)] == 1;
+        const bool wall =
+            declared ? mesh_.declared_neighbors[mesh_.poly_start[p] + i] < 0 : uses[key(a, b)] == 1;
         if (!wall) continue;
         const uint32_t e = uint32_t(edges_.size());
         edges_.push_back({a, b});

@@ -99,7 +99,7 @@ TEST(NavQueryHandTest, SamePointGivesOneWaypoint) {
 
 std::shared_ptr<const NavMap> TwoIslands(bool linked) {
   // Two 2 x 2 quads 10 m apart.
-  std::vector<Vec3> v{{0, 0, 0}, {2, 0, 0}, {2, 0, 2}, {0, 0, 2},
+  std::vector<Vec3> v{{0, 0, 0},  {2, 0, 0},  {2, 0, 2},  {0, 0, 2},
                       {12, 0, 0}, {14, 0, 0}, {14, 0, 2}, {12, 0, 2}};
   std::vector<HandPolygon> p{{{0, 1, 2, 3}}, {{4, 5, 6, 7}}};
   std::vector<HandLink> links;
@@ -242,7 +242,7 @@ TEST(NavQueryHandTest, OffMeshPointsAndBadArguments) {
 // A road along X at y = 0 and a bridge along Z at y = 5 crossing over it, not connected.
 std::shared_ptr<const NavMap> BridgeMap() {
   std::vector<Vec3> v{{0, 0, 4}, {10, 0, 4}, {10, 0, 6}, {0, 0, 6},
-                      {4, 5, 0}, {6, 5, 0}, {6, 5, 10}, {4, 5, 10}};
+                      {4, 5, 0}, {6, 5, 0},  {6, 5, 10}, {4, 5, 10}};
   return BuildHandMap(v, {{{0, 1, 2, 3}}, {{4, 5, 6, 7}}});
 }
 

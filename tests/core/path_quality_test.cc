@@ -4,8 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <string>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -78,7 +78,8 @@ TEST_P(PathQualityTest, ValidNeverBelowOptimumAndNearOptimal) {
   auto source = ImportFile(mesh_path);
   ASSERT_TRUE(source.ok()) << source.status();
   const MeshOracle oracle(*source);
-  const auto queries = testing::ReadExpectedFile(testing::SharedData("polyanya/expected/" + c.expected));
+  const auto queries =
+      testing::ReadExpectedFile(testing::SharedData("polyanya/expected/" + c.expected));
   ASSERT_GT(queries.size(), 100u);
 
   NavQuery q(*map);
@@ -114,7 +115,8 @@ INSTANTIATE_TEST_SUITE_P(
     Polyanya, PathQualityTest,
     ::testing::Values(
         QualityCase{"arena", "arena.mesh", "arena_euclid_expected.csv", false, 1},
-        QualityCase{"arena_merged", "arena-merged.mesh", "arena_merged_euclid_expected.csv", false, 1},
+        QualityCase{"arena_merged", "arena-merged.mesh", "arena_merged_euclid_expected.csv", false,
+                    1},
         QualityCase{"arena_remerged", "arena.mesh", "arena_euclid_expected.csv", true, 1},
         QualityCase{"aurora", "aurora.mesh", "aurora_euclid_expected.csv", false, 1},
         QualityCase{"aurora_merged", "aurora-merged.mesh", "aurora_euclid_expected.csv", false, 1},

@@ -9,6 +9,7 @@
 #include "polyanya_data.h"
 #include "support/map_builder.h"
 #include "support/test_data.h"
+#include "waymesh/core/landmark_table.h"
 #include "waymesh/core/nav_query.h"
 
 namespace waymesh {
@@ -64,8 +65,8 @@ std::vector<Answer> Work(const std::shared_ptr<const NavMap>& map,
 TEST(ThreadStressTest, SharedMapGivesSingleThreadedAnswers) {
   RepairOptions options;
   options.merge = false;
-  auto map =
-      testing::CachedMapFromFile(testing::SharedData("polyanya/meshes/aurora-merged.mesh"), options);
+  auto map = testing::CachedMapFromFile(testing::SharedData("polyanya/meshes/aurora-merged.mesh"),
+                                        options);
   ASSERT_TRUE(map.ok()) << map.status();
   const auto all = testing::ReadExpectedFile(
       testing::SharedData("polyanya/expected/aurora_euclid_expected.csv"));
@@ -92,6 +93,27 @@ TEST(ThreadStressTest, SharedMapGivesSingleThreadedAnswers) {
       EXPECT_TRUE(results[t][k] == reference[i]) << "thread " << t << " query " << i;
     }
   }
+}
+
+// Query objects created at once on a fresh map share one landmark table, built exactly once.
+TEST(ThreadStressTest, ConcurrentQueryObjectsShareOneLandmarkTable) {
+  RepairOptions options;
+  options.merge = false;
+  auto map =
+      testing::BuildMapFromFile(testing::SharedData("polyanya/meshes/aurora-merged.mesh"), options);
+  ASSERT_TRUE(map.ok()) << map.status();
+  constexpr int kThreads = 4;
+  std::vector<const LandmarkTable*> seen(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      NavQuery q(*map);
+      seen[t] = &q.map().landmarks();
+    });
+  }
+  for (auto& th : threads) th.join();
+  for (int t = 0; t < kThreads; ++t) EXPECT_EQ(seen[t], seen[0]);
+  EXPECT_FALSE(seen[0]->empty());
 }
 
 }  // namespace

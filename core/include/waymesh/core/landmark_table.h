@@ -23,8 +23,9 @@ class LandmarkTable {
 
   // An empty table (no landmarks): LowerBound is always 0.
   LandmarkTable() = default;
-  // Up to `count` (at most kSlots) landmarks spread by farthest-point sampling over the largest island group,
-  // each with one full-map flood of walking distances. O(count * polygons log polygons).
+  // Up to `count` (at most kSlots) landmarks spread by farthest-point sampling over the largest
+  // island group, each with one full-map flood of walking distances. O(count * polygons log
+  // polygons).
   static LandmarkTable Build(const NavMap& map, uint32_t count = kDefaultCount);
 
   uint32_t count() const { return count_; }
@@ -58,16 +59,18 @@ class LandmarkTable {
   }
 
   // Bytes held by the table.
-  size_t bytes() const { return rows_.size() * sizeof(uint16_t) + diameter_.size() * sizeof(float); }
+  size_t bytes() const {
+    return rows_.size() * sizeof(uint16_t) + diameter_.size() * sizeof(float);
+  }
 
  private:
   static constexpr uint16_t kUnreached = 0xFFFF;
   static constexpr float kShrink = 0.8f;
 
   uint32_t count_ = 0;
-  float step_ = 0;                  // metres per stored unit
-  std::vector<uint16_t> rows_;      // polygon-major: rows_[global * kSlots + k], floored
-  std::vector<float> diameter_;     // per polygon: largest distance between two corners
+  float step_ = 0;               // metres per stored unit
+  std::vector<uint16_t> rows_;   // polygon-major: rows_[global * kSlots + k], floored
+  std::vector<float> diameter_;  // per polygon: largest distance between two corners
 };
 
 }  // namespace waymesh

@@ -45,8 +45,7 @@ class NavQuery {
   // The closest surface point to `pos` on a polygon the filter accepts inside the box
   // pos ± half_extents. Height-aware: a point on a bridge snaps to the bridge, not the road
   // below. nullopt when nothing is in the box (or on non-finite input).
-  std::optional<SurfacePoint> FindNearest(Vec3 pos, Vec3 half_extents,
-                                          const QueryFilter& filter);
+  std::optional<SurfacePoint> FindNearest(Vec3 pos, Vec3 half_extents, const QueryFilter& filter);
 
   // Shortest path from `start` to `goal`, both first put on the mesh with
   // options.half_extents. The outcome is in out->status; an error only for bad arguments or
@@ -66,8 +65,8 @@ class NavQuery {
 
   // The position a mover going from `start` towards `end` really reaches, sliding along walls
   // (the reachable surface point closest to `end` near the segment), and the polygons visited.
-  absl::Status MoveAlongSurface(Vec3 start, Vec3 end, const QueryFilter& filter,
-                                Vec3 half_extents, MoveResult* out);
+  absl::Status MoveAlongSurface(Vec3 start, Vec3 end, const QueryFilter& filter, Vec3 half_extents,
+                                MoveResult* out);
   absl::Status MoveAlongSurface(const SurfacePoint& start, Vec3 end, const QueryFilter& filter,
                                 MoveResult* out);
 
@@ -80,8 +79,7 @@ class NavQuery {
   // A point uniform by area over the surface within `radius` (plan view) of `center` that is
   // reachable from `center` without leaving that disc. nullopt when `center` is off the mesh.
   std::optional<SurfacePoint> RandomPointInCircle(const SurfacePoint& center, float radius,
-                                                  const QueryFilter& filter,
-                                                  absl::BitGenRef rng);
+                                                  const QueryFilter& filter, absl::BitGenRef rng);
 
   // Surface height at (x, z) closest to `y_hint` (polygons of any filter), nullopt when no
   // polygon covers (x, z).

@@ -47,15 +47,15 @@ struct Waypoint {
 // Reused between queries: vectors keep their capacity, so a warm result does not allocate.
 struct PathResult {
   QueryStatus status = QueryStatus::kNoPath;
-  SurfacePoint start;              // snapped start (valid unless kStartOffMesh)
-  SurfacePoint end;                // snapped goal (valid unless kStartOffMesh / kEndOffMesh)
-  std::vector<PolyRef> corridor;   // polygons from start to the last reached polygon
+  SurfacePoint start;               // snapped start (valid unless kStartOffMesh)
+  SurfacePoint end;                 // snapped goal (valid unless kStartOffMesh / kEndOffMesh)
+  std::vector<PolyRef> corridor;    // polygons from start to the last reached polygon
   std::vector<Waypoint> waypoints;  // string-pulled path, first = start, last = end
-  double length = 0;               // 3D length of the waypoint polyline (metres)
-  uint32_t nodes_expanded = 0;     // A* nodes taken from the open list (for metrics)
-  bool truncated = false;          // waypoints hit PathOptions::max_waypoints
-  bool node_limit = false;         // kPartial because the node limit stopped the search (not
-                                   // because the goal is unreachable under the filter)
+  double length = 0;                // 3D length of the waypoint polyline (metres)
+  uint32_t nodes_expanded = 0;      // A* nodes taken from the open list (for metrics)
+  bool truncated = false;           // waypoints hit PathOptions::max_waypoints
+  bool node_limit = false;          // kPartial because the node limit stopped the search (not
+                                    // because the goal is unreachable under the filter)
 };
 
 }  // namespace waymesh

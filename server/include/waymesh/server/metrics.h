@@ -1,0 +1,154 @@
+#pragma once
+// The standard metric set of waymesh-server: gRPC server metrics named and labelled like
+// grpc-ecosystem's go-grpc-prometheus (so existing dashboards work), plus waymesh_* metrics for
+// searches, the worker queue and the map registry. docs/metrics.md describes each metric.
+//
+// Every hot-path call below is a few relaxed atomic operations on children resolved at
+// construction: no lock, no allocation.
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "waymesh/core/query_status.h"
+#include "waymesh/server/metric_registry.h"
+
+namespace waymesh::server {
+
+// Full gRPC service name, the grpc_service label of every RPC metric.
+inline constexpr std::string_view kNavigationServiceName = "waymesh.v1.Navigation";
+
+// The RPCs of waymesh.v1.Navigation (all unary), the grpc_method label.
+enum class RpcMethod : uint8_t {
+  kFindPath,
+  kFindPathBatch,
+  kValidateMove,
+  kRandomPoint,
+  kRaycast,
+  kNearestPoint,
+  kGetMapInfo,
+  kListMaps,
+};
+inline constexpr int kRpcMethodCount = 8;
+
+// Method name as in the proto ("FindPath").
+std::string_view RpcMethodName(RpcMethod method);
+
+// grpc_code label for a numeric gRPC status code (0..16) as go-grpc-prometheus spells it:
+// "OK", "Canceled", "InvalidArgument", ...; "Unknown" for anything out of range.
+std::string_view GrpcCodeLabel(int grpc_code);
+inline constexpr int kGrpcCodeCount = 17;
+
+// ValidateMove's outcome; numbered like waymesh.v1.ValidateMoveResponse.Reason, so
+// static_cast<MoveReason>(response.reason()) works.
+enum class MoveReason : uint8_t {
+  kNone = 0,  // the move is valid
+  kFromOffMesh = 1,
+  kToOffMesh = 2,
+  kBlockedByWall = 3,
+  kTooFar = 4,
+  kWrongFloor = 5,
+};
+inline constexpr int kMoveReasonCount = 6;
+
+// What the map registry reports at each scrape (counters are totals since start).
+struct RegistrySnapshot {
+  uint64_t tile_cache_hits = 0;
+  uint64_t tile_cache_misses = 0;
+  uint64_t tile_cache_evictions = 0;
+  uint64_t tile_cache_resident_bytes = 0;
+  uint64_t tile_cache_budget_bytes = 0;
+  uint64_t tile_cache_resident_tiles = 0;
+  uint64_t maps_loaded = 0;
+  uint64_t reloads = 0;          // successful swaps of a changed map file
+  uint64_t reload_failures = 0;  // bad files rejected (at startup or on reload)
+};
+
+// Latency buckets of grpc_server_handling_seconds: 100 µs .. 1 s (1-2.5-5 steps).
+std::vector<double> DefaultLatencyBuckets();
+// Buckets of waymesh_search_nodes_expanded: 1 .. 4^10 (powers of 4).
+std::vector<double> DefaultNodesExpandedBuckets();
+
+// The standard metric set, registered in its own MetricRegistry. Thread-safe.
+class ServerMetrics {
+ public:
+  // Registers every metric and pre-creates the series of every method and code (zeros are
+  // exported before the first call, as go-grpc-prometheus does).
+  static absl::StatusOr<std::unique_ptr<ServerMetrics>> Create();
+
+  // A call was received (grpc_server_started_total, grpc_server_msg_received_total).
+  void RpcStarted(RpcMethod method);
+  // A call finished with `grpc_code` after `seconds` (grpc_server_handled_total,
+  // grpc_server_handling_seconds, and grpc_server_msg_sent_total when the code is OK).
+  void ObserveRpc(RpcMethod method, int grpc_code, double seconds);
+
+  // One FindPath search finished with `status` (waymesh_path_results_total{status}).
+  void RecordPathResult(QueryStatus status);
+  // A* nodes expanded by one search (waymesh_search_nodes_expanded histogram).
+  void ObserveNodesExpanded(uint64_t nodes);
+  // One ValidateMove verdict (waymesh_move_validations_total{reason}).
+  void RecordMoveResult(MoveReason reason);
+
+  // Requests waiting in the worker queue right now (waymesh_queue_depth).
+  void SetQueueDepth(int64_t depth);
+  // Pool shape: worker threads and queue capacity (waymesh_workers, waymesh_queue_capacity).
+  void SetWorkerPool(int64_t workers, int64_t queue_capacity);
+  // A call answered RESOURCE_EXHAUSTED because the queue was full (waymesh_rejected_total).
+  void RecordRejected();
+
+  // Called at each scrape to refresh the waymesh_tile_cache_* / waymesh_maps_* metrics. Set it
+  // once, before serving; the source must stay valid until the metrics stop being rendered.
+  void SetRegistrySource(std::function<RegistrySnapshot()> source);
+
+  // Text exposition format 0.0.4 of every metric (what /metrics serves).
+  std::string Render() const { return registry_.Render(); }
+  // The underlying registry, to add metrics of one's own.
+  MetricRegistry& registry() { return registry_; }
+
+ private:
+  ServerMetrics() = default;
+  absl::Status Register();
+  absl::Status RegisterRpcMetrics();
+  absl::Status RegisterWaymeshMetrics();
+  void Collect();
+
+  struct RpcSeries {
+    Counter* started = nullptr;
+    Counter* msg_received = nullptr;
+    Counter* msg_sent = nullptr;
+    Histogram* handling_seconds = nullptr;
+    std::array<Counter*, kGrpcCodeCount> handled{};
+  };
+
+  MetricRegistry registry_;
+  std::array<RpcSeries, kRpcMethodCount> rpc_{};
+  std::array<Counter*, 5> path_results_{};  // by QueryStatus
+  std::array<Counter*, kMoveReasonCount> move_results_{};
+  Histogram* nodes_expanded_ = nullptr;
+  Gauge* queue_depth_ = nullptr;
+  Gauge* queue_capacity_ = nullptr;
+  Gauge* workers_ = nullptr;
+  Counter* rejected_ = nullptr;
+
+  // Fed by Collect() from the registry source.
+  Counter* cache_hits_ = nullptr;
+  Counter* cache_misses_ = nullptr;
+  Counter* cache_evictions_ = nullptr;
+  Gauge* cache_bytes_ = nullptr;
+  Gauge* cache_budget_bytes_ = nullptr;
+  Gauge* cache_tiles_ = nullptr;
+  Gauge* maps_loaded_ = nullptr;
+  Counter* reloads_ = nullptr;
+  Counter* reload_failures_ = nullptr;
+
+  std::mutex source_mu_;
+  std::function<RegistrySnapshot()> source_;
+};
+
+}  // namespace waymesh::server

@@ -1,0 +1,46 @@
+#pragma once
+// The HTTP endpoint on --metrics-port: GET /metrics (Prometheus text format 0.0.4) and
+// GET /healthz (liveness/readiness for Kubernetes), served by cpp-httplib on its own threads.
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+
+namespace waymesh::server {
+
+struct MetricsHttpOptions {
+  // Interface to bind ("0.0.0.0" for every interface, "127.0.0.1" for loopback only).
+  std::string address = "0.0.0.0";
+  // TCP port; 0 picks a free one (see MetricsHttpServer::port()).
+  int port = 0;
+};
+
+// Serves /metrics and /healthz until stopped. Thread-safe.
+class MetricsHttpServer {
+ public:
+  // Binds and starts serving. `render` produces the /metrics body (e.g. ServerMetrics::Render);
+  // `healthy` decides /healthz: 200 "ok" when true, 503 "not serving" otherwise (null = always
+  // healthy). Both are called from HTTP threads and must outlive the server. Errors:
+  // InvalidArgument for a port outside 0..65535, Unavailable when the address cannot be bound.
+  static absl::StatusOr<std::unique_ptr<MetricsHttpServer>> Start(
+      const MetricsHttpOptions& options, std::function<std::string()> render,
+      std::function<bool()> healthy = nullptr);
+
+  ~MetricsHttpServer();
+  MetricsHttpServer(const MetricsHttpServer&) = delete;
+  MetricsHttpServer& operator=(const MetricsHttpServer&) = delete;
+
+  // The bound port (the chosen one when options.port was 0).
+  int port() const;
+  // Stops accepting and joins the serving thread; idempotent (the destructor calls it).
+  void Stop();
+
+ private:
+  struct Impl;
+  explicit MetricsHttpServer(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace waymesh::server

@@ -1,0 +1,43 @@
+#pragma once
+// Everything waymesh-server is configured with, independent of where it came from (flags,
+// environment, tests). ValidateServerConfig says what is wrong, naming the flag.
+
+#include <cstdint>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/time/time.h"
+
+namespace waymesh::server {
+
+struct ServerConfig {
+  std::string maps_dir;                      // directory of *.wmesh maps (required)
+  std::string listen_address = "0.0.0.0";    // interface of the gRPC port
+  int port = 50051;                          // gRPC port; 0 picks a free one
+  std::string metrics_address = "0.0.0.0";   // interface of the metrics port
+  int metrics_port = 9464;                   // /metrics and /healthz; 0 picks one, -1 disables
+  int workers = 0;                           // query threads; 0 = one per core
+  int queue_capacity = 0;                    // calls waiting for a worker; 0 = 64 per worker
+  uint64_t tile_cache_bytes = 256ull << 20;  // budget of resident tiles over all maps
+  absl::Duration reload_interval = absl::Seconds(2);  // maps dir poll; 0 = no hot reload
+  uint32_t max_search_nodes = 65536;                  // A* node pool per query object (request cap)
+  int max_message_bytes = 4 << 20;                    // largest request / response message
+  std::string tls_cert;                               // PEM certificate chain; empty = plaintext
+  std::string tls_key;                                // PEM private key of tls_cert
+  std::string tls_client_ca;        // PEM CA bundle; set = clients must present a cert
+  std::string auth_token;           // bearer token callers must send; empty = none
+  std::string log_format = "text";  // "text" or "json"
+  std::string log_level = "info";   // trace, debug, info, warn, error, critical, off
+  absl::Duration shutdown_grace = absl::Seconds(10);  // drain time on SIGTERM/SIGINT
+};
+
+// Worker threads after applying the 0 = one-per-core default.
+int EffectiveWorkers(const ServerConfig& config);
+// Queue capacity after applying the 0 = 64-per-worker default.
+int EffectiveQueueCapacity(const ServerConfig& config);
+
+// OK, or InvalidArgument naming the flag (as on the command line, e.g. "--tls-key") and the
+// problem. Does not touch the file system.
+absl::Status ValidateServerConfig(const ServerConfig& config);
+
+}  // namespace waymesh::server

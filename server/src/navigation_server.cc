@@ -1,0 +1,170 @@
+#include "waymesh/server/navigation_server.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "grpcpp/ext/proto_server_reflection_plugin.h"
+#include "grpcpp/health_check_service_interface.h"
+#include "spdlog/spdlog.h"
+#include "waymesh/server/server_credentials.h"
+
+namespace waymesh::server {
+namespace {
+
+// "host:port" with IPv6 literals bracketed.
+std::string HostPort(const std::string& host, int port) {
+  if (absl::StrContains(host, ':') && !absl::StartsWith(host, "[")) {
+    return absl::StrCat("[", host, "]:", port);
+  }
+  return absl::StrCat(host, ":", port);
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<NavigationServer>> NavigationServer::Start(
+    const ServerConfig& config, ServerHooks hooks) {
+  if (absl::Status s = ValidateServerConfig(config); !s.ok()) return s;
+  std::unique_ptr<NavigationServer> server(new NavigationServer());
+  if (absl::Status s = server->Init(config, std::move(hooks)); !s.ok()) {
+    server->Shutdown(absl::ZeroDuration());
+    return s;
+  }
+  return server;
+}
+
+absl::Status NavigationServer::Init(const ServerConfig& config, ServerHooks hooks) {
+  absl::StatusOr<std::unique_ptr<ServerMetrics>> metrics = ServerMetrics::Create();
+  if (!metrics.ok()) return metrics.status();
+  metrics_ = *std::move(metrics);
+
+  MapRegistryOptions registry_options;
+  registry_options.maps_dir = config.maps_dir;
+  registry_options.tile_cache_bytes = config.tile_cache_bytes;
+  registry_options.reload_poll_interval = config.reload_interval;
+  absl::StatusOr<std::unique_ptr<MapRegistry>> maps = MapRegistry::Open(registry_options);
+  if (!maps.ok()) return maps.status();
+  maps_ = *std::move(maps);
+  metrics_->SetRegistrySource([maps = maps_.get()] {
+    const TileCacheStats stats = maps->stats();
+    RegistrySnapshot s;
+    s.tile_cache_hits = stats.hits;
+    s.tile_cache_misses = stats.misses;
+    s.tile_cache_evictions = stats.evictions;
+    s.tile_cache_resident_bytes = stats.resident_bytes;
+    s.tile_cache_budget_bytes = stats.budget_bytes;
+    s.tile_cache_resident_tiles = stats.resident_tiles;
+    s.maps_loaded = maps->List().size();
+    s.reloads = maps->reloads();
+    s.reload_failures = maps->reload_failures();
+    return s;
+  });
+
+  WorkerPoolOptions pool_options;
+  pool_options.workers = EffectiveWorkers(config);
+  pool_options.queue_capacity = EffectiveQueueCapacity(config);
+  pool_options.query.max_nodes = config.max_search_nodes;
+  pool_options.on_queue_depth = [m = metrics_.get()](int64_t depth) { m->SetQueueDepth(depth); };
+  pool_ = std::make_unique<WorkerPool>(std::move(pool_options));
+  metrics_->SetWorkerPool(pool_->workers(), pool_->queue_capacity());
+
+  NavigationServiceOptions service_options;
+  service_options.max_search_nodes = config.max_search_nodes;
+  service_options.auth_token = config.auth_token;
+  service_options.before_query = std::move(hooks.before_query);
+  service_ = std::make_unique<NavigationService>(maps_.get(), pool_.get(), metrics_.get(),
+                                                 std::move(service_options));
+
+  if (absl::Status s = StartGrpc(config); !s.ok()) return s;
+  SetHealth(true);
+  if (config.reload_interval > absl::ZeroDuration()) maps_->StartWatching();
+
+  if (config.metrics_port >= 0) {
+    MetricsHttpOptions http_options;
+    http_options.address = config.metrics_address;
+    http_options.port = config.metrics_port;
+    absl::StatusOr<std::unique_ptr<MetricsHttpServer>> http = MetricsHttpServer::Start(
+        http_options, [m = metrics_.get()] { return m->Render(); },
+        [this] { return serving_.load(); });
+    if (!http.ok()) return http.status();
+    http_ = *std::move(http);
+  }
+  spdlog::info("waymesh-server serving {} map(s) from {} on {} ({}), metrics on {}",
+               maps_->List().size(), config.maps_dir, HostPort(config.listen_address, port_),
+               config.tls_cert.empty()        ? "plaintext"
+               : config.tls_client_ca.empty() ? "TLS"
+                                              : "mutual TLS",
+               http_ ? HostPort(config.metrics_address, http_->port()) : "(disabled)");
+  return absl::OkStatus();
+}
+
+absl::Status NavigationServer::StartGrpc(const ServerConfig& config) {
+  absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> credentials =
+      MakeServerCredentials({config.tls_cert, config.tls_key, config.tls_client_ca});
+  if (!credentials.ok()) return credentials.status();
+  grpc::EnableDefaultHealthCheckService(true);
+  grpc::reflection::InitProtoReflectionServerBuilderPlugin();
+  grpc::ServerBuilder builder;
+  const std::string address = HostPort(config.listen_address, config.port);
+  builder.AddListeningPort(address, *credentials, &port_);
+  builder.RegisterService(service_.get());
+  builder.SetMaxReceiveMessageSize(config.max_message_bytes);
+  builder.SetMaxSendMessageSize(config.max_message_bytes);
+  grpc_ = builder.BuildAndStart();
+  if (grpc_ == nullptr || port_ == 0) {
+    return absl::UnavailableError(absl::StrCat("--port: cannot listen on ", address,
+                                               " (in use, or not an address of this host)"));
+  }
+  listen_address_ = config.listen_address;
+  return absl::OkStatus();
+}
+
+void NavigationServer::SetHealth(bool serving) {
+  serving_ = serving;
+  if (grpc_ == nullptr) return;
+  grpc::HealthCheckServiceInterface* health = grpc_->GetHealthCheckService();
+  if (health == nullptr) return;
+  health->SetServingStatus(kOverallHealthService, serving);
+  health->SetServingStatus(kNavigationHealthService, serving);
+}
+
+int NavigationServer::metrics_port() const { return http_ ? http_->port() : -1; }
+
+std::string NavigationServer::target() const {
+  const bool any = listen_address_ == "0.0.0.0" || listen_address_ == "::" ||
+                   listen_address_ == "[::]" || listen_address_.empty();
+  return HostPort(any ? "127.0.0.1" : listen_address_, port_);
+}
+
+void NavigationServer::BeginDrain() {
+  if (service_ != nullptr) service_->StopAdmitting();
+  SetHealth(false);
+}
+
+void NavigationServer::Shutdown(absl::Duration grace) {
+  std::lock_guard<std::mutex> lock(shutdown_mu_);
+  if (shut_down_) return;
+  shut_down_ = true;
+  const absl::Time deadline = absl::Now() + grace;
+  BeginDrain();
+  if (service_ != nullptr && !service_->WaitIdle(deadline)) {
+    spdlog::warn("shutdown: {} call(s) still running after the grace period; cancelling them",
+                 service_->in_flight());
+  }
+  if (grpc_ != nullptr) {
+    // Cancels what is left at the deadline and returns once every callback has finished, which
+    // needs the workers: they stop only after.
+    grpc_->Shutdown(absl::ToChronoTime(std::max(deadline, absl::Now())));
+    grpc_->Wait();
+  }
+  if (pool_ != nullptr) pool_->Stop();
+  if (maps_ != nullptr) maps_->StopWatching();
+  if (http_ != nullptr) http_->Stop();
+  if (grpc_ != nullptr) spdlog::info("waymesh-server stopped");
+}
+
+NavigationServer::~NavigationServer() { Shutdown(absl::ZeroDuration()); }
+
+}  // namespace waymesh::server

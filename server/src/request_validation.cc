@@ -1,0 +1,200 @@
+#include "waymesh/server/request_validation.h"
+
+#include <cmath>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "waymesh/core/tolerances.h"
+
+namespace waymesh::server {
+namespace {
+
+// "<prefix><field>: <problem>" as INVALID_ARGUMENT.
+absl::Status Invalid(absl::string_view prefix, absl::string_view field, absl::string_view problem) {
+  return absl::InvalidArgumentError(absl::StrCat(prefix, field, ": ", problem));
+}
+
+absl::Status CheckFinite(float v, absl::string_view prefix, absl::string_view field) {
+  if (std::isfinite(v)) return absl::OkStatus();
+  return Invalid(prefix, field, absl::StrFormat("%g is not a finite number", v));
+}
+
+// Finite and within [lo, hi] (lo_open: lo itself excluded).
+absl::Status CheckRange(float v, float lo, bool lo_open, float hi, absl::string_view prefix,
+                        absl::string_view field, absl::string_view unit = "") {
+  if (absl::Status s = CheckFinite(v, prefix, field); !s.ok()) return s;
+  if ((lo_open ? v > lo : v >= lo) && v <= hi) return absl::OkStatus();
+  return Invalid(prefix, field,
+                 absl::StrFormat("%g must be in %c%g, %g]%s", v, lo_open ? '(' : '[', lo, hi,
+                                 unit.empty() ? "" : absl::StrCat(" ", unit)));
+}
+
+// A required position: present, finite, no coordinate beyond tol::kMaxCoordinate.
+absl::Status CheckPosition(bool present, const v1::Vec3& v, absl::string_view prefix,
+                           absl::string_view field) {
+  if (!present) return Invalid(prefix, field, "is required");
+  const std::string base(field);
+  for (const auto& [name, value] : {std::pair{".x", v.x()}, {".y", v.y()}, {".z", v.z()}}) {
+    if (absl::Status s = CheckRange(value, -tol::kMaxCoordinate, false, tol::kMaxCoordinate, prefix,
+                                    absl::StrCat(base, name), "metres");
+        !s.ok()) {
+      return s;
+    }
+  }
+  return absl::OkStatus();
+}
+
+// Optional half extents: when present, every component in (0, kMaxExtent].
+absl::Status CheckExtents(bool present, const v1::Vec3& v, absl::string_view prefix,
+                          absl::string_view field) {
+  if (!present) return absl::OkStatus();
+  const std::string base(field);
+  for (const auto& [name, value] : {std::pair{".x", v.x()}, {".y", v.y()}, {".z", v.z()}}) {
+    if (absl::Status s =
+            CheckRange(value, 0, true, kMaxExtent, prefix, absl::StrCat(base, name), "metres");
+        !s.ok()) {
+      return s;
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckFilter(const v1::QueryFilter& f, absl::string_view prefix,
+                         absl::string_view field) {
+  for (const auto& [area, cost] : f.area_costs()) {
+    const std::string name = absl::StrCat(field, ".area_costs[", area, "]");
+    if (area >= 64) return Invalid(prefix, name, "area id must be 0..63");
+    if (absl::Status s = CheckRange(cost, 0, true, kMaxAreaCost, prefix, name); !s.ok()) return s;
+  }
+  if (f.has_include_flags() && f.include_flags() > kMaxPolyFlags) {
+    return Invalid(
+        prefix, absl::StrCat(field, ".include_flags"),
+        absl::StrFormat("0x%x does not fit the 16 polygon flag bits", f.include_flags()));
+  }
+  if (f.has_exclude_flags() && f.exclude_flags() > kMaxPolyFlags) {
+    return Invalid(
+        prefix, absl::StrCat(field, ".exclude_flags"),
+        absl::StrFormat("0x%x does not fit the 16 polygon flag bits", f.exclude_flags()));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckPathOptions(const v1::PathOptions& o, absl::string_view prefix) {
+  if (absl::Status s = CheckExtents(o.has_extents(), o.extents(), prefix, "options.extents");
+      !s.ok()) {
+    return s;
+  }
+  if (o.max_waypoints() > kMaxWaypoints) {
+    return Invalid(
+        prefix, "options.max_waypoints",
+        absl::StrFormat("%d is above the limit of %d", o.max_waypoints(), kMaxWaypoints));
+  }
+  return CheckRange(o.agent_radius(), 0, false, kMaxAgentRadius, prefix, "options.agent_radius",
+                    "metres");
+}
+
+bool IsMapIdChar(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+         c == '.' || c == '-';
+}
+
+}  // namespace
+
+absl::Status ValidateMapId(absl::string_view id, absl::string_view field) {
+  if (id.empty()) return Invalid("", field, "is required");
+  if (id.size() > kMaxMapIdLength) {
+    return Invalid(
+        "", field,
+        absl::StrFormat("is %d characters long, the limit is %d", id.size(), kMaxMapIdLength));
+  }
+  for (size_t i = 0; i < id.size(); ++i) {
+    if (!IsMapIdChar(id[i])) {
+      return Invalid("", field,
+                     absl::StrFormat("character %d (0x%02x) is not one of [A-Za-z0-9_.-]; map "
+                                     "ids are file names, never paths",
+                                     i, static_cast<unsigned char>(id[i])));
+    }
+  }
+  if (id.find("..") != absl::string_view::npos || id == ".") {
+    return Invalid("", field, "must not be '.' or contain '..'");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ValidateFindPath(const v1::FindPathRequest& r, absl::string_view prefix) {
+  if (absl::Status s = ValidateMapId(r.map_id(), absl::StrCat(prefix, "map_id")); !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = CheckPosition(r.has_start(), r.start(), prefix, "start"); !s.ok()) return s;
+  if (absl::Status s = CheckPosition(r.has_end(), r.end(), prefix, "end"); !s.ok()) return s;
+  if (absl::Status s = CheckFilter(r.filter(), prefix, "filter"); !s.ok()) return s;
+  return CheckPathOptions(r.options(), prefix);
+}
+
+absl::Status ValidateFindPathBatch(const v1::FindPathBatchRequest& r) {
+  if (r.requests_size() > kMaxBatchRequests) {
+    return Invalid("", "requests",
+                   absl::StrFormat("%d paths in one batch, the limit is %d", r.requests_size(),
+                                   kMaxBatchRequests));
+  }
+  for (int i = 0; i < r.requests_size(); ++i) {
+    if (absl::Status s = ValidateFindPath(r.requests(i), absl::StrCat("requests[", i, "]."));
+        !s.ok()) {
+      return s;
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ValidateValidateMove(const v1::ValidateMoveRequest& r) {
+  if (absl::Status s = ValidateMapId(r.map_id()); !s.ok()) return s;
+  if (absl::Status s = CheckPosition(r.has_from(), r.from(), "", "from"); !s.ok()) return s;
+  if (absl::Status s = CheckPosition(r.has_to(), r.to(), "", "to"); !s.ok()) return s;
+  if (absl::Status s =
+          CheckRange(r.max_distance(), 0, false, kMaxDistance, "", "max_distance", "metres");
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s =
+          CheckRange(r.tolerance(), 0, false, kMaxMoveTolerance, "", "tolerance", "metres");
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = CheckFilter(r.filter(), "", "filter"); !s.ok()) return s;
+  return CheckExtents(r.has_extents(), r.extents(), "", "extents");
+}
+
+absl::Status ValidateRandomPoint(const v1::RandomPointRequest& r) {
+  if (absl::Status s = ValidateMapId(r.map_id()); !s.ok()) return s;
+  if (absl::Status s = CheckFilter(r.filter(), "", "filter"); !s.ok()) return s;
+  if (!r.has_center()) {
+    // Without a center the radius means nothing, but garbage still is garbage.
+    return CheckRange(r.radius(), 0, false, kMaxDistance, "", "radius", "metres");
+  }
+  if (absl::Status s = CheckPosition(true, r.center(), "", "center"); !s.ok()) return s;
+  return CheckRange(r.radius(), 0, true, kMaxDistance, "", "radius", "metres");
+}
+
+absl::Status ValidateRaycast(const v1::RaycastRequest& r) {
+  if (absl::Status s = ValidateMapId(r.map_id()); !s.ok()) return s;
+  if (absl::Status s = CheckPosition(r.has_start(), r.start(), "", "start"); !s.ok()) return s;
+  if (absl::Status s = CheckPosition(r.has_end(), r.end(), "", "end"); !s.ok()) return s;
+  if (absl::Status s = CheckFilter(r.filter(), "", "filter"); !s.ok()) return s;
+  return CheckExtents(r.has_extents(), r.extents(), "", "extents");
+}
+
+absl::Status ValidateNearestPoint(const v1::NearestPointRequest& r) {
+  if (absl::Status s = ValidateMapId(r.map_id()); !s.ok()) return s;
+  if (absl::Status s = CheckPosition(r.has_position(), r.position(), "", "position"); !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = CheckFilter(r.filter(), "", "filter"); !s.ok()) return s;
+  return CheckExtents(r.has_extents(), r.extents(), "", "extents");
+}
+
+absl::Status ValidateGetMapInfo(const v1::GetMapInfoRequest& r) {
+  return ValidateMapId(r.map_id());
+}
+
+}  // namespace waymesh::server

@@ -1,0 +1,78 @@
+#include "waymesh/server/server_config.h"
+
+#include <algorithm>
+#include <thread>
+
+#include "absl/strings/str_cat.h"
+
+namespace waymesh::server {
+namespace {
+
+// More workers than this is a typo, not a machine.
+constexpr int kMaxWorkers = 1024;
+constexpr int kMaxQueueCapacity = 1 << 20;
+constexpr int kMinMessageBytes = 1 << 10;
+constexpr int kMaxMessageBytes = 1 << 30;
+constexpr uint32_t kMinSearchNodes = 16;
+constexpr uint32_t kMaxSearchNodes = 1u << 24;
+constexpr int kQueuePerWorker = 64;
+
+absl::Status Bad(absl::string_view flag, absl::string_view problem) {
+  return absl::InvalidArgumentError(absl::StrCat("--", flag, ": ", problem));
+}
+
+absl::Status CheckPort(absl::string_view flag, int port, int lowest) {
+  if (port >= lowest && port <= 65535) return absl::OkStatus();
+  return Bad(flag, absl::StrCat(port, " is not a port (", lowest, "..65535)"));
+}
+
+}  // namespace
+
+int EffectiveWorkers(const ServerConfig& config) {
+  if (config.workers > 0) return config.workers;
+  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+}
+
+int EffectiveQueueCapacity(const ServerConfig& config) {
+  if (config.queue_capacity > 0) return config.queue_capacity;
+  return EffectiveWorkers(config) * kQueuePerWorker;
+}
+
+absl::Status ValidateServerConfig(const ServerConfig& c) {
+  if (c.maps_dir.empty()) return Bad("maps-dir", "is required");
+  if (absl::Status s = CheckPort("port", c.port, 0); !s.ok()) return s;
+  if (absl::Status s = CheckPort("metrics-port", c.metrics_port, -1); !s.ok()) return s;
+  if (c.listen_address.empty()) return Bad("listen-address", "is empty");
+  if (c.metrics_address.empty()) return Bad("metrics-address", "is empty");
+  if (c.workers < 0 || c.workers > kMaxWorkers) {
+    return Bad("workers", absl::StrCat(c.workers, " is not in 0..", kMaxWorkers));
+  }
+  if (c.queue_capacity < 0 || c.queue_capacity > kMaxQueueCapacity) {
+    return Bad("queue-capacity",
+               absl::StrCat(c.queue_capacity, " is not in 0..", kMaxQueueCapacity));
+  }
+  if (c.tile_cache_bytes == 0) return Bad("tile-cache-bytes", "must be positive");
+  if (c.reload_interval < absl::ZeroDuration()) return Bad("reload-interval", "is negative");
+  if (c.max_search_nodes < kMinSearchNodes || c.max_search_nodes > kMaxSearchNodes) {
+    return Bad("max-search-nodes", absl::StrCat(c.max_search_nodes, " is not in ", kMinSearchNodes,
+                                                "..", kMaxSearchNodes));
+  }
+  if (c.max_message_bytes < kMinMessageBytes || c.max_message_bytes > kMaxMessageBytes) {
+    return Bad("max-message-bytes", absl::StrCat(c.max_message_bytes, " is not in ",
+                                                 kMinMessageBytes, "..", kMaxMessageBytes));
+  }
+  if (c.tls_cert.empty() != c.tls_key.empty()) {
+    return Bad(c.tls_cert.empty() ? "tls-cert" : "tls-key",
+               "--tls-cert and --tls-key must be given together");
+  }
+  if (!c.tls_client_ca.empty() && c.tls_cert.empty()) {
+    return Bad("tls-client-ca", "mutual TLS needs --tls-cert and --tls-key too");
+  }
+  if (c.log_format != "text" && c.log_format != "json") {
+    return Bad("log-format", absl::StrCat("'", c.log_format, "' is not text or json"));
+  }
+  if (c.shutdown_grace < absl::ZeroDuration()) return Bad("shutdown-grace", "is negative");
+  return absl::OkStatus();
+}
+
+}  // namespace waymesh::server

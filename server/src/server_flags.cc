@@ -1,0 +1,80 @@
+#include "waymesh/server/server_flags.h"
+
+#include <cstdint>
+#include <string>
+
+#include "absl/flags/flag.h"
+#include "absl/time/time.h"
+
+ABSL_FLAG(std::string, maps_dir, "",
+          "Directory of compiled maps (*.wmesh); a map's id is its file name without .wmesh. "
+          "Required.");
+ABSL_FLAG(std::string, listen_address, "0.0.0.0", "Interface the gRPC port binds to.");
+ABSL_FLAG(int, port, 50051, "gRPC port (0 picks a free one and logs it).");
+ABSL_FLAG(std::string, metrics_address, "0.0.0.0", "Interface the metrics port binds to.");
+ABSL_FLAG(int, metrics_port, 9464,
+          "HTTP port of /metrics (Prometheus) and /healthz; 0 picks a free one, -1 disables.");
+ABSL_FLAG(int, workers, 0, "Query worker threads; 0 = one per CPU core.");
+ABSL_FLAG(int, queue_capacity, 0,
+          "Calls that may wait for a worker; beyond it calls fail at once with "
+          "RESOURCE_EXHAUSTED. 0 = 64 per worker.");
+ABSL_FLAG(uint64_t, tile_cache_bytes, uint64_t{256} << 20,
+          "Memory budget (bytes) of navmesh tiles kept loaded, over all maps (LRU).");
+ABSL_FLAG(absl::Duration, reload_interval, absl::Seconds(2),
+          "How often the maps directory is checked for new, changed or removed maps (hot "
+          "reload); 0 disables.");
+ABSL_FLAG(uint32_t, max_search_nodes, 65536,
+          "Most polygons one path search may visit; requests may ask for fewer.");
+ABSL_FLAG(int, max_message_bytes, 4 << 20, "Largest request or response message (bytes).");
+ABSL_FLAG(std::string, tls_cert, "",
+          "PEM certificate chain of the server; with --tls-key enables TLS.");
+ABSL_FLAG(std::string, tls_key, "", "PEM private key of --tls-cert.");
+ABSL_FLAG(std::string, tls_client_ca, "",
+          "PEM CA bundle; when set, clients must present a certificate it signed (mutual TLS).");
+ABSL_FLAG(std::string, auth_token, "",
+          "When set, every Navigation call must carry 'authorization: Bearer <token>' "
+          "(else UNAUTHENTICATED). Prefer the environment variable to keep it out of ps.");
+ABSL_FLAG(std::string, log_format, "text", "Log lines as 'text' or 'json' (one object a line).");
+ABSL_FLAG(std::string, log_level, "info",
+          "Least severe level logged: trace, debug, info, warn, error, critical, off.");
+ABSL_FLAG(absl::Duration, shutdown_grace, absl::Seconds(10),
+          "On SIGTERM/SIGINT: how long in-flight calls may finish before they are cancelled.");
+
+namespace waymesh::server {
+
+std::span<const absl::string_view> ServerFlagNames() {
+  static constexpr absl::string_view kNames[] = {
+      "maps_dir",         "listen_address",    "port",
+      "metrics_address",  "metrics_port",      "workers",
+      "queue_capacity",   "tile_cache_bytes",  "reload_interval",
+      "max_search_nodes", "max_message_bytes", "tls_cert",
+      "tls_key",          "tls_client_ca",     "auth_token",
+      "log_format",       "log_level",         "shutdown_grace"};
+  return kNames;
+}
+
+absl::StatusOr<ServerConfig> ServerConfigFromFlags() {
+  ServerConfig c;
+  c.maps_dir = absl::GetFlag(FLAGS_maps_dir);
+  c.listen_address = absl::GetFlag(FLAGS_listen_address);
+  c.port = absl::GetFlag(FLAGS_port);
+  c.metrics_address = absl::GetFlag(FLAGS_metrics_address);
+  c.metrics_port = absl::GetFlag(FLAGS_metrics_port);
+  c.workers = absl::GetFlag(FLAGS_workers);
+  c.queue_capacity = absl::GetFlag(FLAGS_queue_capacity);
+  c.tile_cache_bytes = absl::GetFlag(FLAGS_tile_cache_bytes);
+  c.reload_interval = absl::GetFlag(FLAGS_reload_interval);
+  c.max_search_nodes = absl::GetFlag(FLAGS_max_search_nodes);
+  c.max_message_bytes = absl::GetFlag(FLAGS_max_message_bytes);
+  c.tls_cert = absl::GetFlag(FLAGS_tls_cert);
+  c.tls_key = absl::GetFlag(FLAGS_tls_key);
+  c.tls_client_ca = absl::GetFlag(FLAGS_tls_client_ca);
+  c.auth_token = absl::GetFlag(FLAGS_auth_token);
+  c.log_format = absl::GetFlag(FLAGS_log_format);
+  c.log_level = absl::GetFlag(FLAGS_log_level);
+  c.shutdown_grace = absl::GetFlag(FLAGS_shutdown_grace);
+  if (absl::Status s = ValidateServerConfig(c); !s.ok()) return s;
+  return c;
+}
+
+}  // namespace waymesh::server

@@ -1,0 +1,22 @@
+// ThreadSanitizer suppressions for every binary linking gRPC (waymesh-server, waymesh-client,
+// server_tests); compiled in -fsanitize=thread builds only. Debian's gRPC and abseil are built
+// without TSan, so the synchronization inside them (absl::Mutex, gRPC's locks and atomics) is
+// invisible and TSan reports their internal handoffs as races. Reports whose stacks pass
+// through those libraries are suppressed; races entirely in Waymesh code (worker pool, service,
+// registry, query core) are still reported.
+
+#if defined(__SANITIZE_THREAD__)
+extern "C" const char* __tsan_default_suppressions() {
+  return "race:libgrpc.so\n"
+         "race:libgrpc++.so\n"
+         "race:libgrpc++_reflection.so\n"
+         "race:libgpr.so\n"
+         "race:libabsl_\n"
+         "race:libprotobuf.so\n"
+         "called_from_lib:libgrpc.so\n"
+         "called_from_lib:libgrpc++.so\n"
+         "called_from_lib:libgpr.so\n"
+         "deadlock:libabsl_\n"
+         "deadlock:libgrpc.so\n";
+}
+#endif

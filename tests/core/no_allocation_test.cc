@@ -1,0 +1,75 @@
+// Warm queries allocate nothing: every buffer lives in the query object or the reused result.
+// Counts global operator new calls while queries run (this binary's replacement below).
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+#include <random>
+
+#include "gtest/gtest.h"
+#include "polyanya_data.h"
+#include "support/map_builder.h"
+#include "support/test_data.h"
+#include "waymesh/core/nav_query.h"
+
+namespace {
+thread_local bool counting = false;
+std::atomic<int> allocations{0};
+}  // namespace
+
+void* operator new(std::size_t n) {
+  if (counting) allocations++;
+  if (void* p = std::malloc(n ? n : 1)) return p;
+  throw std::bad_alloc();
+}
+void* operator new[](std::size_t n) { return operator new(n); }
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+
+namespace waymesh {
+namespace {
+
+TEST(NoAllocationTest, WarmQueriesDoNotAllocate) {
+  auto map = testing::CachedMapFromFile(testing::SharedData("polyanya/meshes/aurora-merged.mesh"),
+                                        RepairOptions{.merge = false});
+  ASSERT_TRUE(map.ok()) << map.status();
+  const auto all =
+      testing::ReadExpectedFile(testing::SharedData("polyanya/expected/aurora_euclid_expected.csv"));
+  std::vector<testing::ExpectedQuery> queries(all.begin(), all.begin() + 200);
+  NavQuery q(*map);
+  PathOptions po;
+  po.half_extents = {0.5f, 1, 0.5f};
+  po.area_crossings = true;
+  PathResult path;
+  RaycastResult ray;
+  MoveResult move;
+  std::mt19937_64 rng(1);
+  auto run = [&] {
+    for (const auto& e : queries) {
+      ASSERT_TRUE(q.FindPath(e.start, e.goal, QueryFilter(), po, &path).ok());
+      ASSERT_TRUE(q.Raycast(e.start, e.goal, QueryFilter(), po.half_extents, &ray).ok());
+      ASSERT_TRUE(
+          q.MoveAlongSurface(e.start, Lerp(e.start, e.goal, 0.05f), QueryFilter(), {1, 1, 1}, &move)
+              .ok());
+      ASSERT_TRUE(q.FindNearest(e.goal, {1, 1, 1}, QueryFilter()).has_value());
+      ASSERT_TRUE(q.RandomPoint(QueryFilter(), rng).has_value());
+      ASSERT_TRUE(q.RandomPointOnIsland(0, QueryFilter(), rng).has_value());
+      ASSERT_TRUE(q.Height(e.goal.x, e.goal.z, 0).has_value());
+    }
+  };
+  // Warm-up: buffers grow to their working size (which also shows the counter works).
+  counting = true;
+  run();
+  counting = false;
+  EXPECT_GT(allocations.load(), 0);
+  allocations = 0;
+  counting = true;
+  run();
+  counting = false;
+  EXPECT_EQ(allocations.load(), 0);
+}
+
+}  // namespace
+}  // namespace waymesh

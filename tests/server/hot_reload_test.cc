@@ -1,0 +1,141 @@
+// Hot reload while clients are calling: a changed good map is swapped in atomically (no call
+// fails, answers come from the old or the new version, never a mix), a corrupted file leaves
+// the serving version in place and counts a reload failure, and the directory watcher picks
+// changes up on its own.
+
+#include <atomic>
+#include <thread>
+#include <vector>
+
+#include "demo_town.h"
+#include "gtest/gtest.h"
+#include "test_server.h"
+
+namespace waymesh::testing {
+namespace {
+
+// Clients calling FindPath and GetMapInfo in a loop until stopped; they record every failure.
+class BackgroundCallers {
+ public:
+  BackgroundCallers(const server::NavigationServer& server, int threads) {
+    for (int t = 0; t < threads; ++t) {
+      threads_.emplace_back([this, channel = Dial(server)] { Loop(channel); });
+    }
+  }
+  ~BackgroundCallers() { Stop(); }
+
+  void Stop() {
+    stop_ = true;
+    for (std::thread& t : threads_) {
+      if (t.joinable()) t.join();
+    }
+  }
+  int calls() const { return calls_; }
+  int failures() const { return failures_; }
+  // Waits (bounded) until `n` more calls have completed.
+  bool WaitCalls(int n) {
+    const int target = calls_ + n;
+    for (int i = 0; i < 4000 && calls_ < target; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    return calls_ >= target;
+  }
+
+ private:
+  void Loop(std::shared_ptr<grpc::Channel> channel) {
+    auto stub = v1::Navigation::NewStub(channel);
+    // Bounded even if Stop() is never reached.
+    for (int i = 0; i < 100000 && !stop_; ++i) {
+      grpc::ClientContext ctx;
+      SetDeadline(&ctx);
+      grpc::Status status;
+      if (i % 2 == 0) {
+        v1::FindPathRequest r;
+        r.set_map_id("town");
+        SetVec(ProbeAt(Town(), kProbeWestBank), r.mutable_start());
+        SetVec(ProbeAt(Town(), kProbeEastBank), r.mutable_end());
+        v1::FindPathResponse response;
+        status = stub->FindPath(&ctx, r, &response);
+        if (status.ok() && response.status() == v1::PATH_STATUS_UNSPECIFIED) ++failures_;
+      } else {
+        v1::GetMapInfoRequest r;
+        r.set_map_id("town");
+        v1::MapInfo info;
+        status = stub->GetMapInfo(&ctx, r, &info);
+      }
+      if (!status.ok()) ++failures_;
+      ++calls_;
+    }
+  }
+
+  std::atomic<bool> stop_{false};
+  std::atomic<int> calls_{0};
+  std::atomic<int> failures_{0};
+  std::vector<std::thread> threads_;
+};
+
+v1::MapInfo Info(const server::NavigationServer& server) {
+  auto stub = v1::Navigation::NewStub(Dial(server));
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx);
+  v1::GetMapInfoRequest r;
+  r.set_map_id("town");
+  v1::MapInfo info;
+  EXPECT_TRUE(stub->GetMapInfo(&ctx, r, &info).ok());
+  return info;
+}
+
+TEST(HotReloadTest, GoodMapSwapsAndCorruptMapKeepsServingWhileClientsCall) {
+  const DemoTown& first = Town(200, 7);
+  const DemoTown& second = Town(200, 8);
+  ASSERT_NE(first.map->info().source_hash, second.map->info().source_hash);
+  TempDir maps;
+  maps.Write("town.wmesh", first.bytes);
+  std::unique_ptr<server::NavigationServer> server = StartServer(TestConfig(maps.path()));
+  ASSERT_NE(server, nullptr);
+  EXPECT_EQ(Info(*server).source_hash(), first.map->info().source_hash);
+
+  BackgroundCallers callers(*server, 3);
+  ASSERT_TRUE(callers.WaitCalls(20));
+  maps.Write("town.wmesh", second.bytes);
+  ASSERT_TRUE(server->maps().ReloadNow().ok());
+  const v1::MapInfo swapped = Info(*server);
+  EXPECT_EQ(swapped.source_hash(), second.map->info().source_hash);
+  EXPECT_EQ(swapped.polygons(), second.map->info().polygon_count);
+  EXPECT_EQ(swapped.reloads(), 1u);
+  ASSERT_TRUE(callers.WaitCalls(20));
+
+  // A broken copy (truncated and with a damaged header) must not replace the good one.
+  const uint64_t failures_before = server->maps().reload_failures();
+  std::string broken = second.bytes.substr(0, second.bytes.size() / 2);
+  broken[8] ^= 0x5A;
+  maps.Write("town.wmesh", broken);
+  (void)server->maps().ReloadNow();
+  EXPECT_EQ(server->maps().reload_failures(), failures_before + 1);
+  const v1::MapInfo kept = Info(*server);
+  EXPECT_EQ(kept.source_hash(), second.map->info().source_hash);
+  EXPECT_EQ(kept.reloads(), 1u);
+  ASSERT_TRUE(callers.WaitCalls(20));
+
+  callers.Stop();
+  EXPECT_EQ(callers.failures(), 0) << "of " << callers.calls() << " calls";
+}
+
+TEST(HotReloadTest, TheWatcherPicksUpANewFileByItself) {
+  TempDir maps;
+  maps.Write("town.wmesh", Town(200, 7).bytes);
+  server::ServerConfig config = TestConfig(maps.path());
+  config.reload_interval = absl::Milliseconds(100);
+  std::unique_ptr<server::NavigationServer> server = StartServer(config);
+  ASSERT_NE(server, nullptr);
+  maps.Write("town.wmesh", Town(200, 8).bytes);
+  std::string hash;
+  for (int i = 0; i < 300 && hash != Town(200, 8).map->info().source_hash; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    hash = Info(*server).source_hash();
+  }
+  EXPECT_EQ(hash, Town(200, 8).map->info().source_hash);
+}
+
+}  // namespace
+}  // namespace waymesh::testing

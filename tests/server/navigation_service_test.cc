@@ -1,0 +1,300 @@
+// Every RPC's happy path over real TCP on loopback with the generated stubs, against the demo
+// town: answers agree with the same query run directly on the map, health says SERVING and
+// reflection lists the service.
+
+#include <cmath>
+#include <memory>
+#include <random>
+
+#include "demo_town.h"
+#include "gmock/gmock.h"
+#include "grpc/health/v1/health.grpc.pb.h"
+#include "grpcpp/generic/generic_stub.h"
+#include "gtest/gtest.h"
+#include "test_server.h"
+#include "waymesh/core/nav_query.h"
+#include "waymesh/server/proto_conversion.h"
+
+namespace waymesh::testing {
+namespace {
+
+class NavigationServiceTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_FALSE(town().bytes.empty());
+    maps_.Write("town.wmesh", town().bytes);
+    server_ = StartServer(TestConfig(maps_.path()));
+    ASSERT_NE(server_, nullptr);
+    channel_ = Dial(*server_);
+    stub_ = v1::Navigation::NewStub(channel_);
+  }
+
+  static const DemoTown& town() { return Town(); }
+
+  v1::FindPathRequest PathRequest(Vec3 a, Vec3 b) const {
+    v1::FindPathRequest r;
+    r.set_map_id("town");
+    SetVec(a, r.mutable_start());
+    SetVec(b, r.mutable_end());
+    return r;
+  }
+
+  TempDir maps_;
+  std::unique_ptr<server::NavigationServer> server_;
+  std::shared_ptr<grpc::Channel> channel_;
+  std::unique_ptr<v1::Navigation::Stub> stub_;
+};
+
+TEST_F(NavigationServiceTest, FindPathMatchesTheDirectQuery) {
+  const Vec3 west = ProbeAt(town(), kProbeWestBank);
+  const Vec3 east = ProbeAt(town(), kProbeEastBank);
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx);
+  v1::FindPathResponse response;
+  const grpc::Status status = stub_->FindPath(&ctx, PathRequest(west, east), &response);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  EXPECT_EQ(response.status(), v1::COMPLETE);
+  ASSERT_GE(response.waypoints_size(), 2);
+  EXPECT_TRUE(response.waypoints(0).flags() & v1::WAYPOINT_FLAG_START);
+  EXPECT_TRUE(response.waypoints(response.waypoints_size() - 1).flags() & v1::WAYPOINT_FLAG_END);
+  EXPECT_GE(response.length(), Distance(west, east) - 0.01f);
+  EXPECT_GT(response.nodes_expanded(), 0u);
+
+  NavQuery direct(town().map);
+  PathResult expected;
+  ASSERT_TRUE(
+      direct.FindPath(west, east, QueryFilter(town().map->info()), PathOptions(), &expected).ok());
+  EXPECT_EQ(response.waypoints_size(), static_cast<int>(expected.waypoints.size()));
+  EXPECT_FLOAT_EQ(response.length(), static_cast<float>(expected.length));
+  for (int i = 0; i < response.waypoints_size() && i < int(expected.waypoints.size()); ++i) {
+    EXPECT_EQ(GetVec(response.waypoints(i).position()), expected.waypoints[i].pos) << i;
+    EXPECT_EQ(response.waypoints(i).poly(), expected.waypoints[i].poly.bits()) << i;
+  }
+}
+
+TEST_F(NavigationServiceTest, NoPathAndOffMeshAreStatusesOfOkResponses) {
+  const Vec3 west = ProbeAt(town(), kProbeWestBank);
+  struct Case {
+    Vec3 start, end;
+    v1::PathStatus want;
+  };
+  const Case cases[] = {
+      {west, ProbeAt(town(), kProbeIslet), v1::NO_PATH},  // the river islet is an island
+      {west + Vec3{0, 200, 0}, west, v1::START_OFF_MESH},
+      {west, west + Vec3{0, -200, 0}, v1::END_OFF_MESH},
+  };
+  for (const Case& c : cases) {
+    grpc::ClientContext ctx;
+    SetDeadline(&ctx);
+    v1::FindPathResponse response;
+    const grpc::Status status = stub_->FindPath(&ctx, PathRequest(c.start, c.end), &response);
+    ASSERT_TRUE(status.ok()) << status.error_message();
+    EXPECT_EQ(response.status(), c.want);
+    EXPECT_EQ(response.waypoints_size(), 0);
+  }
+}
+
+TEST_F(NavigationServiceTest, NodeLimitGivesPartialPaths) {
+  v1::FindPathRequest limited =
+      PathRequest(ProbeAt(town(), kProbeWestBank), ProbeAt(town(), kProbeEastBank));
+  limited.mutable_options()->set_max_nodes(4);
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx);
+  v1::FindPathResponse cut;
+  ASSERT_TRUE(stub_->FindPath(&ctx, limited, &cut).ok());
+  // PARTIAL whatever allow_partial says: the search was cut, the goal is not unreachable.
+  EXPECT_EQ(cut.status(), v1::PARTIAL);
+  EXPECT_GE(cut.waypoints_size(), 2);
+  EXPECT_LE(cut.nodes_expanded(), 4u * 4u);
+}
+
+TEST_F(NavigationServiceTest, FindPathBatchAnswersInOrder) {
+  const Vec3 west = ProbeAt(town(), kProbeWestBank);
+  const Vec3 east = ProbeAt(town(), kProbeEastBank);
+  const Vec3 ramp = ProbeAt(town(), kProbePlatformRamp);
+  v1::FindPathBatchRequest batch;
+  *batch.add_requests() = PathRequest(west, east);
+  *batch.add_requests() = PathRequest(west, west + Vec3{0, 300, 0});
+  *batch.add_requests() = PathRequest(ramp, east);
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx);
+  v1::FindPathBatchResponse response;
+  const grpc::Status status = stub_->FindPathBatch(&ctx, batch, &response);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  ASSERT_EQ(response.responses_size(), 3);
+  EXPECT_EQ(response.responses(0).status(), v1::COMPLETE);
+  EXPECT_EQ(response.responses(1).status(), v1::END_OFF_MESH);
+  EXPECT_EQ(response.responses(2).status(), v1::COMPLETE);
+  // Same answer as the single call.
+  grpc::ClientContext single_ctx;
+  SetDeadline(&single_ctx);
+  v1::FindPathResponse single;
+  ASSERT_TRUE(stub_->FindPath(&single_ctx, PathRequest(ramp, east), &single).ok());
+  EXPECT_EQ(single.SerializeAsString(), response.responses(2).SerializeAsString());
+}
+
+TEST_F(NavigationServiceTest, ValidateMoveAlongTheSurface) {
+  const Vec3 west = ProbeAt(town(), kProbeWestBank);
+  v1::ValidateMoveRequest request;
+  request.set_map_id("town");
+  SetVec(west, request.mutable_from());
+  SetVec(west + Vec3{0, 0, 0.8f}, request.mutable_to());
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx);
+  v1::ValidateMoveResponse response;
+  const grpc::Status status = stub_->ValidateMove(&ctx, request, &response);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  EXPECT_EQ(response.verdict(), v1::ValidateMoveResponse::VALID);
+  EXPECT_EQ(response.reason(), v1::ValidateMoveResponse::REASON_NONE);
+  EXPECT_NEAR(response.distance(), 0.8f, 0.06f);
+}
+
+TEST_F(NavigationServiceTest, RandomPointIsOnTheMeshAndSeedsRepeat) {
+  auto call = [&](std::optional<uint64_t> seed, std::optional<Vec3> center) {
+    v1::RandomPointRequest request;
+    request.set_map_id("town");
+    if (seed) request.set_seed(*seed);
+    if (center) {
+      SetVec(*center, request.mutable_center());
+      request.set_radius(10);
+    }
+    grpc::ClientContext ctx;
+    SetDeadline(&ctx);
+    v1::RandomPointResponse response;
+    EXPECT_TRUE(stub_->RandomPoint(&ctx, request, &response).ok());
+    return response;
+  };
+  const v1::RandomPointResponse a = call(42, std::nullopt);
+  const v1::RandomPointResponse b = call(42, std::nullopt);
+  ASSERT_TRUE(a.found());
+  EXPECT_EQ(a.SerializeAsString(), b.SerializeAsString());
+  NavQuery direct(town().map);
+  const auto on_mesh =
+      direct.FindNearest(GetVec(a.position()), {0.01f, 0.01f, 0.01f}, QueryFilter());
+  ASSERT_TRUE(on_mesh.has_value());
+  EXPECT_LT(Distance(on_mesh->pos, GetVec(a.position())), 0.01f);
+
+  const Vec3 west = ProbeAt(town(), kProbeWestBank);
+  const v1::RandomPointResponse near = call(7, west);
+  ASSERT_TRUE(near.found());
+  EXPECT_LE(DistanceXZ(GetVec(near.position()), west), 10.01f);
+  EXPECT_FALSE(call(7, west + Vec3{0, 500, 0}).found());  // center off the mesh
+}
+
+TEST_F(NavigationServiceTest, RaycastAndNearestPoint) {
+  const Vec3 west = ProbeAt(town(), kProbeWestBank);
+  v1::RaycastRequest ray;
+  ray.set_map_id("town");
+  SetVec(west, ray.mutable_start());
+  SetVec(west + Vec3{0, 0, 0.5f}, ray.mutable_end());
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx);
+  v1::RaycastResponse hit_or_not;
+  ASSERT_TRUE(stub_->Raycast(&ctx, ray, &hit_or_not).ok());
+  NavQuery direct(town().map);
+  RaycastResult expected;
+  ASSERT_TRUE(direct
+                  .Raycast(west, west + Vec3{0, 0, 0.5f}, QueryFilter(town().map->info()),
+                           server::kDefaultMoveExtents, &expected)
+                  .ok());
+  EXPECT_TRUE(hit_or_not.start_on_mesh());
+  EXPECT_EQ(hit_or_not.hit(), expected.hit);
+  EXPECT_FLOAT_EQ(hit_or_not.t(), expected.t);
+
+  v1::NearestPointRequest nearest;
+  nearest.set_map_id("town");
+  SetVec(west + Vec3{0, 1.5f, 0}, nearest.mutable_position());
+  grpc::ClientContext ctx2;
+  SetDeadline(&ctx2);
+  v1::NearestPointResponse found;
+  ASSERT_TRUE(stub_->NearestPoint(&ctx2, nearest, &found).ok());
+  ASSERT_TRUE(found.found());
+  EXPECT_NEAR(found.position().y(), west.y, 0.1f);
+  EXPECT_NEAR(found.distance(), 1.5f, 0.1f);
+  EXPECT_NE(found.poly(), 0u);
+}
+
+TEST_F(NavigationServiceTest, MapInfoAndListMaps) {
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx);
+  v1::GetMapInfoRequest request;
+  request.set_map_id("town");
+  v1::MapInfo info;
+  ASSERT_TRUE(stub_->GetMapInfo(&ctx, request, &info).ok());
+  const MapInfo& truth = town().map->info();
+  EXPECT_EQ(info.map_id(), "town");
+  EXPECT_EQ(info.polygons(), truth.polygon_count);
+  EXPECT_EQ(info.vertices(), truth.vertex_count);
+  EXPECT_EQ(info.tiles(), town().map->tile_count());
+  EXPECT_EQ(info.islands(), truth.islands.size());
+  EXPECT_EQ(info.file_bytes(), town().bytes.size());
+  EXPECT_GT(info.loaded_unix_ms(), 0);
+  EXPECT_GT(info.areas_size(), 0);
+
+  grpc::ClientContext ctx2;
+  SetDeadline(&ctx2);
+  v1::ListMapsResponse list;
+  ASSERT_TRUE(stub_->ListMaps(&ctx2, v1::ListMapsRequest(), &list).ok());
+  ASSERT_EQ(list.maps_size(), 1);
+  EXPECT_EQ(list.maps(0).map_id(), "town");
+}
+
+TEST_F(NavigationServiceTest, HealthIsServingPerService) {
+  auto health = grpc::health::v1::Health::NewStub(channel_);
+  for (const char* service : {"", "waymesh.v1.Navigation"}) {
+    grpc::ClientContext ctx;
+    SetDeadline(&ctx);
+    grpc::health::v1::HealthCheckRequest request;
+    request.set_service(service);
+    grpc::health::v1::HealthCheckResponse response;
+    ASSERT_TRUE(health->Check(&ctx, request, &response).ok()) << service;
+    EXPECT_EQ(response.status(), grpc::health::v1::HealthCheckResponse::SERVING) << service;
+  }
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx);
+  grpc::health::v1::HealthCheckRequest unknown;
+  unknown.set_service("no.such.Service");
+  grpc::health::v1::HealthCheckResponse response;
+  EXPECT_EQ(health->Check(&ctx, unknown, &response).error_code(), grpc::StatusCode::NOT_FOUND);
+}
+
+// Reflection (v1alpha) with a generic stub: list_services ("" in field 7) must name the API.
+TEST_F(NavigationServiceTest, ReflectionListsTheService) {
+  grpc::GenericStub generic(channel_);
+  grpc::CompletionQueue cq;
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx);
+  auto next = [&cq](void* want) {
+    void* tag = nullptr;
+    bool ok = false;
+    return cq.Next(&tag, &ok) && ok && tag == want;
+  };
+  auto stream = generic.PrepareCall(
+      &ctx, "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo", &cq);
+  int tags[5];
+  stream->StartCall(&tags[0]);
+  ASSERT_TRUE(next(&tags[0]));
+  const char list_services[] = {0x3A, 0x00};  // field 7 (list_services), length 0
+  grpc::Slice slice(list_services, sizeof(list_services));
+  grpc::ByteBuffer request(&slice, 1);
+  stream->Write(request, &tags[1]);
+  ASSERT_TRUE(next(&tags[1]));
+  grpc::ByteBuffer reply;
+  stream->Read(&reply, &tags[2]);
+  ASSERT_TRUE(next(&tags[2]));
+  std::vector<grpc::Slice> slices;
+  ASSERT_TRUE(reply.Dump(&slices).ok());
+  std::string bytes;
+  for (const grpc::Slice& s : slices)
+    bytes.append(reinterpret_cast<const char*>(s.begin()), s.size());
+  EXPECT_THAT(bytes, ::testing::HasSubstr("waymesh.v1.Navigation"));
+  stream->WritesDone(&tags[3]);
+  ASSERT_TRUE(next(&tags[3]));
+  grpc::Status status;
+  stream->Finish(&status, &tags[4]);
+  ASSERT_TRUE(next(&tags[4]));
+  EXPECT_TRUE(status.ok()) << status.error_message();
+}
+
+}  // namespace
+}  // namespace waymesh::testing

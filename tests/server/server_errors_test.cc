@@ -1,0 +1,211 @@
+// Every error code the service promises, over real TCP: INVALID_ARGUMENT naming the field,
+// NOT_FOUND, UNAUTHENTICATED, RESOURCE_EXHAUSTED from a full queue (at once) and from the
+// message size limit, DEADLINE_EXCEEDED and CANCELLED for calls that expired or were
+// cancelled while queued (their query never runs).
+
+#include <atomic>
+#include <limits>
+#include <thread>
+
+#include "demo_town.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "test_server.h"
+#include "waymesh/server/call_interrupt.h"
+
+namespace waymesh::testing {
+namespace {
+
+using ::testing::HasSubstr;
+
+class ServerErrorsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_FALSE(Town().bytes.empty());
+    maps_.Write("town.wmesh", Town().bytes);
+  }
+
+  void Start(server::ServerConfig config, server::ServerHooks hooks = {}) {
+    server_ = StartServer(config, std::move(hooks));
+    ASSERT_NE(server_, nullptr);
+    stub_ = v1::Navigation::NewStub(Dial(*server_));
+  }
+
+  v1::FindPathRequest Path() const {
+    v1::FindPathRequest r;
+    r.set_map_id("town");
+    SetVec(ProbeAt(Town(), kProbeWestBank), r.mutable_start());
+    SetVec(ProbeAt(Town(), kProbeEastBank), r.mutable_end());
+    return r;
+  }
+
+  grpc::Status Call(const v1::FindPathRequest& request, absl::Duration deadline = absl::Seconds(20),
+                    const std::string& token = "") {
+    grpc::ClientContext ctx;
+    SetDeadline(&ctx, deadline);
+    if (!token.empty()) ctx.AddMetadata("authorization", "Bearer " + token);
+    v1::FindPathResponse response;
+    return stub_->FindPath(&ctx, request, &response);
+  }
+
+  // Waits (bounded) until the server counts `n` unfinished calls.
+  bool WaitInFlight(int64_t n) {
+    for (int i = 0; i < 2000; ++i) {
+      if (server_->service().in_flight() == n) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    return false;
+  }
+
+  TempDir maps_;
+  std::unique_ptr<server::NavigationServer> server_;
+  std::unique_ptr<v1::Navigation::Stub> stub_;
+};
+
+TEST_F(ServerErrorsTest, InvalidArgumentNamesTheField) {
+  Start(TestConfig(maps_.path()));
+  v1::FindPathRequest nan = Path();
+  nan.mutable_start()->set_x(std::numeric_limits<float>::quiet_NaN());
+  grpc::Status s = Call(nan);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(s.error_message(), HasSubstr("start.x"));
+
+  v1::FindPathRequest far = Path();
+  far.mutable_end()->set_z(1e9f);
+  s = Call(far);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(s.error_message(), HasSubstr("end.z"));
+
+  v1::FindPathRequest extents = Path();
+  SetVec({2, -1, 2}, extents.mutable_options()->mutable_extents());
+  s = Call(extents);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(s.error_message(), HasSubstr("options.extents.y"));
+
+  v1::FindPathRequest path_id = Path();
+  path_id.set_map_id("../town");
+  s = Call(path_id);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(s.error_message(), HasSubstr("map_id"));
+
+  v1::ValidateMoveRequest move;
+  move.set_map_id("town");
+  SetVec({0, 0, 0}, move.mutable_from());
+  SetVec({1, 0, 0}, move.mutable_to());
+  move.set_tolerance(-3);
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx);
+  v1::ValidateMoveResponse response;
+  s = stub_->ValidateMove(&ctx, move, &response);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(s.error_message(), HasSubstr("tolerance"));
+  EXPECT_EQ(server_->service().queries_run(), 0u);
+}
+
+TEST_F(ServerErrorsTest, UnknownMapIsNotFound) {
+  Start(TestConfig(maps_.path()));
+  v1::FindPathRequest r = Path();
+  r.set_map_id("atlantis");
+  const grpc::Status s = Call(r);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_THAT(s.error_message(), HasSubstr("atlantis"));
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx);
+  v1::GetMapInfoRequest info;
+  info.set_map_id("atlantis");
+  v1::MapInfo out;
+  EXPECT_EQ(stub_->GetMapInfo(&ctx, info, &out).error_code(), grpc::StatusCode::NOT_FOUND);
+}
+
+TEST_F(ServerErrorsTest, BearerTokenIsRequiredWhenConfigured) {
+  server::ServerConfig config = TestConfig(maps_.path());
+  config.auth_token = "let-me-in";
+  Start(config);
+  EXPECT_EQ(Call(Path()).error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(Call(Path(), absl::Seconds(20), "let-me-out").error_code(),
+            grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_TRUE(Call(Path(), absl::Seconds(20), "let-me-in").ok());
+  EXPECT_EQ(server_->service().queries_run(), 1u);
+}
+
+TEST_F(ServerErrorsTest, FullQueueIsResourceExhaustedAtOnce) {
+  server::ServerConfig config = TestConfig(maps_.path());
+  config.workers = 1;
+  config.queue_capacity = 1;
+  WorkerGate gate;
+  Start(config, {.before_query = gate.Hook()});
+  grpc::Status first, second;
+  std::thread a([&] { first = Call(Path()); });
+  ASSERT_TRUE(gate.WaitEntered(1));  // the only worker is busy
+  std::thread b([&] { second = Call(Path()); });
+  ASSERT_TRUE(WaitInFlight(2));  // the second waits in the queue
+  const absl::Time before = absl::Now();
+  const grpc::Status third = Call(Path());
+  EXPECT_EQ(third.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_LT(absl::Now() - before, absl::Seconds(5));  // answered without waiting for a worker
+  gate.Open();
+  a.join();
+  b.join();
+  EXPECT_TRUE(first.ok()) << first.error_message();
+  EXPECT_TRUE(second.ok()) << second.error_message();
+  EXPECT_EQ(server_->service().queries_run(), 2u);
+}
+
+TEST_F(ServerErrorsTest, CallsThatExpireOrAreCancelledInTheQueueNeverRun) {
+  server::ServerConfig config = TestConfig(maps_.path());
+  config.workers = 1;
+  WorkerGate gate;
+  Start(config, {.before_query = gate.Hook()});
+  grpc::Status blocker, expired, cancelled;
+  std::thread a([&] { blocker = Call(Path()); });
+  ASSERT_TRUE(gate.WaitEntered(1));
+  std::thread b([&] { expired = Call(Path(), absl::Milliseconds(300)); });
+  grpc::ClientContext cancel_ctx;
+  SetDeadline(&cancel_ctx);
+  std::thread c([&] {
+    v1::FindPathResponse response;
+    cancelled = stub_->FindPath(&cancel_ctx, Path(), &response);
+  });
+  ASSERT_TRUE(WaitInFlight(3));
+  cancel_ctx.TryCancel();
+  b.join();  // the client gives up at its deadline while the call still waits
+  c.join();
+  EXPECT_EQ(expired.error_code(), grpc::StatusCode::DEADLINE_EXCEEDED);
+  EXPECT_EQ(cancelled.error_code(), grpc::StatusCode::CANCELLED);
+  gate.Open();
+  a.join();
+  EXPECT_TRUE(blocker.ok());
+  ASSERT_TRUE(WaitInFlight(0));
+  // The worker dropped both when it picked them up: only the first query ever ran.
+  EXPECT_EQ(server_->service().queries_run(), 1u);
+  EXPECT_EQ(gate.entered(), 1);
+}
+
+TEST_F(ServerErrorsTest, OversizedMessagesAreRefused) {
+  server::ServerConfig config = TestConfig(maps_.path());
+  config.max_message_bytes = 16 << 10;
+  Start(config);
+  v1::FindPathBatchRequest batch;
+  for (int i = 0; i < 1000; ++i) *batch.add_requests() = Path();
+  ASSERT_GT(batch.ByteSizeLong(), 16u << 10);
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx);
+  v1::FindPathBatchResponse response;
+  EXPECT_EQ(stub_->FindPathBatch(&ctx, batch, &response).error_code(),
+            grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_TRUE(Call(Path()).ok());  // a normal call still passes
+}
+
+TEST(CallLivenessTest, CancelledBeatsDeadlineAndBothStopWork) {
+  const auto now = std::chrono::system_clock::now();
+  const auto later = now + std::chrono::seconds(1);
+  EXPECT_TRUE(server::CallLiveness(false, later, now).ok());
+  EXPECT_EQ(server::CallLiveness(false, now, now).code(), absl::StatusCode::kDeadlineExceeded);
+  EXPECT_EQ(server::CallLiveness(true, later, now).code(), absl::StatusCode::kCancelled);
+  EXPECT_EQ(server::ToGrpcStatus(absl::DeadlineExceededError("x")).error_code(),
+            grpc::StatusCode::DEADLINE_EXCEEDED);
+  EXPECT_TRUE(server::ToGrpcStatus(absl::OkStatus()).ok());
+}
+
+}  // namespace
+}  // namespace waymesh::testing

@@ -1,0 +1,112 @@
+// Flags, their dashed spellings, WAYMESH_* environment overrides, --help text and the config
+// checks: precedence is command line > environment > default, and every error names its source.
+
+#include "waymesh/server/server_flags.h"
+
+#include <map>
+#include <string>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/reflection.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "waymesh/server/flag_environment.h"
+
+namespace waymesh::server {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+std::function<const char*(const char*)> FakeEnv(const std::map<std::string, std::string>& vars) {
+  return [vars](const char* name) -> const char* {
+    auto it = vars.find(name);
+    return it == vars.end() ? nullptr : it->second.c_str();
+  };
+}
+
+TEST(ServerFlagsTest, EnvironmentOverridesDefaults) {
+  absl::FlagSaver restore;
+  ASSERT_TRUE(
+      ApplyEnvironmentOverrides(ServerFlagNames(), FakeEnv({{"WAYMESH_MAPS_DIR", "/srv/maps"},
+                                                            {"WAYMESH_WORKERS", "3"},
+                                                            {"WAYMESH_RELOAD_INTERVAL", "250ms"},
+                                                            {"WAYMESH_TILE_CACHE_BYTES", "1048576"},
+                                                            {"UNRELATED", "x"}}))
+          .ok());
+  absl::StatusOr<ServerConfig> config = ServerConfigFromFlags();
+  ASSERT_TRUE(config.ok()) << config.status();
+  EXPECT_EQ(config->maps_dir, "/srv/maps");
+  EXPECT_EQ(config->workers, 3);
+  EXPECT_EQ(config->reload_interval, absl::Milliseconds(250));
+  EXPECT_EQ(config->tile_cache_bytes, 1048576u);
+  EXPECT_EQ(config->port, 50051);  // untouched default
+}
+
+TEST(ServerFlagsTest, BadEnvironmentValueNamesTheVariable) {
+  absl::FlagSaver restore;
+  const absl::Status s =
+      ApplyEnvironmentOverrides(ServerFlagNames(), FakeEnv({{"WAYMESH_PORT", "fifty"}}));
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(s.message()), HasSubstr("WAYMESH_PORT='fifty'"));
+}
+
+TEST(ServerFlagsTest, DashedNamesAreNormalized) {
+  const char* argv[] = {
+      "waymesh-server", "--maps-dir=/a-b/c-d", "-tile-cache-bytes", "5", "--port=1", "--",
+      "--not-a-flag"};
+  const std::vector<std::string> out = NormalizeFlagArgs(7, const_cast<char**>(argv));
+  EXPECT_THAT(out, ElementsAre("waymesh-server", "--maps_dir=/a-b/c-d", "-tile_cache_bytes", "5",
+                               "--port=1", "--", "--not-a-flag"));
+}
+
+TEST(ServerFlagsTest, HelpListsEveryFlagWithItsEnvironmentName) {
+  const std::string help = FlagsHelp("usage line", ServerFlagNames());
+  for (absl::string_view name : ServerFlagNames()) {
+    EXPECT_THAT(help, HasSubstr(EnvironmentName(name))) << name;
+  }
+  EXPECT_THAT(help, HasSubstr("--maps-dir"));
+  EXPECT_THAT(help, HasSubstr("--tile-cache-bytes"));
+  EXPECT_THAT(help, HasSubstr("WAYMESH_METRICS_PORT"));
+  const char* asks[] = {"p", "--port=1", "--help"};
+  EXPECT_TRUE(WantsHelp(3, const_cast<char**>(asks)));
+  const char* not_asks[] = {"p", "--", "--help"};
+  EXPECT_FALSE(WantsHelp(3, const_cast<char**>(not_asks)));
+}
+
+TEST(ServerFlagsTest, ConfigChecksNameTheFlag) {
+  ServerConfig good;
+  good.maps_dir = "/m";
+  EXPECT_TRUE(ValidateServerConfig(good).ok());
+  struct Case {
+    std::function<void(ServerConfig&)> change;
+    const char* flag;
+  };
+  const Case cases[] = {
+      {[](ServerConfig& c) { c.maps_dir.clear(); }, "--maps-dir"},
+      {[](ServerConfig& c) { c.port = 70000; }, "--port"},
+      {[](ServerConfig& c) { c.metrics_port = -2; }, "--metrics-port"},
+      {[](ServerConfig& c) { c.workers = -1; }, "--workers"},
+      {[](ServerConfig& c) { c.queue_capacity = -5; }, "--queue-capacity"},
+      {[](ServerConfig& c) { c.tile_cache_bytes = 0; }, "--tile-cache-bytes"},
+      {[](ServerConfig& c) { c.max_search_nodes = 1; }, "--max-search-nodes"},
+      {[](ServerConfig& c) { c.max_message_bytes = 10; }, "--max-message-bytes"},
+      {[](ServerConfig& c) { c.tls_cert = "cert.pem"; }, "--tls-key"},
+      {[](ServerConfig& c) { c.tls_key = "key.pem"; }, "--tls-cert"},
+      {[](ServerConfig& c) { c.tls_client_ca = "ca.pem"; }, "--tls-client-ca"},
+      {[](ServerConfig& c) { c.log_format = "xml"; }, "--log-format"},
+      {[](ServerConfig& c) { c.reload_interval = -absl::Seconds(1); }, "--reload-interval"},
+  };
+  for (const Case& c : cases) {
+    ServerConfig config = good;
+    c.change(config);
+    const absl::Status s = ValidateServerConfig(config);
+    EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << c.flag;
+    EXPECT_THAT(std::string(s.message()), ::testing::StartsWith(std::string(c.flag) + ":")) << s;
+  }
+  EXPECT_GE(EffectiveWorkers(good), 1);
+  EXPECT_EQ(EffectiveQueueCapacity(good), EffectiveWorkers(good) * 64);
+}
+
+}  // namespace
+}  // namespace waymesh::server

@@ -1,0 +1,76 @@
+#include "test_server.h"
+
+#include <chrono>
+
+#include "gtest/gtest.h"
+#include "waymesh/server/logging.h"
+
+namespace waymesh::testing {
+namespace {
+
+constexpr auto kGateTimeout = std::chrono::seconds(20);
+
+}  // namespace
+
+server::ServerConfig TestConfig(const std::string& maps_dir) {
+  server::ServerConfig config;
+  config.maps_dir = maps_dir;
+  config.listen_address = "127.0.0.1";
+  config.port = 0;
+  config.metrics_port = -1;
+  config.workers = 2;
+  config.reload_interval = absl::ZeroDuration();
+  config.shutdown_grace = absl::Seconds(5);
+  config.log_level = "warn";
+  return config;
+}
+
+std::unique_ptr<server::NavigationServer> StartServer(const server::ServerConfig& config,
+                                                      server::ServerHooks hooks) {
+  (void)server::ConfigureLogging("text", config.log_level);
+  absl::StatusOr<std::unique_ptr<server::NavigationServer>> server =
+      server::NavigationServer::Start(config, std::move(hooks));
+  EXPECT_TRUE(server.ok()) << server.status();
+  return server.ok() ? *std::move(server) : nullptr;
+}
+
+std::shared_ptr<grpc::Channel> Dial(const server::NavigationServer& server) {
+  return grpc::CreateChannel(server.target(), grpc::InsecureChannelCredentials());
+}
+
+void SetDeadline(grpc::ClientContext* context, absl::Duration timeout) {
+  context->set_deadline(absl::ToChronoTime(absl::Now() + timeout));
+}
+
+void SetVec(Vec3 v, v1::Vec3* out) {
+  out->set_x(v.x);
+  out->set_y(v.y);
+  out->set_z(v.z);
+}
+
+std::function<void(server::RpcMethod)> WorkerGate::Hook() {
+  return [state = state_](server::RpcMethod) {
+    std::unique_lock<std::mutex> lock(state->mu);
+    ++state->entered;
+    state->cv.notify_all();
+    state->cv.wait_for(lock, kGateTimeout, [&] { return state->open; });
+  };
+}
+
+bool WorkerGate::WaitEntered(int n) {
+  std::unique_lock<std::mutex> lock(state_->mu);
+  return state_->cv.wait_for(lock, kGateTimeout, [&] { return state_->entered >= n; });
+}
+
+void WorkerGate::Open() {
+  std::lock_guard<std::mutex> lock(state_->mu);
+  state_->open = true;
+  state_->cv.notify_all();
+}
+
+int WorkerGate::entered() const {
+  std::lock_guard<std::mutex> lock(state_->mu);
+  return state_->entered;
+}
+
+}  // namespace waymesh::testing

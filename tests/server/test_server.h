@@ -1,0 +1,57 @@
+#pragma once
+// In-process waymesh servers for the integration tests: the real NavigationServer on a free
+// loopback port, real channels and generated stubs over TCP.
+
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "absl/time/time.h"
+#include "grpcpp/grpcpp.h"
+#include "waymesh/core/vec3.h"
+#include "waymesh/server/navigation_server.h"
+#include "waymesh/v1/navigation.grpc.pb.h"
+
+namespace waymesh::testing {
+
+// A config for a test server on 127.0.0.1 (port chosen by the OS), 2 workers, no metrics
+// port, no hot-reload polling (tests reload explicitly), quiet logs.
+server::ServerConfig TestConfig(const std::string& maps_dir);
+
+// Starts the server; fails the test (and returns null) when it cannot.
+std::unique_ptr<server::NavigationServer> StartServer(const server::ServerConfig& config,
+                                                      server::ServerHooks hooks = {});
+
+// A plaintext channel to `server`.
+std::shared_ptr<grpc::Channel> Dial(const server::NavigationServer& server);
+
+// Sets a deadline `timeout` from now (every test call has one, so nothing can hang).
+void SetDeadline(grpc::ClientContext* context, absl::Duration timeout = absl::Seconds(20));
+
+void SetVec(Vec3 v, v1::Vec3* out);
+inline Vec3 GetVec(const v1::Vec3& v) { return {v.x(), v.y(), v.z()}; }
+
+// Blocks worker threads in a ServerHooks::before_query until opened; counts who entered.
+// Every wait is bounded so a broken test fails instead of hanging. The hook shares the gate's
+// state, so a worker leaving it may outlive the gate object.
+class WorkerGate {
+ public:
+  // The hook to install.
+  std::function<void(server::RpcMethod)> Hook();
+  // Waits until `n` calls have entered the hook (true) or 20 s passed (false).
+  bool WaitEntered(int n);
+  void Open();
+  int entered() const;
+
+ private:
+  struct State {
+    std::mutex mu;
+    std::condition_variable cv;
+    int entered = 0;
+    bool open = false;
+  };
+  std::shared_ptr<State> state_ = std::make_shared<State>();
+};
+
+}  // namespace waymesh::testing

@@ -1,0 +1,67 @@
+// A multi-tile town served under a tile budget far below its size: tiles are evicted while
+// calls run, and every answer is the same as from a server that keeps everything loaded.
+
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "demo_town.h"
+#include "gtest/gtest.h"
+#include "test_server.h"
+
+namespace waymesh::testing {
+namespace {
+
+std::vector<std::string> AskAll(const server::NavigationServer& server, const DemoTown& town) {
+  auto stub = v1::Navigation::NewStub(Dial(server));
+  std::vector<std::string> answers;
+  const auto& probes = town.truth.probes;
+  for (size_t i = 0; i < probes.size(); ++i) {
+    for (size_t j = i + 1; j < probes.size(); j += 3) {
+      v1::FindPathRequest r;
+      r.set_map_id("town");
+      SetVec(probes[i].position, r.mutable_start());
+      SetVec(probes[j].position, r.mutable_end());
+      grpc::ClientContext ctx;
+      SetDeadline(&ctx);
+      v1::FindPathResponse response;
+      const grpc::Status s = stub->FindPath(&ctx, r, &response);
+      answers.push_back(s.ok() ? response.SerializeAsString() : "error " + s.error_message());
+    }
+  }
+  return answers;
+}
+
+TEST(TileBudgetTest, SmallBudgetEvictsYetAnswersLikeAFullyLoadedServer) {
+  const DemoTown& town = Town(200, 7, /*tile_size=*/32);
+  ASSERT_GT(town.map->tile_count(), 12u);
+  TempDir maps;
+  maps.Write("town.wmesh", town.bytes);
+  server::ServerConfig full_config = TestConfig(maps.path());
+  full_config.tile_cache_bytes = uint64_t{1} << 30;
+  server::ServerConfig small_config = TestConfig(maps.path());
+  small_config.tile_cache_bytes = town.bytes.size() / 8;
+  std::unique_ptr<server::NavigationServer> full = StartServer(full_config);
+  std::unique_ptr<server::NavigationServer> small = StartServer(small_config);
+  ASSERT_NE(full, nullptr);
+  ASSERT_NE(small, nullptr);
+
+  const std::vector<std::string> want = AskAll(*full, town);
+  std::vector<std::string> got_a, got_b;
+  // Two clients at once, so evictions happen while other queries hold tiles.
+  std::thread other([&] { got_b = AskAll(*small, town); });
+  got_a = AskAll(*small, town);
+  other.join();
+  ASSERT_EQ(got_a.size(), want.size());
+  ASSERT_EQ(got_b.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i) {
+    EXPECT_EQ(got_a[i], want[i]) << "query " << i;
+    EXPECT_EQ(got_b[i], want[i]) << "query " << i;
+  }
+  EXPECT_GT(small->maps().stats().evictions, 0u);
+  EXPECT_LE(small->maps().stats().resident_bytes, town.bytes.size());
+  EXPECT_EQ(full->maps().stats().evictions, 0u);
+}
+
+}  // namespace
+}  // namespace waymesh::testing
