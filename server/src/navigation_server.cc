@@ -112,6 +112,12 @@ absl::Status NavigationServer::StartGrpc(const ServerConfig& config) {
   builder.RegisterService(service_.get());
   builder.SetMaxReceiveMessageSize(config.max_message_bytes);
   builder.SetMaxSendMessageSize(config.max_message_bytes);
+  if (config.max_connection_age > absl::ZeroDuration()) {
+    // Clients reconnect (and re-resolve) after this, so new replicas get their share.
+    builder.AddChannelArgument(GRPC_ARG_MAX_CONNECTION_AGE_MS,
+                               int(absl::ToInt64Milliseconds(config.max_connection_age)));
+    builder.AddChannelArgument(GRPC_ARG_MAX_CONNECTION_AGE_GRACE_MS, 30000);
+  }
   grpc_ = builder.BuildAndStart();
   if (grpc_ == nullptr || port_ == 0) {
     return absl::UnavailableError(absl::StrCat("--port: cannot listen on ", address,

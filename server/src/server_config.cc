@@ -72,6 +72,10 @@ absl::Status ValidateServerConfig(const ServerConfig& c) {
     return Bad("log-format", absl::StrCat("'", c.log_format, "' is not text or json"));
   }
   if (c.shutdown_grace < absl::ZeroDuration()) return Bad("shutdown-grace", "is negative");
+  if (c.max_connection_age < absl::ZeroDuration()) return Bad("max-connection-age", "is negative");
+  if (c.max_connection_age > absl::Hours(24 * 24)) {
+    return Bad("max-connection-age", "is over 24 days (gRPC takes milliseconds as an int)");
+  }
   return absl::OkStatus();
 }
 

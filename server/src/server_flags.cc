@@ -39,6 +39,9 @@ ABSL_FLAG(std::string, log_level, "info",
           "Least severe level logged: trace, debug, info, warn, error, critical, off.");
 ABSL_FLAG(absl::Duration, shutdown_grace, absl::Seconds(10),
           "On SIGTERM/SIGINT: how long in-flight calls may finish before they are cancelled.");
+ABSL_FLAG(absl::Duration, max_connection_age, absl::ZeroDuration(),
+          "Close each client connection (GOAWAY) after this long so clients re-resolve and "
+          "rebalance across replicas (Kubernetes headless services); 0 = never.");
 
 namespace waymesh::server {
 
@@ -49,7 +52,8 @@ std::span<const absl::string_view> ServerFlagNames() {
       "queue_capacity",   "tile_cache_bytes",  "reload_interval",
       "max_search_nodes", "max_message_bytes", "tls_cert",
       "tls_key",          "tls_client_ca",     "auth_token",
-      "log_format",       "log_level",         "shutdown_grace"};
+      "log_format",       "log_level",         "shutdown_grace",
+      "max_connection_age"};
   return kNames;
 }
 
@@ -73,6 +77,7 @@ absl::StatusOr<ServerConfig> ServerConfigFromFlags() {
   c.log_format = absl::GetFlag(FLAGS_log_format);
   c.log_level = absl::GetFlag(FLAGS_log_level);
   c.shutdown_grace = absl::GetFlag(FLAGS_shutdown_grace);
+  c.max_connection_age = absl::GetFlag(FLAGS_max_connection_age);
   if (absl::Status s = ValidateServerConfig(c); !s.ok()) return s;
   return c;
 }

@@ -29,6 +29,7 @@ struct ServerConfig {
   std::string log_format = "text";  // "text" or "json"
   std::string log_level = "info";   // trace, debug, info, warn, error, critical, off
   absl::Duration shutdown_grace = absl::Seconds(10);  // drain time on SIGTERM/SIGINT
+  absl::Duration max_connection_age = absl::ZeroDuration();  // GOAWAY after this; 0 = never
 };
 
 // Worker threads after applying the 0 = one-per-core default.
