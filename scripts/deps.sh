@@ -19,6 +19,15 @@ PACKAGES=(
   libcpp-httplib-dev                       # waymesh-server /metrics and /healthz endpoint
   prometheus                               # promtool and the real-Prometheus scrape test
   python3
+  # Deployment and clients (scripts/test_deploy.sh, scripts/test_clients.sh): manifest lint and
+  # schema validation (npm kubernetes-models), Go and Java example clients built offline from
+  # Debian's gRPC packages. No `npm` here: the machine's Node.js 20 package ships npm and
+  # conflicts with Debian's separate npm package.
+  yamllint nodejs
+  golang-go golang-google-grpc-dev golang-google-protobuf-dev protoc-gen-go protoc-gen-go-grpc
+  default-jdk-headless libgrpc-java libprotobuf-java protobuf-compiler-grpc-java-plugin
+  libnetty-java libguava-java libperfmark-java libgoogle-gson-java libgoogle-common-protos-java
+  liberror-prone-java libjsr305-java libgeronimo-annotation-1.3-spec-java
 )
 
 missing=()
