@@ -28,7 +28,7 @@ uint32_t ArgMaxFinite(const std::vector<float>& v) {
 SurfacePoint PointIn(const QueryContext& ctx, uint32_t global) {
   uint32_t tile, poly;
   internal::SplitGlobal(ctx, global, &tile, &poly);
-  const TileView& t = ctx.map->tile(tile);
+  const TileView& t = ctx.Tile(tile);
   const DetailTri d = t.detail(poly)[0];
   const Vec3 c = (t.corner(poly, d.a) + t.corner(poly, d.b) + t.corner(poly, d.c)) * (1.0f / 3);
   return SurfacePoint{PolyRef(tile, poly), c};

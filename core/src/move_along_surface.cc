@@ -59,7 +59,7 @@ void MoveAlongSurfaceImpl(QueryContext& ctx, const SurfacePoint& start, Vec3 end
   // Breadth-first over the polygons reachable inside the disc; nodes are created in BFS order.
   for (uint32_t ci = 0; ci < ctx.pool.size(); ++ci) {
     const SearchNode cur = ctx.pool.node(ci);
-    const TileView& t = ctx.map->tile(cur.tile);
+    const TileView& t = ctx.Tile(cur.tile);
     if (PointInPolyXZ(t, cur.poly, end, 0.0f)) {
       best_node = ci;
       best = end;
@@ -103,7 +103,7 @@ void MoveAlongSurfaceImpl(QueryContext& ctx, const SurfacePoint& start, Vec3 end
     }
   }
   const SearchNode& last = ctx.pool.node(best_node);
-  const TileView& lt = ctx.map->tile(last.tile);
+  const TileView& lt = ctx.Tile(last.tile);
   out->poly = PolyRef(last.tile, last.poly);
   out->pos = {best.x, PolyHeightAt(lt, last.poly, best.x, best.z), best.z};
   out->blocked = best_sq > 0;

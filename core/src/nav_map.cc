@@ -1,8 +1,11 @@
 #include "waymesh/core/nav_map.h"
 
+#include <algorithm>
+#include <cmath>
 #include <mutex>
 
 #include "waymesh/core/landmark_table.h"
+#include "waymesh/core/tile_source.h"
 
 namespace waymesh {
 
@@ -11,30 +14,73 @@ struct NavMap::LazyState {
   LandmarkTable landmarks;
 };
 
+void AddTileToDigest(const MapInfo& info, const TileView& tile, MapDigest* digest) {
+  TileSummary s;
+  s.grid_x = tile.grid_x;
+  s.grid_z = tile.grid_z;
+  s.bounds = tile.bounds;
+  s.poly_count = tile.poly_count();
+  s.area = tile.area_prefix.empty() ? 0.0 : std::max(double(tile.area_prefix.back()), 0.0);
+  digest->tiles.push_back(s);
+  for (const OffMeshLink& link : tile.off_mesh_links) {
+    const float d = Distance(link.start, link.end);
+    if (!(d > 0)) continue;
+    const int a = link.area & (kMaxAreas - 1);
+    const float c = info.areas[a].cost;
+    const float inv_cost = (std::isfinite(c) && c > 0) ? 1.0f / c : 1.0f;
+    const float per_metre = std::max(link.cost, 0.0f) * inv_cost / d;
+    digest->link_cost_per_metre[a] = std::min(digest->link_cost_per_metre[a], per_metre);
+  }
+}
+
 NavMap::NavMap(MapInfo info, std::vector<TileView> tiles, std::shared_ptr<const void> storage)
     : lazy_(std::make_shared<LazyState>()),
       info_(std::move(info)),
       tiles_(std::move(tiles)),
       storage_(std::move(storage)) {
+  for (const TileView& t : tiles_) AddTileToDigest(info_, t, &digest_);
+  BuildGrid();
+}
+
+NavMap::NavMap(MapInfo info, MapDigest digest, std::shared_ptr<const TileSource> source)
+    : lazy_(std::make_shared<LazyState>()),
+      info_(std::move(info)),
+      digest_(std::move(digest)),
+      source_(std::move(source)) {
+  BuildGrid();
+}
+
+NavMap::~NavMap() = default;
+
+void NavMap::BuildGrid() {
   grid_.assign(size_t{info_.grid_width} * info_.grid_height, -1);
-  for (const TileView& t : tiles_) {
+  for (uint32_t i = 0; i < digest_.tiles.size(); ++i) {
+    const TileSummary& t = digest_.tiles[i];
     if (t.grid_x >= 0 && t.grid_z >= 0 && uint32_t(t.grid_x) < info_.grid_width &&
         uint32_t(t.grid_z) < info_.grid_height) {
-      grid_[size_t(t.grid_z) * info_.grid_width + t.grid_x] = int32_t(t.index);
+      grid_[size_t(t.grid_z) * info_.grid_width + t.grid_x] = int32_t(i);
     }
   }
 }
 
-const TileView* NavMap::TileAt(int32_t x, int32_t z) const {
+int32_t NavMap::TileIndexAt(int32_t x, int32_t z) const {
   if (x < 0 || z < 0 || uint32_t(x) >= info_.grid_width || uint32_t(z) >= info_.grid_height) {
-    return nullptr;
+    return -1;
   }
-  int32_t i = grid_[size_t(z) * info_.grid_width + x];
+  return grid_[size_t(z) * info_.grid_width + x];
+}
+
+const TileView* NavMap::TileAt(int32_t x, int32_t z) const {
+  const int32_t i = paged() ? -1 : TileIndexAt(x, z);
   return i < 0 ? nullptr : &tiles_[i];
 }
 
 const LandmarkTable& NavMap::landmarks() const {
-  std::call_once(lazy_->landmarks_once, [this] { lazy_->landmarks = LandmarkTable::Build(*this); });
+  std::call_once(lazy_->landmarks_once, [this] {
+    // A paged map is paged because it should not be in memory all at once; building the
+    // table would load every tile.
+    if (!paged()) lazy_->landmarks = LandmarkTable::Build(*this);
+  });
   return lazy_->landmarks;
 }
 

@@ -33,13 +33,37 @@ absl::Status CheckExtents(Vec3 e) {
       absl::StrFormat("half extents (%g, %g, %g) must be finite and non-negative", e.x, e.y, e.z));
 }
 
-absl::Status CheckSurfacePoint(const NavQuery& q, const SurfacePoint& p, const char* what) {
-  if (!q.IsValid(p.poly)) {
+bool InMap(const QueryContext& ctx, PolyRef ref) {
+  return ref.valid() && ref.generation() == 0 && ctx.InRange(ref.tile(), ref.poly());
+}
+
+// A polygon reference given by the caller: in the map, and its tile reachable (pinned for
+// the call on a paged map).
+absl::Status CheckPolyRef(const QueryContext& ctx, PolyRef ref, const char* what) {
+  if (!InMap(ctx, ref)) {
     return absl::InvalidArgumentError(
         absl::StrFormat("%s polygon reference (tile %d, poly %d) is not in this map", what,
-                        p.poly.tile(), p.poly.poly()));
+                        ref.tile(), ref.poly()));
   }
+  if (ctx.TryTile(ref.tile()) == nullptr) {
+    return absl::UnavailableError(
+        absl::StrFormat("tile %d of the map (%s) cannot be loaded", ref.tile(), what));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckSurfacePoint(const QueryContext& ctx, const SurfacePoint& p, const char* what) {
+  if (absl::Status s = CheckPolyRef(ctx, p.poly, what); !s.ok()) return s;
   return CheckPoint(p.pos, what);
+}
+
+// OK unless a tile the query needed could not be loaded (paged maps): the answer would then
+// treat part of the map as walls, so it is not given.
+absl::Status TileStatus(const QueryContext& ctx) {
+  if (!ctx.tile_load_failed) return absl::OkStatus();
+  return absl::UnavailableError(
+      "a tile of the map could not be loaded (see the server log); the answer would be "
+      "incomplete");
 }
 
 void ClearPath(PathResult* out, QueryStatus status) {
@@ -62,18 +86,18 @@ NavQuery& NavQuery::operator=(NavQuery&&) noexcept = default;
 
 const NavMap& NavQuery::map() const { return *ctx_->map; }
 
-bool NavQuery::IsValid(PolyRef ref) const {
-  return ref.valid() && ref.generation() == 0 && ctx_->Exists(ref.tile(), ref.poly());
-}
+bool NavQuery::IsValid(PolyRef ref) const { return InMap(*ctx_, ref); }
 
 std::optional<SurfacePoint> NavQuery::FindNearest(Vec3 pos, Vec3 half_extents,
                                                   const QueryFilter& filter) {
+  internal::PinScope pins(*ctx_);
   if (!IsFinite(pos) || !ValidExtents(half_extents)) return std::nullopt;
   return internal::FindNearestPoly(*ctx_, pos, half_extents, filter);
 }
 
 absl::Status NavQuery::FindPath(Vec3 start, Vec3 goal, const QueryFilter& filter,
                                 const PathOptions& options, PathResult* out) {
+  internal::PinScope pins(*ctx_);
   if (absl::Status s = CheckPoint(start, "start"); !s.ok()) return s;
   if (absl::Status s = CheckPoint(goal, "goal"); !s.ok()) return s;
   if (absl::Status s = CheckExtents(options.half_extents); !s.ok()) return s;
@@ -81,14 +105,14 @@ absl::Status NavQuery::FindPath(Vec3 start, Vec3 goal, const QueryFilter& filter
   if (!s) {
     ClearPath(out, QueryStatus::kStartOffMesh);
     out->start = out->end = SurfacePoint{};
-    return absl::OkStatus();
+    return TileStatus(*ctx_);
   }
   const auto g = internal::FindNearestPoly(*ctx_, goal, options.half_extents, filter);
   if (!g) {
     ClearPath(out, QueryStatus::kEndOffMesh);
     out->start = *s;
     out->end = SurfacePoint{};
-    return absl::OkStatus();
+    return TileStatus(*ctx_);
   }
   return FindPath(*s, *g, filter, options, out);
 }
@@ -96,8 +120,9 @@ absl::Status NavQuery::FindPath(Vec3 start, Vec3 goal, const QueryFilter& filter
 absl::Status NavQuery::FindPath(const SurfacePoint& start, const SurfacePoint& goal,
                                 const QueryFilter& filter, const PathOptions& options,
                                 PathResult* out) {
-  if (absl::Status s = CheckSurfacePoint(*this, start, "start"); !s.ok()) return s;
-  if (absl::Status s = CheckSurfacePoint(*this, goal, "goal"); !s.ok()) return s;
+  internal::PinScope pins(*ctx_);
+  if (absl::Status s = CheckSurfacePoint(*ctx_, start, "start"); !s.ok()) return s;
+  if (absl::Status s = CheckSurfacePoint(*ctx_, goal, "goal"); !s.ok()) return s;
   if (!std::isfinite(options.clearance) || options.clearance < 0) {
     return absl::InvalidArgumentError(
         absl::StrFormat("clearance %g must be finite and non-negative", options.clearance));
@@ -109,16 +134,16 @@ absl::Status NavQuery::FindPath(const SurfacePoint& start, const SurfacePoint& g
   const uint32_t gt = goal.poly.tile(), gp = goal.poly.poly();
   if (!ctx.Passes(filter, st, sp)) {
     ClearPath(out, QueryStatus::kStartOffMesh);
-    return absl::OkStatus();
+    return TileStatus(*ctx_);
   }
   if (!ctx.Passes(filter, gt, gp)) {
     ClearPath(out, QueryStatus::kEndOffMesh);
-    return absl::OkStatus();
+    return TileStatus(*ctx_);
   }
   if (ctx.GroupOf(st, sp) != ctx.GroupOf(gt, gp)) {
     // Islands joined by nothing: no search can connect them.
     ClearPath(out, QueryStatus::kNoPath);
-    return absl::OkStatus();
+    return TileStatus(*ctx_);
   }
   const uint32_t max_nodes = options.max_nodes == 0 ? ctx.pool.capacity() : options.max_nodes;
   const internal::SearchOutcome found =
@@ -134,16 +159,17 @@ absl::Status NavQuery::FindPath(const SurfacePoint& start, const SurfacePoint& g
   Vec3 end = goal.pos;
   if (found.status != QueryStatus::kComplete) {
     const internal::CorridorStep& last = ctx.steps.back();
-    end = internal::ClosestPointOnPoly(ctx.map->tile(last.tile), last.poly, goal.pos);
+    end = internal::ClosestPointOnPoly(ctx.Tile(last.tile), last.poly, goal.pos);
   }
   internal::BuildStraightPath(ctx, start.pos, end, filter, options, out);
   internal::RefinePath(ctx, filter, options, start.pos, end, out);
   internal::ApplyWaypointLimit(options, out);
-  return absl::OkStatus();
+  return TileStatus(*ctx_);
 }
 
 absl::Status NavQuery::Raycast(Vec3 start, Vec3 end, const QueryFilter& filter, Vec3 half_extents,
                                RaycastResult* out) {
+  internal::PinScope pins(*ctx_);
   if (absl::Status s = CheckPoint(start, "start"); !s.ok()) return s;
   if (absl::Status s = CheckPoint(end, "end"); !s.ok()) return s;
   if (absl::Status s = CheckExtents(half_extents); !s.ok()) return s;
@@ -153,21 +179,23 @@ absl::Status NavQuery::Raycast(Vec3 start, Vec3 end, const QueryFilter& filter, 
     out->hit = false;
     out->t = 0;
     out->polys.clear();
-    return absl::OkStatus();
+    return TileStatus(*ctx_);
   }
   return Raycast(*s, end, filter, out);
 }
 
 absl::Status NavQuery::Raycast(const SurfacePoint& start, Vec3 end, const QueryFilter& filter,
                                RaycastResult* out) {
-  if (absl::Status s = CheckSurfacePoint(*this, start, "start"); !s.ok()) return s;
+  internal::PinScope pins(*ctx_);
+  if (absl::Status s = CheckSurfacePoint(*ctx_, start, "start"); !s.ok()) return s;
   if (absl::Status s = CheckPoint(end, "end"); !s.ok()) return s;
   internal::RaycastAlongSurface(*ctx_, start, end, filter, out);
-  return absl::OkStatus();
+  return TileStatus(*ctx_);
 }
 
 absl::Status NavQuery::MoveAlongSurface(Vec3 start, Vec3 end, const QueryFilter& filter,
                                         Vec3 half_extents, MoveResult* out) {
+  internal::PinScope pins(*ctx_);
   if (absl::Status s = CheckPoint(start, "start"); !s.ok()) return s;
   if (absl::Status s = CheckPoint(end, "end"); !s.ok()) return s;
   if (absl::Status s = CheckExtents(half_extents); !s.ok()) return s;
@@ -178,14 +206,15 @@ absl::Status NavQuery::MoveAlongSurface(Vec3 start, Vec3 end, const QueryFilter&
     out->poly = PolyRef();
     out->pos = start;
     out->blocked = true;
-    return absl::OkStatus();
+    return TileStatus(*ctx_);
   }
   return MoveAlongSurface(*s, end, filter, out);
 }
 
 absl::Status NavQuery::MoveAlongSurface(const SurfacePoint& start, Vec3 end,
                                         const QueryFilter& filter, MoveResult* out) {
-  if (absl::Status s = CheckSurfacePoint(*this, start, "start"); !s.ok()) return s;
+  internal::PinScope pins(*ctx_);
+  if (absl::Status s = CheckSurfacePoint(*ctx_, start, "start"); !s.ok()) return s;
   if (absl::Status s = CheckPoint(end, "end"); !s.ok()) return s;
   if (!ctx_->Passes(filter, start.poly.tile(), start.poly.poly())) {
     out->status = QueryStatus::kStartOffMesh;
@@ -193,26 +222,29 @@ absl::Status NavQuery::MoveAlongSurface(const SurfacePoint& start, Vec3 end,
     out->poly = PolyRef();
     out->pos = start.pos;
     out->blocked = true;
-    return absl::OkStatus();
+    return TileStatus(*ctx_);
   }
   internal::MoveAlongSurfaceImpl(*ctx_, start, end, filter, out);
-  return absl::OkStatus();
+  return TileStatus(*ctx_);
 }
 
 std::optional<SurfacePoint> NavQuery::RandomPoint(const QueryFilter& filter, absl::BitGenRef rng) {
+  internal::PinScope pins(*ctx_);
   return internal::RandomPointOnMap(*ctx_, filter, rng);
 }
 
 std::optional<SurfacePoint> NavQuery::RandomPointOnIsland(uint32_t island,
                                                           const QueryFilter& filter,
                                                           absl::BitGenRef rng) {
+  internal::PinScope pins(*ctx_);
   return internal::RandomPointOnIsland(*ctx_, island, filter, rng);
 }
 
 std::optional<SurfacePoint> NavQuery::RandomPointInCircle(const SurfacePoint& center, float radius,
                                                           const QueryFilter& filter,
                                                           absl::BitGenRef rng) {
-  if (!IsValid(center.poly) || !IsFinite(center.pos) || !std::isfinite(radius) || radius < 0) {
+  internal::PinScope pins(*ctx_);
+  if (!CheckSurfacePoint(*ctx_, center, "center").ok() || !std::isfinite(radius) || radius < 0) {
     return std::nullopt;
   }
   if (!ctx_->Passes(filter, center.poly.tile(), center.poly.poly())) return std::nullopt;
@@ -220,17 +252,16 @@ std::optional<SurfacePoint> NavQuery::RandomPointInCircle(const SurfacePoint& ce
 }
 
 std::optional<SurfacePoint> NavQuery::Height(float x, float z, float y_hint) {
+  internal::PinScope pins(*ctx_);
   if (!std::isfinite(x) || !std::isfinite(z) || !std::isfinite(y_hint)) return std::nullopt;
   return internal::SurfaceHeight(*ctx_, x, z, y_hint);
 }
 
 absl::StatusOr<Vec3> NavQuery::ClosestPointOnPoly(PolyRef poly, Vec3 pos) const {
-  if (!IsValid(poly)) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "polygon reference (tile %d, poly %d) is not in this map", poly.tile(), poly.poly()));
-  }
+  internal::PinScope pins(*ctx_);
+  if (absl::Status s = CheckPolyRef(*ctx_, poly, "the"); !s.ok()) return s;
   if (absl::Status s = CheckPoint(pos, "position"); !s.ok()) return s;
-  return internal::ClosestPointOnPoly(ctx_->map->tile(poly.tile()), poly.poly(), pos);
+  return internal::ClosestPointOnPoly(ctx_->Tile(poly.tile()), poly.poly(), pos);
 }
 
 }  // namespace waymesh

@@ -12,7 +12,7 @@ std::optional<SurfacePoint> FindNearestPoly(const QueryContext& ctx, Vec3 pos, V
   const Aabb box{pos - half_extents, pos + half_extents};
   float best_sq = INFINITY;
   SurfacePoint best;
-  ForEachPolyInBox(*ctx.map, box, [&](const TileView& tile, uint32_t poly) {
+  ForEachPolyInBox(ctx, box, [&](const TileView& tile, uint32_t poly) {
     if (!filter.Passes(tile.poly_area[poly], tile.poly_flags[poly])) return;
     bool inside = false;
     Vec3 q = ClosestPointInPolyXZ(tile, poly, pos, &inside);

@@ -21,7 +21,7 @@ bool SameVertex(Vec3 a, Vec3 b) { return a.x == b.x && a.y == b.y && a.z == b.z;
 Vec3 PortalEnd(const QueryContext& ctx, const std::vector<CorridorStep>& steps, size_t k,
                int side) {
   const CorridorStep& from = steps[k - 1];
-  const TileView& t = ctx.map->tile(from.tile);
+  const TileView& t = ctx.Tile(from.tile);
   const uint32_t n = t.corner_count(from.poly);
   const uint32_t i = steps[k].via;
   return t.corner(from.poly, side > 0 ? (i + 1) % n : i);
@@ -45,7 +45,7 @@ bool SwapFan(const QueryContext& ctx, const QueryFilter& filter, std::vector<Cor
   const CorridorStep first = s[k0 - 1], last = s[k1];
   // Only where walking costs the same on both sides: a shorter path is then a cheaper one.
   auto cost = [&](uint32_t tile, uint32_t poly) {
-    return filter.Cost(ctx.map->tile(tile).poly_area[poly]);
+    return filter.Cost(ctx.Tile(tile).poly_area[poly]);
   };
   const float rate = cost(first.tile, first.poly);
   for (size_t j = k0; j <= k1; ++j) {
@@ -56,7 +56,7 @@ bool SwapFan(const QueryContext& ctx, const QueryFilter& filter, std::vector<Cor
   uint32_t tile = first.tile, poly = first.poly;
   for (int step = 0; !(tile == last.tile && poly == last.poly); ++step) {
     if (step == kMaxFanSteps) return false;
-    const TileView& t = ctx.map->tile(tile);
+    const TileView& t = ctx.Tile(tile);
     const uint32_t n = t.corner_count(poly);
     int c = -1;
     for (uint32_t i = 0; i < n; ++i) {
@@ -98,7 +98,7 @@ void RefinePath(QueryContext& ctx, const QueryFilter& filter, const PathOptions&
       const CornerInfo c = ctx.corners[w];
       if (c.side == 0 || c.step == 0 || c.step >= ctx.steps.size()) continue;
       const CorridorStep& from = ctx.steps[c.step - 1];
-      const uint32_t n = ctx.map->tile(from.tile).corner_count(from.poly);
+      const uint32_t n = ctx.Tile(from.tile).corner_count(from.poly);
       const uint32_t i = ctx.steps[c.step].via;
       const uint32_t corner = c.side > 0 ? (i + 1) % n : i;
       if (IsWallCorner(ctx, filter, from.tile, from.poly, corner)) continue;

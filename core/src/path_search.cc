@@ -106,7 +106,7 @@ struct Search {
 
   void ExpandEdges(uint32_t ci) {
     const SearchNode cur = ctx.pool.node(ci);
-    const TileView& t = ctx.map->tile(cur.tile);
+    const TileView& t = ctx.Tile(cur.tile);
     const uint32_t s = t.poly_start[cur.poly];
     const uint32_t n = t.poly_start[cur.poly + 1] - s;
     uint32_t parent_tile = kNoNode, parent_poly = kNoNode;
@@ -128,7 +128,9 @@ struct Search {
       // already reached at most this cheaply cannot improve: skip the funnel work.
       const uint32_t known = ctx.pool.Find(ctx.Global(ntile, npoly));
       if (known != kNoNode && ctx.pool.node(known).f <= cur.f) continue;
-      const TileView& nt = ctx.map->tile(ntile);
+      const TileView* ntp = ctx.TryTile(ntile);
+      if (ntp == nullptr) continue;  // a tile that cannot be loaded is a wall
+      const TileView& nt = *ntp;
       const uint8_t area = nt.poly_area[npoly];
       if (!filter.Passes(area, nt.poly_flags[npoly])) continue;
       const Vec3 r = t.vertices[t.poly_verts[s + i]];
@@ -147,7 +149,7 @@ struct Search {
 
   void ExpandLinks(uint32_t ci) {
     const SearchNode cur = ctx.pool.node(ci);
-    const TileView& t = ctx.map->tile(cur.tile);
+    const TileView& t = ctx.Tile(cur.tile);
     const auto links = t.off_mesh_links;
     if (links.empty()) return;
     auto it = std::lower_bound(
@@ -159,7 +161,7 @@ struct Search {
       if (!ctx.Exists(link.end_tile, link.end_poly)) continue;
       if (!ctx.Passes(filter, link.end_tile, link.end_poly)) continue;
       const float g = CostTo(cur.funnel, link.start) + ctx.LinkCost(link, filter);
-      const uint8_t area = ctx.map->tile(link.end_tile).poly_area[link.end_poly];
+      const uint8_t area = ctx.Tile(link.end_tile).poly_area[link.end_poly];
       const FunnelState fs{link.end, link.end, link.end, g, filter.Cost(area)};
       Relax(ci, link.end_tile, link.end_poly,
             ctx.pool.Find(ctx.Global(link.end_tile, link.end_poly)), area, fs, link.end, g,
@@ -174,7 +176,7 @@ uint32_t ClosestReached(const QueryContext& ctx, Vec3 goal) {
   float best_d = INFINITY;
   for (uint32_t i = 0; i < ctx.pool.size(); ++i) {
     const SearchNode& n = ctx.pool.node(i);
-    const Vec3 q = ClosestPointOnPoly(ctx.map->tile(n.tile), n.poly, goal);
+    const Vec3 q = ClosestPointOnPoly(ctx.Tile(n.tile), n.poly, goal);
     const float d = Distance(q, goal);
     if (d < best_d || (d == best_d && n.g < ctx.pool.node(best).g)) {
       best_d = d;
@@ -273,7 +275,7 @@ void Seed(Search& s, const SurfacePoint& start) {
   const uint32_t st = start.poly.tile(), sp = start.poly.poly();
   const uint32_t root = ctx.pool.Create(ctx.Global(st, sp), st, sp);
   SearchNode& r = ctx.pool.node(root);
-  const float rate = s.filter.Cost(ctx.map->tile(st).poly_area[sp]);
+  const float rate = s.filter.Cost(ctx.Tile(st).poly_area[sp]);
   r.funnel = FunnelState{start.pos, start.pos, start.pos, 0.0f, rate};
   r.pos = start.pos;
   r.g = 0;

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "query_context.h"
 #include "waymesh/core/nav_map.h"
 #include "waymesh/core/vec3.h"
 
@@ -70,16 +71,20 @@ void ForEachPolyInTile(const TileView& tile, const Aabb& box, Fn&& fn) {
   }
 }
 
-// Every polygon of the map whose box may overlap `box`.
+// Every polygon of the map whose box may overlap `box`. On a paged map only tiles whose bounds
+// overlap are loaded (and pinned for the query); tiles that cannot be loaded are skipped.
 template <typename Fn>
-void ForEachPolyInBox(const NavMap& map, const Aabb& box, Fn&& fn) {
+void ForEachPolyInBox(const QueryContext& ctx, const Aabb& box, Fn&& fn) {
   // Also rejects NaN, which must never reach the float -> int conversions below.
   if (!(box.min.x <= box.max.x && box.min.y <= box.max.y && box.min.z <= box.max.z)) return;
+  const NavMap& map = *ctx.map;
+  auto visit = [&](uint32_t index) {
+    if (!map.summary(index).bounds.Overlaps(box)) return;
+    if (const TileView* tile = ctx.TryTile(index)) ForEachPolyInTile(*tile, box, fn);
+  };
   const MapInfo& info = map.info();
   if (info.tile_size <= 0 || info.grid_width == 0 || info.grid_height == 0) {
-    for (const TileView& tile : map.tiles()) {
-      if (tile.bounds.Overlaps(box)) ForEachPolyInTile(tile, box, fn);
-    }
+    for (uint32_t i = 0; i < map.tile_count(); ++i) visit(i);
     return;
   }
   const float reach = info.max_tile_overhang;
@@ -94,8 +99,8 @@ void ForEachPolyInBox(const NavMap& map, const Aabb& box, Fn&& fn) {
   const int32_t z1 = cell(box.max.z + reach, info.grid_origin.z, info.grid_height);
   for (int32_t z = std::max(z0, 0); z <= z1; ++z) {
     for (int32_t x = std::max(x0, 0); x <= x1; ++x) {
-      const TileView* tile = map.TileAt(x, z);
-      if (tile != nullptr && tile->bounds.Overlaps(box)) ForEachPolyInTile(*tile, box, fn);
+      const int32_t index = map.TileIndexAt(x, z);
+      if (index >= 0) visit(uint32_t(index));
     }
   }
 }

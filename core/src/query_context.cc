@@ -10,11 +10,13 @@ namespace {
 
 uint32_t TotalPolygons(const NavMap& map) {
   uint64_t n = 0;
-  for (const TileView& t : map.tiles()) n += t.poly_count();
+  for (const TileSummary& t : map.digest().tiles) n += t.poly_count;
   return uint32_t(n);
 }
 
 }  // namespace
+
+const TileView QueryContext::kUnreachableTile{};
 
 QueryContext::QueryContext(std::shared_ptr<const NavMap> map_in, uint32_t max_nodes,
                            bool with_landmarks)
@@ -26,32 +28,49 @@ QueryContext::QueryContext(std::shared_ptr<const NavMap> map_in, uint32_t max_no
   tile_base.assign(tiles + 1, 0);
   tile_area_prefix.assign(tiles + 1, 0.0);
   for (uint32_t i = 0; i < tiles; ++i) {
-    const TileView& t = map->tile(i);
-    tile_base[i + 1] = tile_base[i] + t.poly_count();
-    const double area = t.area_prefix.empty() ? 0.0 : double(t.area_prefix.back());
-    tile_area_prefix[i + 1] = tile_area_prefix[i] + std::max(area, 0.0);
+    const TileSummary& t = map->summary(i);
+    tile_base[i + 1] = tile_base[i] + t.poly_count;
+    tile_area_prefix[i + 1] = tile_area_prefix[i] + t.area;
   }
   const MapInfo& info = map->info();
   for (int a = 0; a < kMaxAreas; ++a) {
     const float c = info.areas[a].cost;
     inv_default_cost[a] = (std::isfinite(c) && c > 0) ? 1.0f / c : 1.0f;
-    link_cost_per_metre[a] = INFINITY;
+  }
+  link_cost_per_metre = map->digest().link_cost_per_metre;
+  if (map->paged()) {
+    pin_stamp.assign(tiles, 0);
+    pin_view.assign(tiles, nullptr);
   }
   // Built once per map and shared; doing it here keeps the cost out of the first query.
   if (with_landmarks && !map->landmarks().empty()) landmarks = &map->landmarks();
-  for (const TileView& t : map->tiles()) {
-    for (const OffMeshLink& link : t.off_mesh_links) {
-      const float d = Distance(link.start, link.end);
-      if (!(d > 0)) continue;
-      const int a = link.area & (kMaxAreas - 1);
-      const float per_metre = std::max(link.cost, 0.0f) * inv_default_cost[a] / d;
-      link_cost_per_metre[a] = std::min(link_cost_per_metre[a], per_metre);
-    }
+}
+
+const TileView* QueryContext::PinSlow(uint32_t tile) const {
+  std::shared_ptr<const TileView> view = map->source()->Acquire(tile);
+  if (view == nullptr) {
+    tile_load_failed = true;
+    return nullptr;
+  }
+  pin_stamp[tile] = pin_generation;
+  pin_view[tile] = view.get();
+  pins.push_back(std::move(view));
+  return pin_view[tile];
+}
+
+void QueryContext::ReleasePins() const {
+  tile_load_failed = false;
+  if (pins.empty()) return;
+  pins.clear();
+  if (++pin_generation == 0) {
+    // Wrapped: old stamps could match again.
+    std::fill(pin_stamp.begin(), pin_stamp.end(), 0);
+    pin_generation = 1;
   }
 }
 
 uint32_t QueryContext::GroupOf(uint32_t tile, uint32_t poly) const {
-  const uint32_t island = map->tile(tile).poly_island[poly];
+  const uint32_t island = Tile(tile).poly_island[poly];
   const auto& islands = map->info().islands;
   return island < islands.size() ? islands[island].group : island;
 }

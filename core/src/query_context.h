@@ -16,6 +16,7 @@
 #include "waymesh/core/path_result.h"
 #include "waymesh/core/poly_ref.h"
 #include "waymesh/core/query_filter.h"
+#include "waymesh/core/tile_source.h"
 
 namespace waymesh::internal {
 
@@ -26,13 +27,51 @@ struct QueryContext {
 
   // Dense global index of a polygon.
   uint32_t Global(uint32_t tile, uint32_t poly) const { return tile_base[tile] + poly; }
-  // Whether (tile, poly) exists in the map.
-  bool Exists(uint32_t tile, uint32_t poly) const {
-    return tile < map->tile_count() && poly < map->tile(tile).poly_count();
+  // Whether (tile, poly) is in the map (no tile is loaded).
+  bool InRange(uint32_t tile, uint32_t poly) const {
+    return tile < map->tile_count() && poly < map->summary(tile).poly_count;
   }
-  // Whether the filter accepts the polygon.
+  // Whether (tile, poly) is in the map and its tile can be reached (loaded and pinned for the
+  // rest of this query on a paged map). A tile that cannot be loaded is a wall.
+  bool Exists(uint32_t tile, uint32_t poly) const {
+    return InRange(tile, poly) && TryTile(tile) != nullptr;
+  }
+  // Tile `tile` (< tile count): on a paged map loaded and pinned until ReleasePins();
+  // nullptr when it cannot be loaded (also recorded in tile_load_failed).
+  const TileView* TryTile(uint32_t tile) const {
+    if (!map->paged()) return &map->tile(tile);
+    if (pin_stamp[tile] == pin_generation) return pin_view[tile];
+    return PinSlow(tile);
+  }
+  // A tile this query has already reached through Exists / TryTile (so it is in memory).
+  const TileView& Tile(uint32_t tile) const {
+    const TileView* t = TryTile(tile);
+    return t != nullptr ? *t : kUnreachableTile;
+  }
+  // Calls fn(tile_view) for every tile in index order without pinning them (a paged map loads
+  // each one for the call only, so a whole-map pass stays within the cache). Tiles that cannot
+  // be loaded are skipped and recorded in tile_load_failed.
+  template <typename Fn>
+  void ForEachTile(Fn&& fn) const {
+    for (uint32_t i = 0; i < map->tile_count(); ++i) {
+      if (!map->paged()) {
+        fn(map->tile(i));
+        continue;
+      }
+      const std::shared_ptr<const TileView> view = map->source()->Acquire(i);
+      if (view == nullptr) {
+        tile_load_failed = true;
+        continue;
+      }
+      fn(*view);
+    }
+  }
+  // Ends the current query's pins: its tiles may be evicted again. Called when a NavQuery
+  // call returns (see PinScope).
+  void ReleasePins() const;
+  // Whether the filter accepts the polygon (of a tile already reached).
   bool Passes(const QueryFilter& filter, uint32_t tile, uint32_t poly) const {
-    const TileView& t = map->tile(tile);
+    const TileView& t = Tile(tile);
     return filter.Passes(t.poly_area[poly], t.poly_flags[poly]);
   }
   // Island group of a polygon (every polygon is in some island by the map's contract).
@@ -44,6 +83,15 @@ struct QueryContext {
   }
   // Factor for the A* heuristic (distance) that never overestimates a cost under `filter`.
   float HeuristicScale(const QueryFilter& filter) const;
+
+ private:
+  const TileView* PinSlow(uint32_t tile) const;
+
+ public:
+
+  // Stands in for a tile that could not be loaded (no polygons); never indexed by callers
+  // that reached tiles through Exists / TryTile first.
+  static const TileView kUnreachableTile;
 
   std::shared_ptr<const NavMap> owner;
   const NavMap* map;
@@ -67,10 +115,29 @@ struct QueryContext {
   PathResult path_alt;  // candidate path during refinement
   std::vector<uint32_t> scratch;
 
+  // Tiles pinned by the current query (paged maps): stamp == generation marks a pinned tile.
+  mutable uint32_t pin_generation = 1;
+  mutable std::vector<uint32_t> pin_stamp;
+  mutable std::vector<const TileView*> pin_view;
+  mutable std::vector<std::shared_ptr<const TileView>> pins;
+  mutable bool tile_load_failed = false;  // a tile could not be loaded during this query
+
   // Lazily built per-island sampling index (see random_point.cc).
   std::vector<uint32_t> island_start;  // islands + 1, CSR into island_polys
   std::vector<uint32_t> island_polys;  // global polygon indices grouped by island
   std::vector<double> island_prefix;   // running area sums, per island segment
+};
+
+// Releases the query's tile pins when a NavQuery call returns, however it returns.
+class PinScope {
+ public:
+  explicit PinScope(const QueryContext& ctx) : ctx_(ctx) {}
+  ~PinScope() { ctx_.ReleasePins(); }
+  PinScope(const PinScope&) = delete;
+  PinScope& operator=(const PinScope&) = delete;
+
+ private:
+  const QueryContext& ctx_;
 };
 
 // The (tile, poly) of a dense global index.

@@ -36,52 +36,56 @@ uint32_t PolyAtArea(const TileView& t, double r) {
 std::optional<SurfacePoint> LinearDraw(const QueryContext& ctx, const QueryFilter& filter,
                                        absl::BitGenRef rng) {
   double total = 0;
-  for (const TileView& t : ctx.map->tiles()) {
+  ctx.ForEachTile([&](const TileView& t) {
     for (uint32_t p = 0; p < t.poly_count(); ++p) {
       if (filter.Passes(t.poly_area[p], t.poly_flags[p])) total += PolyArea(t, p);
     }
-  }
+  });
   if (!(total > 0)) return std::nullopt;
   double r = absl::Uniform(rng, 0.0, total);
-  const TileView* last_tile = nullptr;
-  uint32_t last_poly = 0;
-  for (const TileView& t : ctx.map->tiles()) {
-    for (uint32_t p = 0; p < t.poly_count(); ++p) {
+  std::optional<SurfacePoint> drawn;
+  uint32_t last_tile = 0, last_poly = 0;
+  ctx.ForEachTile([&](const TileView& t) {
+    for (uint32_t p = 0; p < t.poly_count() && !drawn; ++p) {
       if (!filter.Passes(t.poly_area[p], t.poly_flags[p]) || PolyArea(t, p) <= 0) continue;
-      last_tile = &t;
+      last_tile = t.index;
       last_poly = p;
       r -= PolyArea(t, p);
-      if (r < 0) return Sample(t, p, rng);
+      if (r < 0) drawn = Sample(t, p, rng);
     }
-  }
-  return Sample(*last_tile, last_poly, rng);  // rounding left r just above 0
+  });
+  if (drawn) return drawn;
+  // Rounding left r just above 0: the last accepted polygon.
+  const TileView* t = ctx.TryTile(last_tile);
+  if (t == nullptr) return std::nullopt;
+  return Sample(*t, last_poly, rng);
 }
 
 void BuildIslandIndex(QueryContext& ctx) {
   const uint32_t islands = uint32_t(ctx.map->info().islands.size());
   const uint32_t total = ctx.tile_base.back();
   ctx.island_start.assign(islands + 2, 0);
-  for (const TileView& t : ctx.map->tiles()) {
+  ctx.ForEachTile([&](const TileView& t) {
     for (uint32_t p = 0; p < t.poly_count(); ++p) {
       ++ctx.island_start[std::min(t.poly_island[p], islands) + 1];
     }
-  }
+  });
   for (uint32_t i = 0; i <= islands; ++i) ctx.island_start[i + 1] += ctx.island_start[i];
   ctx.island_polys.assign(total, 0);
   ctx.island_prefix.assign(total, 0.0);
   std::vector<uint32_t> fill(ctx.island_start.begin(), ctx.island_start.end() - 1);
-  for (const TileView& t : ctx.map->tiles()) {
+  std::vector<double> poly_area(total, 0.0);  // by global index
+  ctx.ForEachTile([&](const TileView& t) {
     for (uint32_t p = 0; p < t.poly_count(); ++p) {
       ctx.island_polys[fill[std::min(t.poly_island[p], islands)]++] = ctx.Global(t.index, p);
+      poly_area[ctx.Global(t.index, p)] = PolyArea(t, p);
     }
-  }
+  });
   // Running area inside each island's segment (inclusive).
   for (uint32_t i = 0; i <= islands; ++i) {
     double run = 0;
     for (uint32_t k = ctx.island_start[i]; k < ctx.island_start[i + 1]; ++k) {
-      uint32_t tile, poly;
-      SplitGlobal(ctx, ctx.island_polys[k], &tile, &poly);
-      run += PolyArea(ctx.map->tile(tile), poly);
+      run += poly_area[ctx.island_polys[k]];
       ctx.island_prefix[k] = run;
     }
   }
@@ -98,8 +102,9 @@ std::optional<SurfacePoint> RandomPointOnMap(QueryContext& ctx, const QueryFilte
     const auto& pre = ctx.tile_area_prefix;
     const auto it = std::upper_bound(pre.begin(), pre.end(), u);
     const size_t tile = std::min<size_t>(size_t(it - pre.begin()) - 1, ctx.map->tile_count() - 1);
-    const TileView& t = ctx.map->tile(uint32_t(tile));
-    if (t.poly_count() == 0) continue;
+    const TileView* tp = ctx.TryTile(uint32_t(tile));
+    if (tp == nullptr || tp->poly_count() == 0) continue;
+    const TileView& t = *tp;
     const uint32_t p = PolyAtArea(t, u - pre[tile]);
     if (PolyArea(t, p) > 0 && filter.Passes(t.poly_area[p], t.poly_flags[p])) {
       return Sample(t, p, rng);
@@ -122,7 +127,9 @@ std::optional<SurfacePoint> RandomPointOnIsland(QueryContext& ctx, uint32_t isla
     const size_t k = std::min<size_t>(size_t(std::upper_bound(first, last, u) - first), e - b - 1);
     uint32_t tile, poly;
     SplitGlobal(ctx, ctx.island_polys[b + k], &tile, &poly);
-    const TileView& t = ctx.map->tile(tile);
+    const TileView* tp = ctx.TryTile(tile);
+    if (tp == nullptr) continue;
+    const TileView& t = *tp;
     if (filter.Passes(t.poly_area[poly], t.poly_flags[poly])) return Sample(t, poly, rng);
   }
   // Exact fallback over the island's accepted polygons.
@@ -130,8 +137,10 @@ std::optional<SurfacePoint> RandomPointOnIsland(QueryContext& ctx, uint32_t isla
   for (uint32_t k = b; k < e; ++k) {
     uint32_t tile, poly;
     SplitGlobal(ctx, ctx.island_polys[k], &tile, &poly);
-    const TileView& t = ctx.map->tile(tile);
-    if (filter.Passes(t.poly_area[poly], t.poly_flags[poly])) accepted += PolyArea(t, poly);
+    const TileView* t = ctx.TryTile(tile);
+    if (t != nullptr && filter.Passes(t->poly_area[poly], t->poly_flags[poly])) {
+      accepted += PolyArea(*t, poly);
+    }
   }
   if (!(accepted > 0)) return std::nullopt;
   double r = absl::Uniform(rng, 0.0, accepted);
@@ -139,7 +148,9 @@ std::optional<SurfacePoint> RandomPointOnIsland(QueryContext& ctx, uint32_t isla
   for (uint32_t k = b; k < e; ++k) {
     uint32_t tile, poly;
     SplitGlobal(ctx, ctx.island_polys[k], &tile, &poly);
-    const TileView& t = ctx.map->tile(tile);
+    const TileView* tp = ctx.TryTile(tile);
+    if (tp == nullptr) continue;
+    const TileView& t = *tp;
     if (!filter.Passes(t.poly_area[poly], t.poly_flags[poly]) || PolyArea(t, poly) <= 0) continue;
     r -= PolyArea(t, poly);
     if (r < 0) return Sample(t, poly, rng);
@@ -160,7 +171,7 @@ std::optional<SurfacePoint> RandomPointInDisc(QueryContext& ctx, const SurfacePo
   double area = 0;
   for (uint32_t ci = 0; ci < ctx.pool.size(); ++ci) {
     const SearchNode cur = ctx.pool.node(ci);
-    const TileView& t = ctx.map->tile(cur.tile);
+    const TileView& t = ctx.Tile(cur.tile);
     area += PolyArea(t, cur.poly);
     const uint32_t base = t.poly_start[cur.poly], n = t.corner_count(cur.poly);
     for (uint32_t i = 0; i < n; ++i) {
@@ -188,14 +199,14 @@ std::optional<SurfacePoint> RandomPointInDisc(QueryContext& ctx, const SurfacePo
       uint32_t pick = count - 1;
       for (uint32_t i = 0; i < count; ++i) {
         const SearchNode& nd = ctx.pool.node(i);
-        u -= PolyArea(ctx.map->tile(nd.tile), nd.poly);
+        u -= PolyArea(ctx.Tile(nd.tile), nd.poly);
         if (u < 0) {
           pick = i;
           break;
         }
       }
       const SearchNode& nd = ctx.pool.node(pick);
-      const SurfacePoint sp = Sample(ctx.map->tile(nd.tile), nd.poly, rng);
+      const SurfacePoint sp = Sample(ctx.Tile(nd.tile), nd.poly, rng);
       if (DistSqXZ(sp.pos, c) <= r_sq) return sp;
     } else {
       // The disc is small against the polygons: draw in the disc, keep draws on a polygon
@@ -206,13 +217,13 @@ std::optional<SurfacePoint> RandomPointInDisc(QueryContext& ctx, const SurfacePo
       uint32_t hits = 0, chosen = kNoNode;
       for (uint32_t i = 0; i < count; ++i) {
         const SearchNode& nd = ctx.pool.node(i);
-        if (!PointInPolyXZ(ctx.map->tile(nd.tile), nd.poly, q, 0.0f)) continue;
+        if (!PointInPolyXZ(ctx.Tile(nd.tile), nd.poly, q, 0.0f)) continue;
         // Reservoir choice among covering polygons.
         if (absl::Uniform(rng, 0u, ++hits) == 0) chosen = i;
       }
       if (chosen != kNoNode) {
         const SearchNode& nd = ctx.pool.node(chosen);
-        const TileView& t = ctx.map->tile(nd.tile);
+        const TileView& t = ctx.Tile(nd.tile);
         return SurfacePoint{PolyRef(nd.tile, nd.poly),
                             {q.x, PolyHeightAt(t, nd.poly, q.x, q.z), q.z}};
       }

@@ -51,7 +51,7 @@ void RaycastAlongSurface(const QueryContext& ctx, const SurfacePoint& start, Vec
   const uint64_t max_steps = uint64_t(ctx.tile_base.back()) + 1;
   for (uint64_t step = 0; step < max_steps; ++step) {
     out->polys.push_back(PolyRef(tile, poly));
-    const TileView& t = ctx.map->tile(tile);
+    const TileView& t = ctx.Tile(tile);
     int edge = -1;
     const float exit = std::max(RayExit(t, poly, s, d, &edge), t_in);
     if (exit >= 1.0f || edge < 0) {

@@ -17,7 +17,7 @@ constexpr int kMaxFanSteps = 64;
 PolyRef RefOf(const CorridorStep& s) { return PolyRef(s.tile, s.poly); }
 
 uint8_t AreaOf(const QueryContext& ctx, const CorridorStep& s) {
-  return ctx.map->tile(s.tile).poly_area[s.poly];
+  return ctx.Tile(s.tile).poly_area[s.poly];
 }
 
 // Corner of polygon `poly` at the same plan position as `v`, or -1.
@@ -35,7 +35,7 @@ void ApplyClearance(const QueryContext& ctx, const QueryFilter& filter, const Co
   const float len = std::sqrt(DistSqXZ(portal->left, portal->right));
   if (len <= tol::kZeroPortal) return;
   const float s = std::min(clearance / len, 0.5f);
-  const uint32_t n = ctx.map->tile(from.tile).corner_count(from.poly);
+  const uint32_t n = ctx.Tile(from.tile).corner_count(from.poly);
   const bool right_wall = IsWallCorner(ctx, filter, from.tile, from.poly, edge);
   const bool left_wall = IsWallCorner(ctx, filter, from.tile, from.poly, (edge + 1) % n);
   const Vec3 l = portal->left, r = portal->right;
@@ -51,7 +51,7 @@ void PullStretch(QueryContext& ctx, const QueryFilter& filter, const PathOptions
   ctx.portals.clear();
   for (size_t k = begin + 1; k <= end; ++k) {
     const CorridorStep& from = steps[k - 1];
-    const TileView& t = ctx.map->tile(from.tile);
+    const TileView& t = ctx.Tile(from.tile);
     const uint32_t n = t.corner_count(from.poly);
     const uint32_t i = steps[k].via;
     FunnelPortal portal{t.corner(from.poly, (i + 1) % n), t.corner(from.poly, i)};
@@ -101,10 +101,10 @@ void PullStretch(QueryContext& ctx, const QueryFilter& filter, const PathOptions
 
 bool IsWallCorner(const QueryContext& ctx, const QueryFilter& filter, uint32_t tile, uint32_t poly,
                   uint32_t corner) {
-  const Vec3 v = ctx.map->tile(tile).corner(poly, corner);
+  const Vec3 v = ctx.Tile(tile).corner(poly, corner);
   const uint32_t first_tile = tile, first_poly = poly;
   for (int step = 0; step < kMaxFanSteps; ++step) {
-    const TileView& t = ctx.map->tile(tile);
+    const TileView& t = ctx.Tile(tile);
     const uint32_t n = t.corner_count(poly);
     const uint32_t s = t.poly_start[poly];
     const uint32_t before = t.poly_neighbors[s + (corner + n - 1) % n];
@@ -119,7 +119,7 @@ bool IsWallCorner(const QueryContext& ctx, const QueryFilter& filter, uint32_t t
     }
     if (!ctx.Exists(ntile, npoly) || !ctx.Passes(filter, ntile, npoly)) return true;
     if (ntile == first_tile && npoly == first_poly) return false;
-    const int c = FindCorner(ctx.map->tile(ntile), npoly, v);
+    const int c = FindCorner(ctx.Tile(ntile), npoly, v);
     if (c < 0) return true;  // adjacency without a shared vertex: be conservative
     tile = ntile;
     poly = npoly;
@@ -153,7 +153,7 @@ void BuildStraightPath(QueryContext& ctx, Vec3 start, Vec3 end, const QueryFilte
       break;
     }
     const CorridorStep& from = steps[k - 1];
-    const OffMeshLink& l = ctx.map->tile(from.tile).off_mesh_links[steps[k].via & ~kViaLinkBit];
+    const OffMeshLink& l = ctx.Tile(from.tile).off_mesh_links[steps[k].via & ~kViaLinkBit];
     PullStretch(ctx, filter, options, begin, k - 1, a, l.start, &out->waypoints);
     Waypoint& w = out->waypoints.back();
     ctx.corners.back() = {0, 0};

@@ -19,7 +19,7 @@ std::optional<SurfacePoint> SurfaceHeight(const QueryContext& ctx, float x, floa
   std::optional<SurfacePoint> best;
   float best_dy = INFINITY;
   const Vec3 p{x, y_hint, z};
-  ForEachPolyInBox(*ctx.map, column, [&](const TileView& tile, uint32_t poly) {
+  ForEachPolyInBox(ctx, column, [&](const TileView& tile, uint32_t poly) {
     if (!PointInPolyXZ(tile, poly, p, tol::kInsidePolygon)) return;
     const float y = PolyHeightAt(tile, poly, x, z);
     const float dy = std::fabs(y - y_hint);

@@ -5,6 +5,7 @@
 #include "waymesh/loader/demo_world.h"
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <cstdio>
@@ -625,7 +626,10 @@ TEST(ExportWriter, RealMeshesRoundTripThroughTheExport) {
 // `waymesh demo-world`.
 
 int RunCli(const std::string& args, std::string* output = nullptr) {
-  const std::string out = ::testing::TempDir() + "/waymesh_demo_cli.txt";
+  // One capture file per process and call: ctest runs these tests in parallel processes.
+  static int call = 0;
+  const std::string out = ::testing::TempDir() + "/waymesh_demo_cli." +
+                          std::to_string(getpid()) + "." + std::to_string(call++) + ".txt";
   const int status =
       std::system((std::string(WAYMESH_CLI) + " " + args + " >" + out + " 2>&1").c_str());
   if (output) *output = ReadFileOrDie(out);

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <span>
 #include <string>
@@ -142,31 +143,74 @@ struct TileView {
   }
 };
 
-class LandmarkTable;
+// What queries need to know of a tile without loading it.
+struct TileSummary {
+  int32_t grid_x = 0, grid_z = 0;
+  Aabb bounds;
+  uint32_t poly_count = 0;
+  double area = 0;  // walkable surface, m²
+};
 
-// A loaded map. Owns (or shares ownership of) the bytes its tiles point into.
+// Map-wide figures derived from every tile, kept so that a paged map need not load its tiles
+// to answer them.
+struct MapDigest {
+  std::vector<TileSummary> tiles;  // by tile index
+  // Per area: the smallest off-mesh link cost (relative to the area's map cost) per metre of
+  // link displacement; INFINITY when no link has that area. Keeps A* admissible with links.
+  std::array<float, kMaxAreas> link_cost_per_metre;
+  MapDigest() { link_cost_per_metre.fill(std::numeric_limits<float>::infinity()); }
+};
+
+// Appends `tile` (the next tile by index) to `digest`; `info` gives the area costs.
+void AddTileToDigest(const MapInfo& info, const TileView& tile, MapDigest* digest);
+
+class LandmarkTable;
+class TileSource;
+
+// A loaded map, either resident (every tile in memory, pointing into bytes the map owns or
+// shares) or paged (metadata and tile summaries only; tiles come from a TileSource on demand).
 class NavMap {
  public:
-  // `tiles[i].index` must be i; tiles must lie inside the grid of `info`.
+  // Resident. `tiles[i].index` must be i; tiles must lie inside the grid of `info`.
   NavMap(MapInfo info, std::vector<TileView> tiles, std::shared_ptr<const void> storage);
+  // Paged. `digest` must describe exactly the tiles `source` serves.
+  NavMap(MapInfo info, MapDigest digest, std::shared_ptr<const TileSource> source);
+  ~NavMap();
 
   const MapInfo& info() const { return info_; }
-  uint32_t tile_count() const { return static_cast<uint32_t>(tiles_.size()); }
+  uint32_t tile_count() const { return static_cast<uint32_t>(digest_.tiles.size()); }
+  const TileSummary& summary(uint32_t i) const { return digest_.tiles[i]; }
+  const MapDigest& digest() const { return digest_; }
+  // Index of the tile covering grid cell (x, z), or -1 when the cell has no walkable surface.
+  int32_t TileIndexAt(int32_t x, int32_t z) const;
+
+  // Whether tiles are loaded on demand; then tile(), tiles() and TileAt() must not be used:
+  // queries go through source().
+  bool paged() const { return source_ != nullptr; }
+  const TileSource* source() const { return source_.get(); }
+
+  // Resident maps only.
   const TileView& tile(uint32_t i) const { return tiles_[i]; }
   std::span<const TileView> tiles() const { return tiles_; }
   // Tile covering grid cell (x, z), or nullptr when the cell has no walkable surface.
   const TileView* TileAt(int32_t x, int32_t z) const;
+
   // Landmark distances for path search heuristics, built on first call (thread-safe, once per
-  // map; empty for small maps) and shared by every query object. See landmark_table.h.
+  // map; empty for small maps and for paged maps) and shared by every query object. See
+  // landmark_table.h.
   const LandmarkTable& landmarks() const;
 
  private:
+  void BuildGrid();
+
   struct LazyState;  // data derived from the map on first use
   std::shared_ptr<LazyState> lazy_;
   MapInfo info_;
-  std::vector<TileView> tiles_;
-  std::vector<int32_t> grid_;  // grid cell -> tile index or -1, built on construction
+  MapDigest digest_;
+  std::vector<TileView> tiles_;  // resident maps
+  std::vector<int32_t> grid_;    // grid cell -> tile index or -1, built on construction
   std::shared_ptr<const void> storage_;
+  std::shared_ptr<const TileSource> source_;  // paged maps
 };
 
 }  // namespace waymesh
