@@ -63,7 +63,7 @@ if (opts.dockerfile) {
 }
 
 if (opts.rules) {
-  alertChecks(opts.rules, opts["operations-doc"], opts["metrics-doc"]).forEach(report);
+  (guarded("alert rules", () => alertChecks(opts.rules, opts["operations-doc"], opts["metrics-doc"])) ?? []).forEach(report);
 }
 
 for (const spec of opts.bundle) {

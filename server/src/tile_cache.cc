@@ -1,6 +1,5 @@
 #include "waymesh/server/tile_cache.h"
 
-#include <vector>
 
 namespace waymesh::server {
 
@@ -18,7 +17,10 @@ std::shared_ptr<const TileView> TileCache::Get(
     if (auto it = index_.find(key); it != index_.end()) {
       ++stats_.hits;
       lru_.splice(lru_.begin(), lru_, it->second);
-      return it->second->tile;
+      std::shared_ptr<const TileView> tile = it->second->tile;
+      // Tiles released since the last insert may have left the cache over budget.
+      EvictOverBudget();
+      return tile;
     }
     ++stats_.misses;
   }

@@ -46,7 +46,7 @@ func main() {
 	to := flag.String("to", "", "end position x,y,z of FindPath (optional)")
 	moveTo := flag.String("move-to", "", "destination x,y,z of ValidateMove (optional)")
 	maxMove := flag.Float64("max-move", 0, "longest legal move in metres; 0 = no limit")
-	deadline := flag.Duration("deadline", 2*time.Second, "deadline of each call")
+	deadlineMs := flag.Int("deadline-ms", 2000, "deadline of each call, in milliseconds")
 	token := flag.String("token", os.Getenv("WAYMESH_AUTH_TOKEN"),
 		"bearer token when the server runs with --auth-token")
 	flag.Parse()
@@ -76,7 +76,7 @@ func main() {
 	// call gives each RPC its own deadline: a zone server ticks on a budget and must never
 	// wait for a slow or unreachable navigation pod longer than that.
 	call := func() (context.Context, context.CancelFunc) {
-		ctx, cancel := context.WithTimeout(context.Background(), *deadline)
+		ctx, cancel := context.WithTimeout(context.Background(), time.Duration(*deadlineMs)*time.Millisecond)
 		if *token != "" {
 			ctx = metadata.AppendToOutgoingContext(ctx, "authorization", "Bearer "+*token)
 		}

@@ -28,6 +28,9 @@ struct QueryContext;
 struct NavQueryOptions {
   // Capacity of the A* / flood-fill node pool: the most polygons one query may touch.
   uint32_t max_nodes = 65536;
+  // Use the map's landmark table (a sharper A* heuristic) when it has one. Paged maps have
+  // none; false gives a resident map the same search, step for step.
+  bool landmarks = true;
 };
 
 class NavQuery {
