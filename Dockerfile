@@ -31,6 +31,7 @@ RUN apt-get update \
       libprotobuf32 \
       libspdlog1.10 \
       libfmt9 \
+      libcpp-httplib0.11 \
       libcairo2 \
       librecast1 \
  && rm -rf /var/lib/apt/lists/*

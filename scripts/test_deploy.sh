@@ -127,7 +127,9 @@ if [[ -x $SERVER && -x $CLI && -s $TMP/runtime-packages.txt ]]; then
   for bin in "$SERVER" "$CLI"; do
     for lib in $(readelf -d "$bin" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
       path=$(ldconfig -p | awk -v l="$lib" '$1 == l && /x86-64|x86_64/ {print $NF; exit}')
-      pkg=$(dpkg -S "$(readlink -f "${path:-/nonexistent}")" 2>/dev/null | head -n1 | cut -d: -f1)
+      real=$(readlink -f "${path:-/nonexistent}")
+      # dpkg records paths as packaged: /lib/... or /usr/lib/... (merged /usr resolves both).
+      pkg=$(dpkg -S "$path" "$real" "${real#/usr}" 2>/dev/null | head -n1 | cut -d: -f1)
       grep -qx "${pkg:-?}" "$TMP/provided.txt" || missing+=("$(basename "$bin"):$lib(${pkg:-no package})")
     done
   done

@@ -12,8 +12,9 @@ import { selects } from "./selectors.mjs";
 const SERVER_CONTAINER = "waymesh";
 // Health service names the server registers (besides "", the whole server).
 const HEALTH_SERVICES = ["", "waymesh.v1.Navigation"];
-// Memory the process needs besides the tile cache: gRPC and message buffers, per-worker search
-// state, code and allocator slack (docs/operations.md, Sizing).
+// Memory a pod must have besides the tile cache: measured ~20 MiB baseline and ~8 MiB per
+// worker, plus headroom for message buffers (--max-message-bytes per call in flight) and
+// allocator slack (docs/operations.md, Sizing).
 const PROCESS_OVERHEAD_BYTES = 256 * 2 ** 20;
 // The shortest startup budget (failureThreshold x periodSeconds) that loading and validating
 // large maps on a busy node should get.
