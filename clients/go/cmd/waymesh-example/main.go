@@ -6,8 +6,8 @@
 // Output (identical to the Java example's, so the two can be compared line by line):
 //
 //	health: SERVING
-//	map: town polygons=6496 tiles=9 islands=4
-//	path: COMPLETE waypoints=4 length=19.600
+//	map: town polygons=6496 tiles=16 islands=4
+//	path: COMPLETE waypoints=2 length=19.600
 //	move: INVALID reason=TOO_FAR distance=1.000 reached=-11.760,0.000,-21.260
 //
 // Exit status: 0 when every call succeeded, 1 for bad flags, 2 when a call failed (the line
