@@ -16,7 +16,7 @@
 # server/src/server_flags.cc and the runtime-library check is skipped.
 # Installs nothing but deploy/validate/node_modules (npm ci). Ends with "deploy: N passed, M failed".
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 BIN_DIR=${WAYMESH_BIN_DIR:-${1:-build/release}}
 SERVER=$BIN_DIR/server/waymesh-server
 CLI=$BIN_DIR/waymesh

@@ -1,6 +1,6 @@
 // ThreadSanitizer suppressions for every binary linking gRPC (waymesh-server, waymesh-client,
 // server_tests); compiled in -fsanitize=thread builds only. Debian's gRPC and abseil are built
-// without TSan, so the synchronization inside them (absl::Mutex, gRPC's locks and atomics) is
+// (and OpenSSL) without TSan, so the synchronization inside them (absl::Mutex, gRPC's locks and atomics) is
 // invisible and TSan reports their internal handoffs as races. Reports whose stacks pass
 // through those libraries are suppressed; races entirely in Waymesh code (worker pool, service,
 // registry, query core) are still reported.
@@ -13,6 +13,9 @@ extern "C" const char* __tsan_default_suppressions() {
          "race:libgpr.so\n"
          "race:libabsl_\n"
          "race:libprotobuf.so\n"
+         // OpenSSL (TLS tests): its locks are as invisible as gRPC's.
+         "race:libcrypto.so\n"
+         "race:libssl.so\n"
          "called_from_lib:libgrpc.so\n"
          "called_from_lib:libgrpc++.so\n"
          "called_from_lib:libgpr.so\n"

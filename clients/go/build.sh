@@ -18,7 +18,7 @@ protoc -I "$ROOT/proto" \
 # The example's sources stay in the tree; GOPATH sees them through a symlink.
 ln -s "$ROOT/clients/go/cmd/waymesh-example" "$GOPATH_DIR/src/$PKG/cmd/waymesh-example"
 
-export GO111MODULE=off GOPROXY=off GOFLAGS= CGO_ENABLED=0
+export GO111MODULE=off GOPROXY=off GOFLAGS='' CGO_ENABLED=0
 export GOPATH=$GOPATH_DIR:/usr/share/gocode GOCACHE=$OUT/cache
 go vet "$PKG/cmd/waymesh-example"
 go build -o "$OUT/bin/waymesh-example" "$PKG/cmd/waymesh-example"
