@@ -20,5 +20,6 @@ void RegisterValidate(CLI::App& app, int* exit_code);
 void RegisterRender(CLI::App& app, int* exit_code);
 void RegisterDiff(CLI::App& app, int* exit_code);
 void RegisterBake(CLI::App& app, int* exit_code);
+void RegisterLoadData(CLI::App& app, int* exit_code);
 
 }  // namespace waymesh::cli

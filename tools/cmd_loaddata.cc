@@ -1,0 +1,91 @@
+// `waymesh loaddata MAP.wmesh --rpc FindPath --count N [-o FILE]`: request samples for load
+// tests, written as the `data` array of a ghz config (docs: loadtest/README.md).
+
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "commands.h"
+#include "waymesh/loader/load_requests.h"
+#include "waymesh/loader/map_file.h"
+
+namespace waymesh::cli {
+namespace {
+
+struct LoadDataArgs {
+  std::string map_path;
+  std::string rpc = "FindPath";
+  std::string out_path;
+  LoadRequestOptions options;
+};
+
+int RunLoadData(LoadDataArgs& args) {
+  absl::StatusOr<LoadRpc> rpc = ParseLoadRpc(args.rpc);
+  if (!rpc.ok()) {
+    std::cerr << "waymesh loaddata: " << rpc.status().message() << "\n";
+    return kExitUsage;
+  }
+  args.options.rpc = *rpc;
+  if (args.options.map_id.empty()) {
+    args.options.map_id = std::filesystem::path(args.map_path).stem().string();
+  }
+  absl::StatusOr<std::shared_ptr<const NavMap>> map = LoadMapFile(args.map_path);
+  if (!map.ok()) {
+    std::cerr << "waymesh loaddata: " << map.status().message() << "\n";
+    return kExitFailure;
+  }
+  absl::StatusOr<std::string> json = GenerateLoadRequests(*map, args.options);
+  if (!json.ok()) {
+    std::cerr << "waymesh loaddata: " << json.status().message() << "\n";
+    return json.status().code() == absl::StatusCode::kInvalidArgument ? kExitUsage : kExitFailure;
+  }
+  if (args.out_path.empty() || args.out_path == "-") {
+    std::cout << *json;
+    return kExitOk;
+  }
+  if (absl::Status s = WriteFileAtomically(args.out_path, *json); !s.ok()) {
+    std::cerr << "waymesh loaddata: " << s.message() << "\n";
+    return kExitFailure;
+  }
+  std::cerr << "wrote " << args.options.count << " " << args.rpc << " requests to "
+            << args.out_path << "\n";
+  return kExitOk;
+}
+
+}  // namespace
+
+void RegisterLoadData(CLI::App& app, int* exit_code) {
+  auto args = std::make_shared<LoadDataArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "loaddata",
+      "Write random valid requests drawn from a map as a ghz `data` JSON array (reachable "
+      "FindPath pairs, moves for ValidateMove, rays, points), for ghz or waymesh-load");
+  cmd->add_option("map", args->map_path, "the compiled map (.wmesh)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--rpc", args->rpc,
+                  "FindPath, ValidateMove, Raycast, RandomPoint or NearestPoint")
+      ->capture_default_str();
+  cmd->add_option("--count", args->options.count, "requests to write")->capture_default_str();
+  cmd->add_option("--map-id", args->options.map_id,
+                  "map id in the requests (default: the file name without .wmesh)");
+  cmd->add_option("--seed", args->options.seed, "random seed")->capture_default_str();
+  cmd->add_option("--zones", args->options.zones,
+                  "zone-local load: requests start near this many random zone centres (0 = "
+                  "anywhere)")
+      ->capture_default_str();
+  cmd->add_option("--zone-radius", args->options.zone_radius, "zone radius (metres)")
+      ->capture_default_str();
+  cmd->add_option("--max-path-distance", args->options.max_path_distance,
+                  "FindPath goals within this distance of the start (0 = anywhere on its island)")
+      ->capture_default_str();
+  cmd->add_option("--move-length", args->options.move_length, "ValidateMove move length (m)")
+      ->capture_default_str();
+  cmd->add_option("--ray-length", args->options.ray_length, "Raycast length (m)")
+      ->capture_default_str();
+  cmd->add_option("-o,--output", args->out_path, "output file (default: standard output)");
+  cmd->callback([args, exit_code] { *exit_code = RunLoadData(*args); });
+}
+
+}  // namespace waymesh::cli
