@@ -164,6 +164,7 @@ mutate "readiness probe on another port" $D '/readinessProbe:/,/port:/s/port: 50
 mutate "server listens elsewhere than the probes" $F 's/WAYMESH_PORT: "50051"/WAYMESH_PORT: "50052"/' "probes target"
 mutate "metrics port differs from the container port" $F 's/WAYMESH_METRICS_PORT: "9464"/WAYMESH_METRICS_PORT: "9465"/' "container ports match"
 mutate "misspelt flag variable" $F 's/WAYMESH_MAX_CONNECTION_AGE:/WAYMESH_MAX_CONECTION_AGE:/' "flags are waymesh-server's"
+mutate "argument the server does not have" $D '/^        - name: waymesh$/,/image:/s|image: .*|&\n          args: ["--no-such-flag=1"]|' "flags are waymesh-server's"
 mutate "flag value of the wrong type" $F 's/WAYMESH_SHUTDOWN_GRACE: 10s/WAYMESH_SHUTDOWN_GRACE: ten seconds/' "flags are waymesh-server's"
 mutate "grace shorter than the drain" $D 's/terminationGracePeriodSeconds: 30/terminationGracePeriodSeconds: 12/' "termination grace"
 mutate "drain longer than the grace" $F 's/WAYMESH_SHUTDOWN_GRACE: 10s/WAYMESH_SHUTDOWN_GRACE: 1m/' "termination grace"
