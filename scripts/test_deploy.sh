@@ -126,6 +126,8 @@ if [[ -x $SERVER && -x $CLI && -s $TMP/runtime-packages.txt ]]; then
   missing=()
   for bin in "$SERVER" "$CLI"; do
     for lib in $(readelf -d "$bin" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+      # Sanitizer runtimes appear only in instrumented test builds; the image builds Release.
+      [[ $lib =~ ^lib(asan|ubsan|tsan|lsan|hwasan)\.so ]] && continue
       path=$(ldconfig -p | awk -v l="$lib" '$1 == l && /x86-64|x86_64/ {print $NF; exit}')
       real=$(readlink -f "${path:-/nonexistent}")
       # dpkg records paths as packaged: /lib/... or /usr/lib/... (merged /usr resolves both).
