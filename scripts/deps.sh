@@ -12,7 +12,7 @@ PACKAGES=(
   librecast-dev                            # Detour, for side-by-side benchmarks
   libcairo2-dev                            # waymesh render / diff pictures (PNG)
   libgrpc++-dev protobuf-compiler-grpc     # waymesh-server: gRPC C++ and its protoc plugin
-  libprotobuf-dev protobuf-compiler        # messages of proto/waymesh/v1/*.proto
+  libprotobuf-dev protobuf-compiler libprotoc-dev  # messages of proto/waymesh/v1/*.proto; Importer for waymesh-load
   grpc-proto                               # grpc.health.v1 proto for health-check clients
   libspdlog-dev                            # waymesh-server logs (text or JSON)
   openssl                                  # test certificates for the TLS / mutual TLS tests

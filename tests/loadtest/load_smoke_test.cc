@@ -1,0 +1,225 @@
+// End to end: waymesh-load against a real waymesh-server on loopback serving the demo town,
+// for Health.Check and FindPath (OK and NotFound), reading its JSON report; and the binary's
+// exit code 2 for configs it must refuse. Short bounded runs: this also runs under ASan.
+
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/time/clock.h"
+#include "child_process.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+#include "scratch_dir.h"
+
+namespace waymesh::loadtest {
+namespace {
+
+using ::testing::HasSubstr;
+using ::waymesh::testing::ChildProcess;
+using ::waymesh::testing::RunProgram;
+using ::waymesh::loadtest::testing::ScratchDir;
+
+const std::string kNavigationProto = WAYMESH_LOADTEST_DIR "/../proto/waymesh/v1/navigation.proto";
+constexpr char kHealthProto[] = "/usr/share/grpc-proto/grpc/health/v1/health.proto";
+
+int RunTool(const std::vector<std::string>& argv, std::string* output) {
+  absl::StatusOr<int> code = RunProgram(argv, "", output, absl::Seconds(60));
+  EXPECT_TRUE(code.ok()) << code.status();
+  return code.ok() ? *code : -1;
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The first `n` reachable queries ("... : path") of `waymesh demo-world --queries-out` as
+// FindPath requests on map `map_id`.
+nlohmann::json PathRequests(const std::string& queries, const std::string& map_id, size_t n) {
+  nlohmann::json out = nlohmann::json::array();
+  const std::vector<std::string> lines = absl::StrSplit(queries, '\n');
+  for (size_t i = 0; i + 1 < lines.size() && out.size() < n; ++i) {
+    if (lines[i].empty() || lines[i][0] != '#' || !absl::EndsWith(lines[i], ": path")) continue;
+    std::istringstream in(lines[i + 1]);
+    double v[6];
+    if (!(in >> v[0] >> v[1] >> v[2] >> v[3] >> v[4] >> v[5])) continue;
+    out.push_back({{"map_id", map_id},
+                   {"start", {{"x", v[0]}, {"y", v[1]}, {"z", v[2]}}},
+                   {"end", {{"x", v[3]}, {"y", v[4]}, {"z", v[5]}}}});
+  }
+  return out;
+}
+
+class LoadSmokeTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string out;
+    const std::string town = dir_.path() + "/town.json";
+    const std::string queries = dir_.path() + "/queries.txt";
+    ASSERT_EQ(RunTool({WAYMESH_CLI, "demo-world", "--size", "200", "--seed", "7", "-o", town,
+                   "--queries-out", queries},
+                  &out),
+              0)
+        << out;
+    dir_.Write("maps/.keep", "");
+    ASSERT_EQ(RunTool({WAYMESH_CLI, "build", town, "-o", dir_.path() + "/maps/demo.wmesh"}, &out), 0)
+        << out;
+    requests_ = PathRequests(ReadFile(queries), "demo", 4);
+    ASSERT_EQ(requests_.size(), 4u);
+
+    absl::StatusOr<int> port = waymesh::testing::PickFreeLoopbackPort();
+    ASSERT_TRUE(port.ok()) << port.status();
+    host_ = absl::StrCat("127.0.0.1:", *port);
+    auto server = ChildProcess::Start(
+        {WAYMESH_SERVER_BIN, "--maps-dir=" + dir_.path() + "/maps", "--listen-address=127.0.0.1",
+         absl::StrCat("--port=", *port), "--metrics-port=-1", "--workers=2"},
+        dir_.path() + "/server.log");
+    ASSERT_TRUE(server.ok()) << server.status();
+    server_ = *std::move(server);
+    // Ready when a one-call health run succeeds (bounded: 30 s).
+    int code = -1;
+    for (int i = 0; i < 300 && code != 0 && server_->Running(); ++i) {
+      code = RunTool({WAYMESH_LOAD_BIN, "--proto", kHealthProto, "--call",
+                  "grpc.health.v1.Health.Check", "--insecure", "-n", "1", "-c", "1", "-t", "1s",
+                  host_},
+                 &out);
+      if (code != 0) absl::SleepFor(absl::Milliseconds(100));
+    }
+    ASSERT_EQ(code, 0) << out << "\n" << server_->Log();
+  }
+
+  void TearDown() override {
+    if (server_) EXPECT_EQ(server_->Stop(), 0) << server_->Log();
+  }
+
+  // Runs waymesh-load with `args` and -O json; returns the parsed report.
+  nlohmann::json LoadJson(std::vector<std::string> args) {
+    const std::string report = dir_.path() + "/report.json";
+    std::remove(report.c_str());
+    args.insert(args.begin(), WAYMESH_LOAD_BIN);
+    for (const char* a : {"-O", "json", "-o"}) args.push_back(a);
+    args.push_back(report);
+    std::string out;
+    EXPECT_EQ(RunTool(args, &out), 0) << out;
+    nlohmann::json parsed = nlohmann::json::parse(ReadFile(report), nullptr, false);
+    EXPECT_FALSE(parsed.is_discarded()) << ReadFile(report) << out;
+    return parsed;
+  }
+
+  static void ExpectAllOk(const nlohmann::json& r, int total) {
+    ASSERT_TRUE(r.is_object()) << r;
+    EXPECT_EQ(r["count"], total) << r.dump(2);
+    EXPECT_EQ(r["statusCodeDistribution"]["OK"], total) << r.dump(2);
+    EXPECT_EQ(r["statusCodeDistribution"].size(), 1u) << r.dump(2);
+    EXPECT_TRUE(r["errorDistribution"].empty()) << r.dump(2);
+    const nlohmann::json& lat = r["latencyDistribution"];
+    ASSERT_EQ(lat.size(), 7u);
+    EXPECT_EQ(lat[2]["percentage"], 50);
+    EXPECT_EQ(lat[6]["percentage"], 99);
+    const int64_t fastest = r["fastest"], slowest = r["slowest"], average = r["average"];
+    const int64_t p50 = lat[2]["latency"], p99 = lat[6]["latency"];
+    EXPECT_GT(fastest, 0);
+    EXPECT_LE(fastest, p50);
+    EXPECT_LE(p50, p99);
+    EXPECT_LE(p99, slowest);
+    EXPECT_LE(fastest, average);
+    EXPECT_LE(average, slowest);
+    EXPECT_GT(r["rps"].get<double>(), 0);
+    uint64_t in_histogram = 0;
+    for (const auto& bucket : r["histogram"]) in_histogram += bucket["count"].get<uint64_t>();
+    EXPECT_EQ(in_histogram, static_cast<uint64_t>(total));
+  }
+
+  ScratchDir dir_;
+  std::string host_;
+  nlohmann::json requests_;
+  std::unique_ptr<ChildProcess> server_;
+};
+
+TEST_F(LoadSmokeTest, HealthCheckFindPathAndNotFound) {
+  // Health.Check: the .proto parsed at run time, everything from flags.
+  nlohmann::json health =
+      LoadJson({"--proto", kHealthProto, "--call", "grpc.health.v1.Health.Check", "--insecure",
+                "--total", "300", "--concurrency", "8", "--connections", "2", "--timeout", "10s",
+                host_});
+  ExpectAllOk(health, 300);
+  EXPECT_EQ(health["options"]["call"], "grpc.health.v1.Health.Check");
+
+  // FindPath: a ghz config file with a data file beside it (relative path), round-robin data.
+  dir_.Write("load/requests.json", requests_.dump());
+  const std::string config = dir_.Write(
+      "load/findpath.json", nlohmann::json({{"proto", kNavigationProto},
+                                            {"call", "waymesh.v1.Navigation.FindPath"},
+                                            {"host", host_},
+                                            {"insecure", true},
+                                            {"total", 1000},
+                                            {"concurrency", 2},
+                                            {"timeout", "10s"},
+                                            {"data-file", "requests.json"}})
+                                .dump());
+  nlohmann::json find_path = LoadJson({"--config", config, "--total", "300", "-c", "8"});
+  ExpectAllOk(find_path, 300);
+  EXPECT_EQ(find_path["options"]["concurrency"], 8);  // the flag won over the file
+
+  // An unknown map: every call NotFound, with the server's message.
+  nlohmann::json missing = requests_[0];
+  missing["map_id"] = "atlantis";
+  nlohmann::json not_found =
+      LoadJson({"--config", config, "--total", "40", "-c", "4", "-d", missing.dump()});
+  EXPECT_EQ(not_found["count"], 40) << not_found.dump(2);
+  EXPECT_EQ(not_found["statusCodeDistribution"]["NotFound"], 40) << not_found.dump(2);
+  EXPECT_FALSE(not_found["statusCodeDistribution"].contains("OK"));
+  ASSERT_EQ(not_found["errorDistribution"].size(), 1u) << not_found.dump(2);
+  const std::string error = not_found["errorDistribution"].begin().key();
+  EXPECT_THAT(error, HasSubstr("rpc error: code = NotFound desc = "));
+  EXPECT_THAT(error, HasSubstr("atlantis"));
+  EXPECT_EQ(not_found["errorDistribution"].begin().value(), 40);
+
+  // The default summary report, paced: 40 calls at 400/s take about 0.1 s.
+  std::string out;
+  ASSERT_EQ(RunTool({WAYMESH_LOAD_BIN, "--config", config, "-n", "40", "--rps", "400"}, &out), 0) << out;
+  EXPECT_THAT(out, HasSubstr("Summary:\n  Count:\t40\n"));
+  EXPECT_THAT(out, HasSubstr("Response time histogram:"));
+  EXPECT_THAT(out, HasSubstr("Latency distribution:\n  10 % in "));
+  EXPECT_THAT(out, HasSubstr("Status code distribution:\n  [OK]   40 responses"));
+}
+
+TEST(LoadBinaryTest, RefusesBadConfigsWithExitCodeTwo) {
+  ScratchDir dir;
+  std::string out;
+  const std::vector<std::string> base = {WAYMESH_LOAD_BIN, "--proto", kNavigationProto,
+                                         "--call", "waymesh.v1.Navigation.FindPath", "--insecure"};
+  const auto run = [&](std::vector<std::string> extra) {
+    std::vector<std::string> argv = base;
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    return RunTool(argv, &out);
+  };
+  // Nothing listens on port 1, but none of these gets as far as connecting.
+  EXPECT_EQ(run({"10.1.2.3:50051"}), 2);
+  EXPECT_THAT(out, HasSubstr("--allow-remote"));
+  EXPECT_EQ(run({"-d", R"([{"map_id": "a"}, {"map_id": 5}])", "127.0.0.1:1"}), 2);
+  EXPECT_THAT(out, AllOf(HasSubstr("data[1]"), HasSubstr("map_id")));
+  EXPECT_EQ(run({"--call", "waymesh.v1.Navigation.Teleport", "127.0.0.1:1"}), 2);
+  EXPECT_THAT(out, HasSubstr("Teleport"));
+  EXPECT_EQ(run({"--duration", "10", "127.0.0.1:1"}), 2);
+  EXPECT_THAT(out, HasSubstr("duration"));
+  EXPECT_EQ(run({"--bogus", "1", "127.0.0.1:1"}), 2);
+  EXPECT_EQ(RunTool({WAYMESH_LOAD_BIN, "--config", dir.path() + "/none.json"}, &out), 2);
+  EXPECT_THAT(out, HasSubstr("none.json"));
+  EXPECT_EQ(RunTool({WAYMESH_LOAD_BIN, "--help"}, &out), 0);
+  EXPECT_THAT(out, HasSubstr("--config"));
+  // A valid config but no server: exit 1 after the connect timeout, not a hang.
+  EXPECT_EQ(run({"-t", "300ms", "-n", "5", "127.0.0.1:1"}), 1);
+  EXPECT_THAT(out, HasSubstr("cannot connect"));
+}
+
+}  // namespace
+}  // namespace waymesh::loadtest
