@@ -146,13 +146,6 @@ near() {
   fi
 }
 
-# near_exact LANG NAME KEY WANT: prints a note (no check) when the value differs from WANT.
-near_exact() {
-  local got
-  got=$(sed -n "s/.* $3=\([-0-9.]*\).*/\1/p" "$TMP/$1-$2.txt" | head -n1)
-  awk -v g="$got" -v w="$4" 'BEGIN {exit !((g - w) <= 0.01 && (w - g) <= 0.01)}' ||
-    echo "note: $1 $2: $3=$got differs from the CLI's $4 (same map, same request)"
-}
 # at_least LANG NAME KEY MIN DESCRIPTION: the number after "KEY=" is >= MIN.
 at_least() {
   local got
@@ -175,12 +168,7 @@ for lang in go java; do
   fi
   if run $lang roof 0 --map=town --from="$WEST" --to="$(goal "$ROOF")" --move-to="$AHEAD"; then
     expect $lang roof '^path: COMPLETE waypoints=([4-9]|[1-9][0-9]+) ' "FindPath to the rooftop (bridge or ford, ladder) is COMPLETE"
-    # The server searches paged maps without the landmark heuristic the CLI uses on resident
-    # maps, and today the two do not always agree on long multi-area paths: within 15 % of the
-    # CLI's length, and never shorter than the straight line; a difference is shown.
-    near $lang roof length "$(ref 1 3)" "$(awk -v l="$(ref 1 3)" 'BEGIN {print l * 0.15}')" \
-      "FindPath length is close to the CLI's"
-    near_exact $lang roof length "$(ref 1 3)"
+    near $lang roof length "$(ref 1 3)" 0.01 "FindPath length equals the CLI's"
     at_least $lang roof length "$(echo "$ROOF" | awk '{print sqrt(($4-$1)^2 + ($5-$2)^2 + ($6-$3)^2)}')" \
       "FindPath is no shorter than the straight line"
     expect $lang roof '^move: VALID reason=REASON_NONE ' "ValidateMove on open ground is VALID"

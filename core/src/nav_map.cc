@@ -42,11 +42,13 @@ NavMap::NavMap(MapInfo info, std::vector<TileView> tiles, std::shared_ptr<const 
   BuildGrid();
 }
 
-NavMap::NavMap(MapInfo info, MapDigest digest, std::shared_ptr<const TileSource> source)
+NavMap::NavMap(MapInfo info, MapDigest digest, std::shared_ptr<const TileSource> source,
+               std::shared_ptr<const LandmarkTable> landmarks)
     : lazy_(std::make_shared<LazyState>()),
       info_(std::move(info)),
       digest_(std::move(digest)),
-      source_(std::move(source)) {
+      source_(std::move(source)),
+      paged_landmarks_(std::move(landmarks)) {
   BuildGrid();
 }
 
@@ -76,11 +78,8 @@ const TileView* NavMap::TileAt(int32_t x, int32_t z) const {
 }
 
 const LandmarkTable& NavMap::landmarks() const {
-  std::call_once(lazy_->landmarks_once, [this] {
-    // A paged map is paged because it should not be in memory all at once; building the
-    // table would load every tile.
-    if (!paged()) lazy_->landmarks = LandmarkTable::Build(*this);
-  });
+  if (paged()) return paged_landmarks_ ? *paged_landmarks_ : lazy_->landmarks;  // empty default
+  std::call_once(lazy_->landmarks_once, [this] { lazy_->landmarks = LandmarkTable::Build(*this); });
   return lazy_->landmarks;
 }
 

@@ -111,15 +111,18 @@ absl::StatusOr<std::shared_ptr<const TileView>> MapTileFile::ReadTile(uint32_t i
   return std::shared_ptr<const TileView>(tile, &tile->view);
 }
 
-absl::StatusOr<MapDigest> MapTileFile::ReadDigest() const {
-  MapDigest digest;
-  digest.tiles.reserve(dir_.tiles.size());
+absl::StatusOr<std::shared_ptr<const NavMap>> MapTileFile::ReadResident() const {
+  auto owned = std::make_shared<std::vector<std::shared_ptr<const TileView>>>();
+  std::vector<TileView> views;
+  owned->reserve(dir_.tiles.size());
+  views.reserve(dir_.tiles.size());
   for (uint32_t i = 0; i < dir_.tiles.size(); ++i) {
     absl::StatusOr<std::shared_ptr<const TileView>> tile = ReadTile(i);
     if (!tile.ok()) return tile.status();
-    AddTileToDigest(dir_.info, **tile, &digest);
+    views.push_back(**tile);
+    owned->push_back(*std::move(tile));
   }
-  return digest;
+  return std::make_shared<const NavMap>(dir_.info, std::move(views), std::move(owned));
 }
 
 }  // namespace waymesh

@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "spdlog/spdlog.h"
+#include "waymesh/core/landmark_table.h"
 #include "waymesh/server/request_validation.h"
 
 namespace waymesh::server {
@@ -71,12 +72,19 @@ absl::StatusOr<std::shared_ptr<const ServedMap>> MapRegistry::Load(const std::st
                                                                    uint64_t version) const {
   absl::StatusOr<std::unique_ptr<MapTileFile>> file = MapTileFile::Open(path);
   if (!file.ok()) return file.status();
-  // Every tile is validated now, so a served map has no bad tile to find later.
-  absl::StatusOr<MapDigest> digest = (*file)->ReadDigest();
-  if (!digest.ok()) return digest.status();
+  // Every tile is validated now, so a served map has no bad tile to find later. The map is
+  // resident for this step only: what the paged map keeps is derived from it, then it goes.
+  absl::StatusOr<std::shared_ptr<const NavMap>> resident = (*file)->ReadResident();
+  if (!resident.ok()) return resident.status();
+  // Landmarks make A* both faster and closer to the shortest path; a paged map cannot build
+  // them itself (every tile at once), so they are built here and kept (36 B per polygon).
+  auto landmarks = std::make_shared<const LandmarkTable>((*resident)->landmarks());
+  MapDigest digest = (*resident)->digest();
+  resident->reset();
   MapInfo info = (*file)->directory().info;
   auto source = std::make_shared<const CachedTileSource>(*std::move(file), cache_);
-  auto map = std::make_shared<const NavMap>(std::move(info), *std::move(digest), source);
+  auto map = std::make_shared<const NavMap>(std::move(info), std::move(digest), source,
+                                            std::move(landmarks));
   return std::make_shared<const ServedMap>(id, version, std::move(map), std::move(source),
                                            absl::Now());
 }

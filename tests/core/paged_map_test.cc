@@ -131,6 +131,29 @@ TEST(PagedMapTest, AnswersEqualTheResidentMapAndEveryCallReleasesItsTiles) {
   EXPECT_LT(f.source->acquired(), int(queries.size()) * 200);
 }
 
+TEST(PagedMapTest, WithTheResidentLandmarksPathsEqualTheResidentMapsPaths) {
+  PagedFixture f = MakePaged();
+  ASSERT_NE(f.paged, nullptr);
+  ASSERT_FALSE(f.resident->landmarks().empty());
+  auto landmarks = std::make_shared<const LandmarkTable>(f.resident->landmarks());
+  auto paged = std::make_shared<const NavMap>(f.resident->info(), f.resident->digest(), f.source,
+                                              landmarks);
+  EXPECT_FALSE(paged->landmarks().empty());
+  NavQuery resident(f.resident);
+  NavQuery q(paged);
+  PathOptions po;
+  po.half_extents = {0.5f, 1, 0.5f};
+  PathResult pr, pp;
+  const auto queries = Queries(200);
+  for (size_t i = 0; i < queries.size(); ++i) {
+    ASSERT_TRUE(resident.FindPath(queries[i].start, queries[i].goal, QueryFilter(), po, &pr).ok());
+    ASSERT_TRUE(q.FindPath(queries[i].start, queries[i].goal, QueryFilter(), po, &pp).ok());
+    EXPECT_EQ(pp.length, pr.length) << i;
+    EXPECT_EQ(pp.nodes_expanded, pr.nodes_expanded) << i;
+  }
+  EXPECT_EQ(f.source->alive(), 0);
+}
+
 TEST(PagedMapTest, ATileThatCannotBeLoadedIsAWallNotACrash) {
   PagedFixture f = MakePaged();
   ASSERT_NE(f.paged, nullptr);

@@ -7,6 +7,8 @@
 
 #include "demo_town.h"
 #include "gtest/gtest.h"
+#include "waymesh/core/nav_query.h"
+#include "waymesh/server/proto_conversion.h"
 #include "test_server.h"
 
 namespace waymesh::testing {
@@ -61,6 +63,46 @@ TEST(TileBudgetTest, SmallBudgetEvictsYetAnswersLikeAFullyLoadedServer) {
   EXPECT_GT(small->maps().stats().evictions, 0u);
   EXPECT_LE(small->maps().stats().resident_bytes, town.bytes.size());
   EXPECT_EQ(full->maps().stats().evictions, 0u);
+}
+
+TEST(TileBudgetTest, ServedPathsEqualTheResidentMapsPaths) {
+  // The server serves maps paged (with the landmark table built at load); `waymesh path` and
+  // embedded users query the same file resident. Both must give the same path.
+  const DemoTown& town = Town(200, 7, /*tile_size=*/32);
+  TempDir maps;
+  maps.Write("town.wmesh", town.bytes);
+  server::ServerConfig config = TestConfig(maps.path());
+  config.tile_cache_bytes = town.bytes.size() / 4;
+  std::unique_ptr<server::NavigationServer> server = StartServer(config);
+  ASSERT_NE(server, nullptr);
+  auto stub = v1::Navigation::NewStub(Dial(*server));
+  NavQuery resident(town.map);
+  // What the server applies when a request names no filter: the map's own area costs.
+  const QueryFilter filter = server::ToQueryFilter(v1::QueryFilter(), town.map->info());
+  PathResult want;
+  const auto& probes = town.truth.probes;
+  int compared = 0;
+  for (size_t i = 0; i < probes.size(); ++i) {
+    for (size_t j = 0; j < probes.size(); ++j) {
+      if (i == j) continue;
+      ASSERT_TRUE(
+          resident.FindPath(probes[i].position, probes[j].position, filter, {}, &want).ok());
+      v1::FindPathRequest r;
+      r.set_map_id("town");
+      SetVec(probes[i].position, r.mutable_start());
+      SetVec(probes[j].position, r.mutable_end());
+      grpc::ClientContext ctx;
+      SetDeadline(&ctx);
+      v1::FindPathResponse got;
+      ASSERT_TRUE(stub->FindPath(&ctx, r, &got).ok());
+      ASSERT_EQ(v1::PathStatus_Name(got.status()), QueryStatusName(want.status))
+          << probes[i].name << " -> " << probes[j].name;
+      EXPECT_NEAR(got.length(), want.length, 1e-3) << probes[i].name << " -> " << probes[j].name;
+      EXPECT_EQ(size_t(got.waypoints_size()), want.waypoints.size());
+      ++compared;
+    }
+  }
+  EXPECT_GT(compared, 50);
 }
 
 }  // namespace

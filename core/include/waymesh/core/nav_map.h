@@ -173,8 +173,10 @@ class NavMap {
  public:
   // Resident. `tiles[i].index` must be i; tiles must lie inside the grid of `info`.
   NavMap(MapInfo info, std::vector<TileView> tiles, std::shared_ptr<const void> storage);
-  // Paged. `digest` must describe exactly the tiles `source` serves.
-  NavMap(MapInfo info, MapDigest digest, std::shared_ptr<const TileSource> source);
+  // Paged. `digest` must describe exactly the tiles `source` serves; `landmarks` (optional)
+  // must have been built on the same map resident (see landmarks()).
+  NavMap(MapInfo info, MapDigest digest, std::shared_ptr<const TileSource> source,
+         std::shared_ptr<const LandmarkTable> landmarks = nullptr);
   ~NavMap();
 
   const MapInfo& info() const { return info_; }
@@ -195,9 +197,9 @@ class NavMap {
   // Tile covering grid cell (x, z), or nullptr when the cell has no walkable surface.
   const TileView* TileAt(int32_t x, int32_t z) const;
 
-  // Landmark distances for path search heuristics, built on first call (thread-safe, once per
-  // map; empty for small maps and for paged maps) and shared by every query object. See
-  // landmark_table.h.
+  // Landmark distances for path search heuristics, shared by every query object: built on
+  // first call for a resident map (thread-safe, once per map; empty for small maps), given at
+  // construction for a paged one (building it would load every tile). See landmark_table.h.
   const LandmarkTable& landmarks() const;
 
  private:
@@ -211,6 +213,7 @@ class NavMap {
   std::vector<int32_t> grid_;    // grid cell -> tile index or -1, built on construction
   std::shared_ptr<const void> storage_;
   std::shared_ptr<const TileSource> source_;  // paged maps
+  std::shared_ptr<const LandmarkTable> paged_landmarks_;
 };
 
 }  // namespace waymesh

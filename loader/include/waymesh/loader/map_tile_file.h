@@ -44,9 +44,9 @@ class MapTileFile {
   // Reads and validates tile `index` (< tile count). The view owns its bytes. Thread-safe.
   absl::StatusOr<std::shared_ptr<const TileView>> ReadTile(uint32_t index) const;
 
-  // Reads and validates every tile once and returns the map's digest: what a paged NavMap
-  // needs to know without holding the tiles.
-  absl::StatusOr<MapDigest> ReadDigest() const;
+  // Reads and validates every tile: the whole map resident, e.g. to derive what a paged NavMap
+  // of this file keeps (digest, landmark table) before the tiles are let go.
+  absl::StatusOr<std::shared_ptr<const NavMap>> ReadResident() const;
 
  private:
   MapTileFile(std::string path, int fd) : path_(std::move(path)), fd_(fd) {}
