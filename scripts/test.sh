@@ -3,6 +3,8 @@
 #   1. all GoogleTest suites under AddressSanitizer + UndefinedBehaviorSanitizer
 #   2. the core and server suites (threads, pool, cache, reload) under ThreadSanitizer
 #   3. every libFuzzer target for a bounded time, from its seed corpus
+#   4. the deployment checks (Dockerfile, Kubernetes manifests, alert rules; offline)
+#   5. the Go and Java example clients against a live server (the ASan build's binaries)
 # Ends with one line "waymesh: N passed, M failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,6 +17,13 @@ bash scripts/deps.sh
 
 passed=0
 failed=0
+count_plain() {  # adds a "NAME: N passed, M failed" line of file $1 (NAME = $2) to the totals
+  local line
+  line=$(grep -E "^$2: [0-9]+ passed, [0-9]+ failed$" "$1" | tail -1 || true)
+  if [[ -z $line ]]; then echo "no $2 results in $1"; failed=$((failed + 1)); return; fi
+  passed=$((passed + $(sed -E 's/.*: ([0-9]+) passed.*/\1/' <<<"$line")))
+  failed=$((failed + $(sed -E 's/.* ([0-9]+) failed$/\1/' <<<"$line")))
+}
 count_ctest() {  # adds ctest's "x% tests passed, N tests failed out of M" to the totals
   local line total bad
   line=$(grep -E "tests passed, [0-9]+ tests? failed out of [0-9]+" "$1" | tail -1 || true)
@@ -62,6 +71,14 @@ for f in "${fuzzers[@]}"; do
     failed=$((failed + 1))
   fi
 done
+
+echo "== Deployment: Dockerfile, Kubernetes manifests, alert rules (offline)"
+bash scripts/test_deploy.sh "$BUILD/asan" | tee "$BUILD/deploy.log" || true
+count_plain "$BUILD/deploy.log" deploy
+
+echo "== Go and Java example clients against a live server"
+bash scripts/test_clients.sh "$BUILD/asan" | tee "$BUILD/clients.log" || true
+count_plain "$BUILD/clients.log" clients
 
 echo "waymesh: $passed passed, $failed failed"
 [[ $failed -eq 0 && $passed -gt 0 ]]
