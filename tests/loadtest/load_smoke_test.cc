@@ -183,9 +183,23 @@ TEST_F(LoadSmokeTest, HealthCheckFindPathAndNotFound) {
   EXPECT_THAT(error, HasSubstr("atlantis"));
   EXPECT_EQ(not_found["errorDistribution"].begin().value(), 40);
 
-  // The default summary report, paced: 40 calls at 400/s take about 0.1 s.
+  // Paced: call k is due at k / rps, so 40 calls at 400/s cannot finish before 39 * 2.5 ms.
+  nlohmann::json paced = LoadJson({"--config", config, "-n", "40", "--rps", "400"});
+  ExpectAllOk(paced, 40);
+  EXPECT_GE(paced["total"].get<int64_t>(), 97'500'000) << paced.dump(2);
+  EXPECT_EQ(paced["endReason"], "normal");
+
+  // A duration ends the run before a total it cannot reach.
+  nlohmann::json timed = LoadJson({"--config", config, "-n", "100000000", "-z", "300ms", "-c", "4"});
+  EXPECT_EQ(timed["endReason"], "timeout") << timed.dump(2);
+  EXPECT_GT(timed["count"].get<int64_t>(), 0);
+  EXPECT_LT(timed["count"].get<int64_t>(), 100000000);
+  EXPECT_EQ(timed["statusCodeDistribution"]["OK"], timed["count"]);
+  EXPECT_GE(timed["total"].get<int64_t>(), 300'000'000);
+
+  // The default summary report.
   std::string out;
-  ASSERT_EQ(RunTool({WAYMESH_LOAD_BIN, "--config", config, "-n", "40", "--rps", "400"}, &out), 0) << out;
+  ASSERT_EQ(RunTool({WAYMESH_LOAD_BIN, "--config", config, "-n", "40"}, &out), 0) << out;
   EXPECT_THAT(out, HasSubstr("Summary:\n  Count:\t40\n"));
   EXPECT_THAT(out, HasSubstr("Response time histogram:"));
   EXPECT_THAT(out, HasSubstr("Latency distribution:\n  10 % in "));
