@@ -48,8 +48,8 @@ int Main(const std::vector<std::string>& args) {
   absl::StatusOr<LoadConfig> config =
       ResolveConfig(command_line->config_path, command_line->overrides);
   if (!config.ok()) return Fail(kExitBadConfig, config.status());
-  const absl::Status host_ok = command_line->allow_remote ? CheckHostSyntax(config->host)
-                                                          : CheckLoopbackHost(config->host);
+  const absl::Status host_ok =
+      command_line->allow_remote ? CheckHostSyntax(config->host) : CheckLoopbackHost(config->host);
   if (!host_ok.ok()) return Fail(kExitBadConfig, host_ok);
 
   absl::StatusOr<std::unique_ptr<DescriptorSource>> descriptors =
@@ -108,6 +108,4 @@ int Main(const std::vector<std::string>& args) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  return Main(std::vector<std::string>(argv + 1, argv + argc));
-}
+int main(int argc, char** argv) { return Main(std::vector<std::string>(argv + 1, argv + argc)); }

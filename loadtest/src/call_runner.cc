@@ -43,7 +43,8 @@ class LoadRunner {
     const int concurrency = std::max(1, plan_.concurrency);
     slots_ = std::vector<Slot>(concurrency);
     for (int i = 0; i < concurrency; ++i) slots_[i].channel = i % stubs_.size();
-    if (plan_.total > 0) result_.ok_latencies_ns.reserve(std::min(plan_.total, kMaxReservedLatencies));
+    if (plan_.total > 0)
+      result_.ok_latencies_ns.reserve(std::min(plan_.total, kMaxReservedLatencies));
 
     start_ = Clock::now();
     last_done_ = start_;
@@ -58,7 +59,8 @@ class LoadRunner {
 
     RunResult out = std::move(result_);
     for (int c = 0; c < kCodeCount; ++c) {
-      if (code_counts_[c] > 0) out.status_counts[CodeName(static_cast<grpc::StatusCode>(c))] += code_counts_[c];
+      if (code_counts_[c] > 0)
+        out.status_counts[CodeName(static_cast<grpc::StatusCode>(c))] += code_counts_[c];
     }
     out.total_ns = out.count == 0 ? 0 : std::chrono::nanoseconds(last_done_ - start_).count();
     if (Interrupted()) {
@@ -92,9 +94,9 @@ class LoadRunner {
       std::shared_ptr<grpc::Channel> channel =
           grpc::CreateCustomChannel(plan_.target, plan_.credentials, args);
       if (!channel->WaitForConnected(connect_by)) {
-        return absl::UnavailableError(absl::StrCat("cannot connect to ", plan_.target, " within ",
-                                                   absl::FormatDuration(plan_.timeout),
-                                                   " (connection ", i + 1, " of ", connections, ")"));
+        return absl::UnavailableError(absl::StrCat(
+            "cannot connect to ", plan_.target, " within ", absl::FormatDuration(plan_.timeout),
+            " (connection ", i + 1, " of ", connections, ")"));
       }
       stubs_.push_back(std::make_unique<grpc::GenericStub>(channel));
       channels_.push_back(std::move(channel));
@@ -178,7 +180,8 @@ class LoadRunner {
     for (uint64_t k = 0; plan_.total == 0 || k < plan_.total;) {
       if (Interrupted()) break;
       const Clock::time_point due =
-          start_ + std::chrono::nanoseconds(static_cast<int64_t>(period_ns * static_cast<double>(k)));
+          start_ +
+          std::chrono::nanoseconds(static_cast<int64_t>(period_ns * static_cast<double>(k)));
       const Clock::time_point now = Clock::now();
       if (PastDeadline(due) || PastDeadline(now)) break;
       std::unique_lock<std::mutex> lock(mu_);
@@ -217,11 +220,11 @@ class LoadRunner {
 
   std::mutex mu_;
   std::condition_variable cv_;
-  int in_flight_ = 0;              // guarded by mu_
-  std::vector<size_t> free_slots_;  // guarded by mu_ (paced runs)
-  RunResult result_;               // guarded by mu_
+  int in_flight_ = 0;                               // guarded by mu_
+  std::vector<size_t> free_slots_;                  // guarded by mu_ (paced runs)
+  RunResult result_;                                // guarded by mu_
   std::array<uint64_t, kCodeCount> code_counts_{};  // guarded by mu_
-  Clock::time_point last_done_;    // guarded by mu_
+  Clock::time_point last_done_;                     // guarded by mu_
 };
 
 }  // namespace

@@ -17,9 +17,9 @@ using nlohmann::json;
 // ghz's one-letter flags.
 const std::map<std::string, std::string>& ShortNames() {
   static const auto* names = new std::map<std::string, std::string>{
-      {"n", "total"},    {"c", "concurrency"}, {"z", "duration"}, {"t", "timeout"},
-      {"d", "data"},     {"D", "data-file"},   {"m", "metadata"}, {"i", "import-paths"},
-      {"O", "format"},   {"o", "output"},      {"r", "rps"},      {"h", "help"}};
+      {"n", "total"},  {"c", "concurrency"}, {"z", "duration"}, {"t", "timeout"},
+      {"d", "data"},   {"D", "data-file"},   {"m", "metadata"}, {"i", "import-paths"},
+      {"O", "format"}, {"o", "output"},      {"r", "rps"},      {"h", "help"}};
   return *names;
 }
 
@@ -38,7 +38,8 @@ bool IsBoolFlag(const std::string& name) {
 absl::StatusOr<bool> ParseBool(const std::string& flag, const std::string& text) {
   if (text == "true" || text == "1") return true;
   if (text == "false" || text == "0") return false;
-  return absl::InvalidArgumentError(absl::StrCat(flag, ": expected true or false, got \"", text, "\""));
+  return absl::InvalidArgumentError(
+      absl::StrCat(flag, ": expected true or false, got \"", text, "\""));
 }
 
 // A flag's text as the JSON value its config key takes; CheckConfigObject then checks it.
@@ -52,7 +53,8 @@ absl::StatusOr<json> FlagValue(const std::string& flag, const ConfigKey& key,
     }
     case KeyKind::kCount: {
       uint64_t n;
-      if (!absl::SimpleAtoi(text, &n) || text.find_first_not_of("0123456789") != std::string::npos) {
+      if (!absl::SimpleAtoi(text, &n) ||
+          text.find_first_not_of("0123456789") != std::string::npos) {
         return absl::InvalidArgumentError(
             absl::StrCat(flag, ": expected a positive integer, got \"", text, "\""));
       }
@@ -109,15 +111,15 @@ absl::StatusOr<CommandLine> ParseCommandLine(const std::vector<std::string>& arg
     if (!absl::ConsumePrefix(&body, "--")) absl::ConsumePrefix(&body, "-");
     std::string name(body.substr(0, body.find('=')));
     std::optional<std::string> value;
-    if (body.find('=') != absl::string_view::npos) value = std::string(body.substr(body.find('=') + 1));
+    if (body.find('=') != absl::string_view::npos)
+      value = std::string(body.substr(body.find('=') + 1));
     if (auto it = ShortNames().find(name); it != ShortNames().end()) name = it->second;
     const std::string flag = "--" + name;
     const ConfigKey* key = FindKey(name);
-    const bool known = key != nullptr || name == "config" || name == "format" ||
-                       name == "output" || name == "allow-remote" || name == "help";
+    const bool known = key != nullptr || name == "config" || name == "format" || name == "output" ||
+                       name == "allow-remote" || name == "help";
     if (!known) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("unknown flag \"", arg, "\" (see --help)"));
+      return absl::InvalidArgumentError(absl::StrCat("unknown flag \"", arg, "\" (see --help)"));
     }
     if (!value.has_value()) {
       if (IsBoolFlag(name)) {

@@ -31,8 +31,8 @@ class CollectingErrors : public pb::compiler::MultiFileErrorCollector {
 // Building a protoset's files reports errors (e.g. a missing import) here.
 class PoolErrors : public pb::DescriptorPool::ErrorCollector {
  public:
-  void AddError(const std::string& filename, const std::string& element_name,
-                const pb::Message*, ErrorLocation, const std::string& message) override {
+  void AddError(const std::string& filename, const std::string& element_name, const pb::Message*,
+                ErrorLocation, const std::string& message) override {
     errors_.push_back(absl::StrCat(filename, ": ", element_name, ": ", message));
   }
   std::string Text() const { return absl::StrJoin(errors_, "; "); }
@@ -81,9 +81,9 @@ absl::StatusOr<std::unique_ptr<DescriptorSource>> DescriptorSource::FromProtoset
   for (const pb::FileDescriptorProto& file : set.file()) {
     const pb::FileDescriptor* built = source->pool_->FindFileByName(file.name());
     if (built == nullptr) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "protoset ", path, ": ", file.name(), " does not build: ", errors->Text(),
-          " (was it made with --include_imports?)"));
+      return absl::InvalidArgumentError(absl::StrCat("protoset ", path, ": ", file.name(),
+                                                     " does not build: ", errors->Text(),
+                                                     " (was it made with --include_imports?)"));
     }
     CollectFiles(built, &seen, &source->files_);
   }
@@ -141,16 +141,17 @@ absl::StatusOr<const pb::MethodDescriptor*> DescriptorSource::FindMethod(
   if (const size_t slash = name.rfind('/'); slash != std::string::npos) name[slash] = '.';
   const size_t dot = name.rfind('.');
   if (dot == std::string::npos || dot == 0 || dot + 1 == name.size()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "call \"", call, "\": expected package.Service.Method, e.g. waymesh.v1.Navigation.FindPath"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("call \"", call,
+                     "\": expected package.Service.Method, e.g. waymesh.v1.Navigation.FindPath"));
   }
   const std::string service_name = name.substr(0, dot);
   const pb::ServiceDescriptor* service = pool_->FindServiceByName(service_name);
   if (service == nullptr) {
     const std::vector<std::string> have = ServiceNames();
     return absl::NotFoundError(absl::StrCat(
-        "call \"", call, "\": no service ", service_name, " in the descriptors (services: ",
-        have.empty() ? "none" : absl::StrJoin(have, ", "), ")"));
+        "call \"", call, "\": no service ", service_name,
+        " in the descriptors (services: ", have.empty() ? "none" : absl::StrJoin(have, ", "), ")"));
   }
   const pb::MethodDescriptor* method = service->FindMethodByName(name.substr(dot + 1));
   if (method == nullptr) {

@@ -6,7 +6,8 @@ nlohmann::ordered_json JsonReport(const LoadReport& r, const LoadConfig& config,
   using json = nlohmann::ordered_json;
   json out = json::object();
   if (!config.name.empty()) out["name"] = config.name;
-  out["date"] = absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", date, absl::UTCTimeZone());  // as Go prints UTC
+  out["date"] =
+      absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", date, absl::UTCTimeZone());  // as Go prints UTC
   out["options"] = json::parse(ConfigToJson(config).dump());
   out["endReason"] = r.end_reason;
   out["count"] = r.count;
@@ -28,8 +29,9 @@ nlohmann::ordered_json JsonReport(const LoadReport& r, const LoadConfig& config,
   out["latencyDistribution"] = latencies;
   json histogram = json::array();
   for (const HistogramBucket& b : r.histogram) {
-    histogram.push_back(
-        {{"mark", static_cast<double>(b.mark_ns) / 1e9}, {"count", b.count}, {"frequency", b.frequency}});
+    histogram.push_back({{"mark", static_cast<double>(b.mark_ns) / 1e9},
+                         {"count", b.count},
+                         {"frequency", b.frequency}});
   }
   out["histogram"] = histogram;
   return out;

@@ -63,8 +63,9 @@ absl::Status CheckData(const json& value, absl::string_view where, absl::string_
   };
   if (value.is_object()) return absl::OkStatus();
   if (!value.is_array()) {
-    return bad(absl::StrCat(": must be a JSON object (one request message) or an array of them, got ",
-                            value.type_name()));
+    return bad(
+        absl::StrCat(": must be a JSON object (one request message) or an array of them, got ",
+                     value.type_name()));
   }
   if (value.empty()) return bad(": the array of request messages is empty");
   for (size_t i = 0; i < value.size(); ++i) {
@@ -136,8 +137,8 @@ absl::Status CheckValue(const ConfigKey& key, const json& value, absl::string_vi
           return bad(absl::StrCat("the value of header \"", name, "\" must be a string"));
         }
         if (!ValidHeaderValue(header_value.get<std::string>())) {
-          return bad(absl::StrCat("the value of header \"", name,
-                                  "\" may hold only printable ASCII"));
+          return bad(
+              absl::StrCat("the value of header \"", name, "\" may hold only printable ASCII"));
         }
       }
       return absl::OkStatus();
@@ -173,16 +174,16 @@ const std::vector<std::pair<std::string, std::string>>& Alternatives() {
 
 const std::vector<ConfigKey>& ConfigKeys() {
   static const auto* keys = new std::vector<ConfigKey>{
-      {"name", KeyKind::kString},          {"proto", KeyKind::kPath},
-      {"protoset", KeyKind::kPath},        {"import-paths", KeyKind::kPathList},
-      {"call", KeyKind::kString},          {"host", KeyKind::kString},
-      {"insecure", KeyKind::kBool},        {"cacert", KeyKind::kPath},
-      {"cert", KeyKind::kPath},            {"key", KeyKind::kPath},
-      {"cname", KeyKind::kString},         {"total", KeyKind::kCount},
-      {"duration", KeyKind::kDuration},    {"concurrency", KeyKind::kCount},
-      {"connections", KeyKind::kCount},    {"rps", KeyKind::kNumber},
-      {"timeout", KeyKind::kDuration},     {"data", KeyKind::kData},
-      {"data-file", KeyKind::kPath},       {"metadata", KeyKind::kMetadata},
+      {"name", KeyKind::kString},       {"proto", KeyKind::kPath},
+      {"protoset", KeyKind::kPath},     {"import-paths", KeyKind::kPathList},
+      {"call", KeyKind::kString},       {"host", KeyKind::kString},
+      {"insecure", KeyKind::kBool},     {"cacert", KeyKind::kPath},
+      {"cert", KeyKind::kPath},         {"key", KeyKind::kPath},
+      {"cname", KeyKind::kString},      {"total", KeyKind::kCount},
+      {"duration", KeyKind::kDuration}, {"concurrency", KeyKind::kCount},
+      {"connections", KeyKind::kCount}, {"rps", KeyKind::kNumber},
+      {"timeout", KeyKind::kDuration},  {"data", KeyKind::kData},
+      {"data-file", KeyKind::kPath},    {"metadata", KeyKind::kMetadata},
   };
   return *keys;
 }

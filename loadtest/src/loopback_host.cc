@@ -20,8 +20,8 @@ struct HostPort {
 
 absl::Status SplitHostPort(absl::string_view target, HostPort* out) {
   const auto bad = [&](absl::string_view why) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("host \"", target, "\": ", why, " (expected HOST:PORT, e.g. 127.0.0.1:50051)"));
+    return absl::InvalidArgumentError(absl::StrCat("host \"", target, "\": ", why,
+                                                   " (expected HOST:PORT, e.g. 127.0.0.1:50051)"));
   };
   absl::string_view rest = target;
   if (absl::StartsWith(rest, "[")) {
@@ -73,9 +73,10 @@ absl::Status CheckLoopbackHost(absl::string_view host) {
   HostPort parts;
   if (absl::Status s = SplitHostPort(host, &parts); !s.ok()) return s;
   if (IsLoopbackName(parts.host)) return absl::OkStatus();
-  return absl::InvalidArgumentError(absl::StrCat(
-      "refusing to load \"", host, "\": not a loopback address (127.0.0.0/8, localhost, [::1]); "
-      "pass --allow-remote to load another machine"));
+  return absl::InvalidArgumentError(
+      absl::StrCat("refusing to load \"", host,
+                   "\": not a loopback address (127.0.0.0/8, localhost, [::1]); "
+                   "pass --allow-remote to load another machine"));
 }
 
 }  // namespace waymesh::loadtest

@@ -37,7 +37,8 @@ absl::StatusOr<std::vector<std::string>> BuildRequests(const google::protobuf::D
                                                      messages[i].type_name()));
     }
     std::unique_ptr<google::protobuf::Message> message(prototype->New());
-    const auto status = google::protobuf::util::JsonStringToMessage(messages[i].dump(), message.get());
+    const auto status =
+        google::protobuf::util::JsonStringToMessage(messages[i].dump(), message.get());
     if (!status.ok()) {
       return absl::InvalidArgumentError(absl::StrCat(labels[i], ": not a valid ", type.full_name(),
                                                      ": ", std::string(status.message())));

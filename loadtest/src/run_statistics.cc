@@ -21,7 +21,8 @@ std::vector<HistogramBucket> LatencyHistogram(const std::vector<int64_t>& sorted
   out.resize(buckets);
   for (int i = 0; i < buckets; ++i) {
     // Integer edges: the last one is exactly the slowest, so every value lands in a bucket.
-    out[i].mark_ns = fastest + static_cast<int64_t>(static_cast<__int128>(range) * (i + 1) / buckets);
+    out[i].mark_ns =
+        fastest + static_cast<int64_t>(static_cast<__int128>(range) * (i + 1) / buckets);
   }
   int bucket = 0;
   for (int64_t x : sorted) {

@@ -31,10 +31,12 @@ std::string FormatSummaryReport(const LoadReport& r, const std::string& name) {
     uint64_t most = 0;
     for (const HistogramBucket& b : r.histogram) most = std::max(most, b.count);
     for (const HistogramBucket& b : r.histogram) {
-      const int bar = most == 0 ? 0 : static_cast<int>(std::lround(1.0 * b.count * kBarWidth / most));
+      const int bar =
+          most == 0 ? 0 : static_cast<int>(std::lround(1.0 * b.count * kBarWidth / most));
       std::string bars;
       for (int i = 0; i < bar; ++i) bars += kBarChar;
-      absl::StrAppend(&out, absl::StrFormat("  %.3f [%d]\t|", b.mark_ns / 1e6, b.count), bars, "\n");
+      absl::StrAppend(&out, absl::StrFormat("  %.3f [%d]\t|", b.mark_ns / 1e6, b.count), bars,
+                      "\n");
     }
   }
   if (!r.latency_distribution.empty()) {

@@ -63,12 +63,14 @@ TEST(DescriptorSourceTest, MissingMethodsListWhatThereIs) {
 
 TEST(DescriptorSourceTest, ReportsProtoErrorsWithFileAndLine) {
   ScratchDir dir;
-  const std::string bad = dir.Write("bad.proto", "syntax = \"proto3\";\nmessage M { int32 x = ; }\n");
+  const std::string bad =
+      dir.Write("bad.proto", "syntax = \"proto3\";\nmessage M { int32 x = ; }\n");
   auto source = DescriptorSource::FromProto(bad, {});
   ASSERT_FALSE(source.ok());
-  EXPECT_THAT(source.status().message(), AllOf(HasSubstr("bad.proto:2:"), HasSubstr("import paths")));
-  const std::string imports = dir.Write(
-      "imports.proto", "syntax = \"proto3\";\nimport \"nowhere/else.proto\";\n");
+  EXPECT_THAT(source.status().message(),
+              AllOf(HasSubstr("bad.proto:2:"), HasSubstr("import paths")));
+  const std::string imports =
+      dir.Write("imports.proto", "syntax = \"proto3\";\nimport \"nowhere/else.proto\";\n");
   source = DescriptorSource::FromProto(imports, {});
   ASSERT_FALSE(source.ok());
   EXPECT_THAT(source.status().message(), HasSubstr("nowhere/else.proto"));
@@ -129,8 +131,9 @@ TEST(RequestBuilderTest, NamesTheElementThatIsNotTheRequestType) {
   const auto* type = (*source->FindMethod("waymesh.v1.Navigation.FindPath"))->input_type();
   auto unknown_field = BuildRequests(*type, nlohmann::json::parse(R"([{}, {}, {"mapp_id": "x"}])"));
   ASSERT_FALSE(unknown_field.ok());
-  EXPECT_THAT(unknown_field.status().message(),
-              AllOf(HasSubstr("data[2]"), HasSubstr("waymesh.v1.FindPathRequest"), HasSubstr("mapp_id")));
+  EXPECT_THAT(
+      unknown_field.status().message(),
+      AllOf(HasSubstr("data[2]"), HasSubstr("waymesh.v1.FindPathRequest"), HasSubstr("mapp_id")));
   auto wrong_type = BuildRequests(*type, nlohmann::json::parse(R"([{"start": {"x": "east"}}])"));
   ASSERT_FALSE(wrong_type.ok());
   EXPECT_THAT(wrong_type.status().message(), HasSubstr("data[0]"));

@@ -153,7 +153,8 @@ TEST(LoadConfigTest, BadValuesNameTheKeyAndTheSource) {
   EXPECT_THAT(ErrorOf(dir, with(R"("data-file": "scalar.json")")), HasSubstr("[2]"));
   EXPECT_THAT(ErrorOf(dir, with(R"("connections": 8, "concurrency": 4)")),
               HasSubstr("\"connections\" (8) must not exceed \"concurrency\" (4)"));
-  EXPECT_THAT(ErrorOf(dir, "{\"proto\": \"x\", "), AllOf(HasSubstr("load.json"), HasSubstr("JSON")));
+  EXPECT_THAT(ErrorOf(dir, "{\"proto\": \"x\", "),
+              AllOf(HasSubstr("load.json"), HasSubstr("JSON")));
   EXPECT_THAT(ErrorOf(dir, "[1, 2]"), HasSubstr("must be a JSON object"));
   // Flags are checked too and named as the command line's.
   EXPECT_THAT(ErrorOf(dir, kMinimal, {"--total", "many"}),
@@ -201,8 +202,8 @@ TEST(LoadConfigTest, EffectiveConfigUsesGhzKeysAndHidesTokens) {
 }
 
 TEST(CommandLineTest, OutputFlags) {
-  absl::StatusOr<CommandLine> cl = ParseCommandLine(
-      {"-config", "x.json", "-O", "json", "-o", "out.json", "--allow-remote"});
+  absl::StatusOr<CommandLine> cl =
+      ParseCommandLine({"-config", "x.json", "-O", "json", "-o", "out.json", "--allow-remote"});
   ASSERT_TRUE(cl.ok()) << cl.status();
   EXPECT_EQ(cl->config_path, "x.json");
   EXPECT_EQ(cl->format, ReportFormat::kJson);

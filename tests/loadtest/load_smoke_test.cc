@@ -21,9 +21,9 @@ namespace waymesh::loadtest {
 namespace {
 
 using ::testing::HasSubstr;
+using ::waymesh::loadtest::testing::ScratchDir;
 using ::waymesh::testing::ChildProcess;
 using ::waymesh::testing::RunProgram;
-using ::waymesh::loadtest::testing::ScratchDir;
 
 const std::string kNavigationProto = WAYMESH_LOADTEST_DIR "/../proto/waymesh/v1/navigation.proto";
 constexpr char kHealthProto[] = "/usr/share/grpc-proto/grpc/health/v1/health.proto";
@@ -65,12 +65,13 @@ class LoadSmokeTest : public ::testing::Test {
     const std::string town = dir_.path() + "/town.json";
     const std::string queries = dir_.path() + "/queries.txt";
     ASSERT_EQ(RunTool({WAYMESH_CLI, "demo-world", "--size", "200", "--seed", "7", "-o", town,
-                   "--queries-out", queries},
-                  &out),
+                       "--queries-out", queries},
+                      &out),
               0)
         << out;
     dir_.Write("maps/.keep", "");
-    ASSERT_EQ(RunTool({WAYMESH_CLI, "build", town, "-o", dir_.path() + "/maps/demo.wmesh"}, &out), 0)
+    ASSERT_EQ(RunTool({WAYMESH_CLI, "build", town, "-o", dir_.path() + "/maps/demo.wmesh"}, &out),
+              0)
         << out;
     requests_ = PathRequests(ReadFile(queries), "demo", 4);
     ASSERT_EQ(requests_.size(), 4u);
@@ -87,17 +88,19 @@ class LoadSmokeTest : public ::testing::Test {
     // Ready when a one-call health run succeeds (bounded: 30 s).
     int code = -1;
     for (int i = 0; i < 300 && code != 0 && server_->Running(); ++i) {
-      code = RunTool({WAYMESH_LOAD_BIN, "--proto", kHealthProto, "--call",
-                  "grpc.health.v1.Health.Check", "--insecure", "-n", "1", "-c", "1", "-t", "1s",
-                  host_},
-                 &out);
+      code = RunTool(
+          {WAYMESH_LOAD_BIN, "--proto", kHealthProto, "--call", "grpc.health.v1.Health.Check",
+           "--insecure", "-n", "1", "-c", "1", "-t", "1s", host_},
+          &out);
       if (code != 0) absl::SleepFor(absl::Milliseconds(100));
     }
     ASSERT_EQ(code, 0) << out << "\n" << server_->Log();
   }
 
   void TearDown() override {
-    if (server_) EXPECT_EQ(server_->Stop(), 0) << server_->Log();
+    if (server_) {
+      EXPECT_EQ(server_->Stop(), 0) << server_->Log();
+    }
   }
 
   // Runs waymesh-load with `args` and -O json; returns the parsed report.
@@ -146,25 +149,24 @@ class LoadSmokeTest : public ::testing::Test {
 
 TEST_F(LoadSmokeTest, HealthCheckFindPathAndNotFound) {
   // Health.Check: the .proto parsed at run time, everything from flags.
-  nlohmann::json health =
-      LoadJson({"--proto", kHealthProto, "--call", "grpc.health.v1.Health.Check", "--insecure",
-                "--total", "300", "--concurrency", "8", "--connections", "2", "--timeout", "10s",
-                host_});
+  nlohmann::json health = LoadJson(
+      {"--proto", kHealthProto, "--call", "grpc.health.v1.Health.Check", "--insecure", "--total",
+       "300", "--concurrency", "8", "--connections", "2", "--timeout", "10s", host_});
   ExpectAllOk(health, 300);
   EXPECT_EQ(health["options"]["call"], "grpc.health.v1.Health.Check");
 
   // FindPath: a ghz config file with a data file beside it (relative path), round-robin data.
   dir_.Write("load/requests.json", requests_.dump());
-  const std::string config = dir_.Write(
-      "load/findpath.json", nlohmann::json({{"proto", kNavigationProto},
-                                            {"call", "waymesh.v1.Navigation.FindPath"},
-                                            {"host", host_},
-                                            {"insecure", true},
-                                            {"total", 1000},
-                                            {"concurrency", 2},
-                                            {"timeout", "10s"},
-                                            {"data-file", "requests.json"}})
-                                .dump());
+  const std::string config =
+      dir_.Write("load/findpath.json", nlohmann::json({{"proto", kNavigationProto},
+                                                       {"call", "waymesh.v1.Navigation.FindPath"},
+                                                       {"host", host_},
+                                                       {"insecure", true},
+                                                       {"total", 1000},
+                                                       {"concurrency", 2},
+                                                       {"timeout", "10s"},
+                                                       {"data-file", "requests.json"}})
+                                           .dump());
   nlohmann::json find_path = LoadJson({"--config", config, "--total", "300", "-c", "8"});
   ExpectAllOk(find_path, 300);
   EXPECT_EQ(find_path["options"]["concurrency"], 8);  // the flag won over the file
@@ -190,7 +192,8 @@ TEST_F(LoadSmokeTest, HealthCheckFindPathAndNotFound) {
   EXPECT_EQ(paced["endReason"], "normal");
 
   // A duration ends the run before a total it cannot reach.
-  nlohmann::json timed = LoadJson({"--config", config, "-n", "100000000", "-z", "300ms", "-c", "4"});
+  nlohmann::json timed =
+      LoadJson({"--config", config, "-n", "100000000", "-z", "300ms", "-c", "4"});
   EXPECT_EQ(timed["endReason"], "timeout") << timed.dump(2);
   EXPECT_GT(timed["count"].get<int64_t>(), 0);
   EXPECT_LT(timed["count"].get<int64_t>(), 100000000);
@@ -209,8 +212,9 @@ TEST_F(LoadSmokeTest, HealthCheckFindPathAndNotFound) {
 TEST(LoadBinaryTest, RefusesBadConfigsWithExitCodeTwo) {
   ScratchDir dir;
   std::string out;
-  const std::vector<std::string> base = {WAYMESH_LOAD_BIN, "--proto", kNavigationProto,
-                                         "--call", "waymesh.v1.Navigation.FindPath", "--insecure"};
+  const std::vector<std::string> base = {
+      WAYMESH_LOAD_BIN, "--proto", kNavigationProto, "--call", "waymesh.v1.Navigation.FindPath",
+      "--insecure"};
   const auto run = [&](std::vector<std::string> extra) {
     std::vector<std::string> argv = base;
     argv.insert(argv.end(), extra.begin(), extra.end());

@@ -18,9 +18,8 @@ TEST(LoopbackHostTest, AcceptsLoopbackAddresses) {
 }
 
 TEST(LoopbackHostTest, RefusesOtherMachinesNamingTheFlag) {
-  for (const char* host : {"10.0.0.1:50051", "128.0.0.1:50051", "0.0.0.0:50051",
-                           "example.com:443", "[::2]:50051", "[::ffff:10.0.0.1]:1",
-                           "localhost.example.com:1"}) {
+  for (const char* host : {"10.0.0.1:50051", "128.0.0.1:50051", "0.0.0.0:50051", "example.com:443",
+                           "[::2]:50051", "[::ffff:10.0.0.1]:1", "localhost.example.com:1"}) {
     const absl::Status s = CheckLoopbackHost(host);
     EXPECT_FALSE(s.ok()) << host;
     EXPECT_THAT(s.message(), HasSubstr("--allow-remote")) << host;

@@ -86,10 +86,10 @@ TEST(JsonReportTest, HasGhzShapeWithNanosecondIntegers) {
   // ghz's key order, so a diff against a ghz report lines up.
   std::vector<std::string> keys;
   for (const auto& [key, value] : j.items()) keys.push_back(key);
-  EXPECT_THAT(keys, ::testing::ElementsAre("date", "options", "endReason", "count", "total",
-                                           "average", "fastest", "slowest", "rps",
-                                           "errorDistribution", "statusCodeDistribution",
-                                           "latencyDistribution", "histogram"));
+  EXPECT_THAT(keys,
+              ::testing::ElementsAre("date", "options", "endReason", "count", "total", "average",
+                                     "fastest", "slowest", "rps", "errorDistribution",
+                                     "statusCodeDistribution", "latencyDistribution", "histogram"));
 }
 
 }  // namespace

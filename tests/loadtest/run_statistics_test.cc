@@ -79,7 +79,9 @@ TEST(RunStatisticsTest, HistogramHoldsEveryValueWhateverTheRange) {
   for (size_t i = 0; i < h.size(); ++i) {
     sum += h[i].count;
     freq += h[i].frequency;
-    if (i > 0) EXPECT_GT(h[i].mark_ns, h[i - 1].mark_ns);
+    if (i > 0) {
+      EXPECT_GT(h[i].mark_ns, h[i - 1].mark_ns);
+    }
   }
   EXPECT_EQ(sum, v.size());
   EXPECT_NEAR(freq, 1.0, 1e-9);

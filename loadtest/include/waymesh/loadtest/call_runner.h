@@ -18,8 +18,8 @@ namespace waymesh::loadtest {
 struct RunPlan {
   std::string target;  // HOST:PORT
   std::shared_ptr<grpc::ChannelCredentials> credentials;
-  std::string ssl_target_name;  // TLS name override ("cname"); empty = the host's
-  std::string method_path;      // "/pkg.Service/Method"
+  std::string ssl_target_name;        // TLS name override ("cname"); empty = the host's
+  std::string method_path;            // "/pkg.Service/Method"
   std::vector<std::string> requests;  // serialized messages, sent round-robin
   std::vector<std::pair<std::string, std::string>> metadata;
   uint64_t total = 0;                              // 0 = no count limit

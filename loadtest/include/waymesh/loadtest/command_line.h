@@ -13,12 +13,12 @@ namespace waymesh::loadtest {
 enum class ReportFormat { kSummary, kJson };
 
 struct CommandLine {
-  std::string config_path;                         // --config
+  std::string config_path;                              // --config
   nlohmann::json overrides = nlohmann::json::object();  // config keys set by flags (checked)
-  ReportFormat format = ReportFormat::kSummary;   // -O / --format
-  std::string output_path;                         // -o; empty = standard output
-  bool allow_remote = false;                       // --allow-remote: hosts beyond loopback
-  bool help = false;                               // -h / --help
+  ReportFormat format = ReportFormat::kSummary;         // -O / --format
+  std::string output_path;                              // -o; empty = standard output
+  bool allow_remote = false;                            // --allow-remote: hosts beyond loopback
+  bool help = false;                                    // -h / --help
 };
 
 // Parses `args` (without the program name). Errors name the flag.

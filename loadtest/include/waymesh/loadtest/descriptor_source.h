@@ -37,7 +37,8 @@ class DescriptorSource {
 
   // The unary method `call` ("pkg.Service.Method", "pkg.Service/Method" or "/pkg.Service/Method");
   // NotFound lists what the descriptors do have, InvalidArgument rejects streaming methods.
-  absl::StatusOr<const google::protobuf::MethodDescriptor*> FindMethod(absl::string_view call) const;
+  absl::StatusOr<const google::protobuf::MethodDescriptor*> FindMethod(
+      absl::string_view call) const;
 
  private:
   DescriptorSource() = default;

@@ -12,6 +12,7 @@ namespace waymesh::loadtest {
 // (integer nanoseconds), rps, errorDistribution, statusCodeDistribution, latencyDistribution
 // [{percentage, latency}], histogram [{mark (seconds), count, frequency}], endReason; in
 // ghz's key order.
-nlohmann::ordered_json JsonReport(const LoadReport& report, const LoadConfig& config, absl::Time date);
+nlohmann::ordered_json JsonReport(const LoadReport& report, const LoadConfig& config,
+                                  absl::Time date);
 
 }  // namespace waymesh::loadtest

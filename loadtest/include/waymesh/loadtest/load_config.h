@@ -18,22 +18,22 @@ namespace waymesh::loadtest {
 inline constexpr uint64_t kDefaultTotal = 200;
 
 struct LoadConfig {
-  std::string name;  // free text copied into the report
+  std::string name;      // free text copied into the report
   std::string proto;     // .proto file parsed at run time
   std::string protoset;  // binary FileDescriptorSet (protoc --descriptor_set_out --include_imports)
   std::vector<std::string> import_paths;
-  std::string call;  // "package.Service.Method" (or "package.Service/Method")
-  std::string host;  // "HOST:PORT"
+  std::string call;       // "package.Service.Method" (or "package.Service/Method")
+  std::string host;       // "HOST:PORT"
   bool insecure = false;  // plaintext; otherwise TLS with cacert (or the system roots)
   std::string cacert, cert, key, cname;
-  uint64_t total = 0;                                // calls to make; 0 = no count limit
-  absl::Duration duration = absl::ZeroDuration();    // run time; zero = no time limit
-  uint32_t concurrency = 50;                         // calls in flight, over all connections
-  uint32_t connections = 1;                          // separate channels (TCP connections)
-  double rps = 0;                                    // overall start rate; 0 = as fast as possible
-  absl::Duration timeout = absl::Seconds(20);        // each call's deadline
-  nlohmann::json data;        // null, one message or an array of messages (protobuf JSON)
-  std::string data_file;      // where `data` came from, if from a file
+  uint64_t total = 0;                              // calls to make; 0 = no count limit
+  absl::Duration duration = absl::ZeroDuration();  // run time; zero = no time limit
+  uint32_t concurrency = 50;                       // calls in flight, over all connections
+  uint32_t connections = 1;                        // separate channels (TCP connections)
+  double rps = 0;                                  // overall start rate; 0 = as fast as possible
+  absl::Duration timeout = absl::Seconds(20);      // each call's deadline
+  nlohmann::json data;    // null, one message or an array of messages (protobuf JSON)
+  std::string data_file;  // where `data` came from, if from a file
   std::vector<std::pair<std::string, std::string>> metadata;  // header (lower case) -> value
 };
 
@@ -54,7 +54,17 @@ absl::StatusOr<LoadConfig> ResolveConfig(const std::string& config_path,
 nlohmann::json ConfigToJson(const LoadConfig& config);
 
 // The config keys this program reads, with the JSON kind each takes.
-enum class KeyKind { kString, kPath, kPathList, kBool, kCount, kNumber, kDuration, kData, kMetadata };
+enum class KeyKind {
+  kString,
+  kPath,
+  kPathList,
+  kBool,
+  kCount,
+  kNumber,
+  kDuration,
+  kData,
+  kMetadata
+};
 struct ConfigKey {
   const char* name;
   KeyKind kind;

@@ -10,11 +10,11 @@
 namespace waymesh::loadtest {
 
 struct RunResult {
-  std::vector<int64_t> ok_latencies_ns;            // one per OK call, in completion order
+  std::vector<int64_t> ok_latencies_ns;           // one per OK call, in completion order
   std::map<std::string, uint64_t> status_counts;  // Go code name -> calls ("OK", "NotFound")
   std::map<std::string, uint64_t> error_counts;   // "rpc error: code = ... desc = ..." -> calls
-  uint64_t count = 0;                              // calls completed, OK or not
-  int64_t total_ns = 0;                            // first call started -> last call finished
+  uint64_t count = 0;                             // calls completed, OK or not
+  int64_t total_ns = 0;                           // first call started -> last call finished
   // Why it stopped, in ghz's words: "normal" (total reached), "timeout" (duration reached),
   // "cancel" (interrupted).
   std::string end_reason = "normal";

@@ -21,7 +21,7 @@ struct PercentileLatency {
 };
 
 struct HistogramBucket {
-  int64_t mark_ns;   // upper edge of the bucket (inclusive)
+  int64_t mark_ns;  // upper edge of the bucket (inclusive)
   uint64_t count;
   double frequency;  // count / latencies in the histogram
 };
