@@ -89,6 +89,7 @@ int Main(const std::vector<std::string>& args) {
   plan.connections = static_cast<int>(config->connections);
   plan.rps = config->rps;
   plan.timeout = config->timeout;
+  plan.connect_timeout = config->connect_timeout;
   plan.interrupt = &g_interrupted;
   std::signal(SIGINT, OnInterrupt);
   const absl::Time date = absl::Now();

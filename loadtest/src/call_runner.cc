@@ -82,7 +82,7 @@ class LoadRunner {
   absl::Status Connect() {
     const int connections = std::max(1, plan_.connections);
     const auto connect_by =
-        std::chrono::system_clock::now() + absl::ToChronoNanoseconds(plan_.timeout);
+        std::chrono::system_clock::now() + absl::ToChronoNanoseconds(plan_.connect_timeout);
     for (int i = 0; i < connections; ++i) {
       grpc::ChannelArguments args;
       // Channels with equal arguments share one TCP connection; a distinct value per channel
@@ -94,9 +94,10 @@ class LoadRunner {
       std::shared_ptr<grpc::Channel> channel =
           grpc::CreateCustomChannel(plan_.target, plan_.credentials, args);
       if (!channel->WaitForConnected(connect_by)) {
-        return absl::UnavailableError(absl::StrCat(
-            "cannot connect to ", plan_.target, " within ", absl::FormatDuration(plan_.timeout),
-            " (connection ", i + 1, " of ", connections, ")"));
+        return absl::UnavailableError(absl::StrCat("cannot connect to ", plan_.target, " within ",
+                                                   absl::FormatDuration(plan_.connect_timeout),
+                                                   " (connection ", i + 1, " of ", connections,
+                                                   ")"));
       }
       stubs_.push_back(std::make_unique<grpc::GenericStub>(channel));
       channels_.push_back(std::move(channel));

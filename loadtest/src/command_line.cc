@@ -180,6 +180,7 @@ Every config key is also a flag and overrides the config file:
   --connections N        separate connections the calls are spread over (default 1)
   -r, --rps R            start at most R calls per second overall (default 0: no pacing)
   -t, --timeout D        each call's deadline (default 20s)
+  --connect-timeout D    to open each connection before the run (default 10s)
   -d, --data JSON        request message, or array of messages sent round-robin
   -D, --data-file FILE   JSON file holding the same
   -m, --metadata JSON    request headers, e.g. '{"authorization":"Bearer x"}'
@@ -190,7 +191,7 @@ Output:
   --allow-remote         allow a host that is not loopback (127.0.0.0/8, localhost, [::1])
   -h, --help             this text
 Exit code: 0 after a run (whatever the calls returned), 1 when the run could not start
-(no connection, unwritable output), 2 for a bad config or arguments.
+(no connection within --connect-timeout, unwritable output), 2 for a bad config or arguments.
 )";
 }
 

@@ -182,8 +182,9 @@ const std::vector<ConfigKey>& ConfigKeys() {
       {"cname", KeyKind::kString},      {"total", KeyKind::kCount},
       {"duration", KeyKind::kDuration}, {"concurrency", KeyKind::kCount},
       {"connections", KeyKind::kCount}, {"rps", KeyKind::kNumber},
-      {"timeout", KeyKind::kDuration},  {"data", KeyKind::kData},
-      {"data-file", KeyKind::kPath},    {"metadata", KeyKind::kMetadata},
+      {"timeout", KeyKind::kDuration},  {"connect-timeout", KeyKind::kDuration},
+      {"data", KeyKind::kData},         {"data-file", KeyKind::kPath},
+      {"metadata", KeyKind::kMetadata},
   };
   return *keys;
 }
@@ -262,6 +263,7 @@ absl::StatusOr<LoadConfig> ResolveConfig(const std::string& config_path, const j
   if (merged.contains("connections")) config.connections = merged["connections"].get<uint32_t>();
   if (merged.contains("rps")) config.rps = merged["rps"].get<double>();
   duration("timeout", &config.timeout);
+  duration("connect-timeout", &config.connect_timeout);
   if (merged.contains("data")) config.data = merged["data"];
   str("data-file", &config.data_file);
   if (merged.contains("metadata")) {
@@ -320,6 +322,7 @@ json ConfigToJson(const LoadConfig& config) {
   out["connections"] = config.connections;
   out["rps"] = config.rps;
   out["timeout"] = FormatGoDuration(config.timeout);
+  out["connect-timeout"] = FormatGoDuration(config.connect_timeout);
   opt("data-file", config.data_file);
   out["data"] = config.data.is_null() ? json::object() : config.data;
   json metadata = json::object();

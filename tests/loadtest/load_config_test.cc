@@ -42,7 +42,7 @@ TEST(LoadConfigTest, ReadsEveryGhzKey) {
     "name": "smoke", "proto": "nav.proto", "import-paths": ["protos", "/abs/protos"],
     "call": "waymesh.v1.Navigation.FindPath", "host": "localhost:50051", "insecure": true,
     "total": 2000, "duration": "1m30s", "concurrency": 64, "connections": 4, "rps": 250.5,
-    "timeout": "500ms", "data-file": "requests.json",
+    "timeout": "500ms", "connect-timeout": "2s", "data-file": "requests.json",
     "metadata": {"Authorization": "Bearer t0k", "x-shard": "7"}})");
   ASSERT_TRUE(config.ok()) << config.status();
   const std::string base = dir.path() + "/configs/";
@@ -58,6 +58,7 @@ TEST(LoadConfigTest, ReadsEveryGhzKey) {
   EXPECT_EQ(config->connections, 4u);
   EXPECT_DOUBLE_EQ(config->rps, 250.5);
   EXPECT_EQ(config->timeout, absl::Milliseconds(500));
+  EXPECT_EQ(config->connect_timeout, absl::Seconds(2));
   EXPECT_EQ(config->data_file, base + "requests.json");
   EXPECT_EQ(config->data, nlohmann::json::parse(R"([{"map_id": "a"}, {"map_id": "b"}])"));
   EXPECT_THAT(config->metadata,
@@ -74,6 +75,7 @@ TEST(LoadConfigTest, DefaultsAreGhzsAndARunAlwaysEnds) {
   EXPECT_EQ(config->connections, 1u);
   EXPECT_EQ(config->rps, 0);
   EXPECT_EQ(config->timeout, absl::Seconds(20));
+  EXPECT_EQ(config->connect_timeout, absl::Seconds(10));
   EXPECT_FALSE(config->insecure);
   EXPECT_TRUE(config->data.is_null());
 

@@ -90,7 +90,7 @@ class LoadSmokeTest : public ::testing::Test {
     for (int i = 0; i < 300 && code != 0 && server_->Running(); ++i) {
       code = RunTool(
           {WAYMESH_LOAD_BIN, "--proto", kHealthProto, "--call", "grpc.health.v1.Health.Check",
-           "--insecure", "-n", "1", "-c", "1", "-t", "1s", host_},
+           "--insecure", "-n", "1", "-c", "1", "-t", "1s", "--connect-timeout", "1s", host_},
           &out);
       if (code != 0) absl::SleepFor(absl::Milliseconds(100));
     }
@@ -235,7 +235,7 @@ TEST(LoadBinaryTest, RefusesBadConfigsWithExitCodeTwo) {
   EXPECT_EQ(RunTool({WAYMESH_LOAD_BIN, "--help"}, &out), 0);
   EXPECT_THAT(out, HasSubstr("--config"));
   // A valid config but no server: exit 1 after the connect timeout, not a hang.
-  EXPECT_EQ(run({"-t", "300ms", "-n", "5", "127.0.0.1:1"}), 1);
+  EXPECT_EQ(run({"--connect-timeout", "300ms", "-n", "5", "127.0.0.1:1"}), 1);
   EXPECT_THAT(out, HasSubstr("cannot connect"));
 }
 

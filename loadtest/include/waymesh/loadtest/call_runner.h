@@ -27,14 +27,15 @@ struct RunPlan {
   int concurrency = 1;
   int connections = 1;
   double rps = 0;  // 0 = closed loop: each finished call starts the next at once
-  absl::Duration timeout = absl::Seconds(20);  // deadline of each call, and of connecting
+  absl::Duration timeout = absl::Seconds(20);          // deadline of each call
+  absl::Duration connect_timeout = absl::Seconds(10);  // to open each connection
   // Set (e.g. by SIGINT) to stop starting calls; in-flight ones still finish.
   const std::atomic<bool>* interrupt = nullptr;
 };
 
 // Runs `plan` to its end: `total` calls or `duration`, whichever comes first, then waits for the
 // calls in flight (each bounded by its deadline). Unavailable when a connection cannot be made
-// within the timeout; InvalidArgument for a plan without requests, total or duration.
+// within the connect timeout; InvalidArgument for a plan without requests, total or duration.
 absl::StatusOr<RunResult> RunLoad(const RunPlan& plan);
 
 }  // namespace waymesh::loadtest

@@ -32,6 +32,7 @@ struct LoadConfig {
   uint32_t connections = 1;                        // separate channels (TCP connections)
   double rps = 0;                                  // overall start rate; 0 = as fast as possible
   absl::Duration timeout = absl::Seconds(20);      // each call's deadline
+  absl::Duration connect_timeout = absl::Seconds(10);  // to open each connection before the run
   nlohmann::json data;    // null, one message or an array of messages (protobuf JSON)
   std::string data_file;  // where `data` came from, if from a file
   std::vector<std::pair<std::string, std::string>> metadata;  // header (lower case) -> value
