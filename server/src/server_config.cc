@@ -15,7 +15,10 @@ constexpr int kMinMessageBytes = 1 << 10;
 constexpr int kMaxMessageBytes = 1 << 30;
 constexpr uint32_t kMinSearchNodes = 16;
 constexpr uint32_t kMaxSearchNodes = 1u << 24;
-constexpr int kQueuePerWorker = 64;
+// Shallow on purpose: a call that waits behind more than ~16 others per worker would blow its
+// latency budget anyway; failing it at once lets the client retry on another replica (see
+// docs/PERFORMANCE.md, overload).
+constexpr int kQueuePerWorker = 16;
 
 absl::Status Bad(absl::string_view flag, absl::string_view problem) {
   return absl::InvalidArgumentError(absl::StrCat("--", flag, ": ", problem));

@@ -17,7 +17,7 @@ ABSL_FLAG(int, metrics_port, 9464,
 ABSL_FLAG(int, workers, 0, "Query worker threads; 0 = one per CPU core.");
 ABSL_FLAG(int, queue_capacity, 0,
           "Calls that may wait for a worker; beyond it calls fail at once with "
-          "RESOURCE_EXHAUSTED. 0 = 64 per worker.");
+          "RESOURCE_EXHAUSTED. 0 = 16 per worker.");
 ABSL_FLAG(uint64_t, tile_cache_bytes, uint64_t{256} << 20,
           "Memory budget (bytes) of navmesh tiles kept loaded, over all maps (LRU).");
 ABSL_FLAG(absl::Duration, reload_interval, absl::Seconds(2),

@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# The service figures of docs/PERFORMANCE.md, measured side by side in one run on this machine:
+#   1. the ceiling: requests/sec of grpc.health.v1.Health/Check, same tool, same concurrency;
+#   2. saturation requests/sec, p50 and p99 of every RPC on the demo world (1022 m, 169 524
+#      polygons), ceiling and FindPath interleaved so their ratio is taken under the same noise;
+#   3. FindPath at 50 % of its saturation rate, then offered at 2x saturation (fast
+#      RESOURCE_EXHAUSTED, server RSS, p99 of the accepted calls);
+#   4. a 16 km² world served with a tile budget of 25 % of its map: zone-local and anywhere
+#      patterns, throughput and tile-cache hit rate.
+# Traffic goes to 127.0.0.1 only; every run is bounded by a call count or a duration.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD=${BUILD_DIR:-build/release}
+OUT=${OUT_DIR:-out/loadtest}
+PORT=${PORT:-50071}
+METRICS_PORT=${METRICS_PORT:-9471}
+TOTAL=${TOTAL:-20000}
+CONCURRENCY=${CONCURRENCY:-32}
+ROUNDS=${ROUNDS:-2}
+QUEUE=${QUEUE_CAPACITY:-0}  # waymesh-server --queue-capacity (0 = its default)
+
+cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DWAYMESH_TESTS=OFF -DWAYMESH_BENCH=OFF >/dev/null
+ninja -C "$BUILD" waymesh waymesh-server waymesh-load >/dev/null
+WAYMESH=$BUILD/waymesh
+SERVER=$BUILD/server/waymesh-server
+LOAD=$BUILD/loadtest/waymesh-load
+DATA=loadtest/data
+mkdir -p "$OUT/demo" "$OUT/world16" "$DATA"
+
+# Maps and request data (kept between runs).
+if [[ ! -f $OUT/demo/demo.wmesh ]]; then
+  "$WAYMESH" demo-world --size 1022 --seed 7 -o "$OUT/demo.json"
+  "$WAYMESH" build -q "$OUT/demo.json" -o "$OUT/demo/demo.wmesh"
+fi
+if [[ ! -f $OUT/world16/world16.wmesh ]]; then
+  "$WAYMESH" demo-world --size 4000 --cell 4 --seed 11 -o "$OUT/world16.json"
+  "$WAYMESH" build -q "$OUT/world16.json" -o "$OUT/world16/world16.wmesh"
+fi
+gen() { [[ -f $DATA/$1.json ]] || "$WAYMESH" loaddata "${@:2}" -o "$DATA/$1.json"; }
+gen findpath "$OUT/demo/demo.wmesh" --rpc FindPath --count 2000 --max-path-distance 50
+gen findpath_wide "$OUT/demo/demo.wmesh" --rpc FindPath --count 500
+gen validatemove "$OUT/demo/demo.wmesh" --rpc ValidateMove --count 2000
+gen raycast "$OUT/demo/demo.wmesh" --rpc Raycast --count 2000
+gen randompoint "$OUT/demo/demo.wmesh" --rpc RandomPoint --count 100
+gen nearestpoint "$OUT/demo/demo.wmesh" --rpc NearestPoint --count 2000
+gen world16_zones "$OUT/world16/world16.wmesh" --rpc FindPath --count 4000 --zones 8 --zone-radius 150 --max-path-distance 50
+gen world16_anywhere "$OUT/world16/world16.wmesh" --rpc FindPath --count 4000 --max-path-distance 50
+
+SERVER_PID=
+stop_server() { [[ -n $SERVER_PID ]] && kill "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null; SERVER_PID=; }
+trap stop_server EXIT
+start_server() {  # MAPS_DIR [extra flags]
+  "$SERVER" --maps-dir="$1" --listen-address=127.0.0.1 --port="$PORT" \
+    --metrics-address=127.0.0.1 --metrics-port="$METRICS_PORT" --queue-capacity="$QUEUE" \
+    --reload-interval=0 "${@:2}" >"$OUT/server.log" 2>&1 &
+  SERVER_PID=$!
+  for _ in $(seq 1 600); do
+    curl -sf "http://127.0.0.1:$METRICS_PORT/healthz" >/dev/null 2>&1 && return
+    sleep 0.1
+  done
+  echo "waymesh-server did not start:" >&2; cat "$OUT/server.log" >&2; exit 1
+}
+rss_mb() { awk '/VmRSS/ {printf "%.0f", $2 / 1024}' "/proc/$SERVER_PID/status"; }
+metric() { curl -s "http://127.0.0.1:$METRICS_PORT/metrics" | awk -v m="$1" '$1 == m {print $2}'; }
+
+# load NAME CALL DATA_FILE|- [waymesh-load flags...]: one bounded run, JSON report in OUT.
+load() {
+  local name=$1 call=$2 data=$3
+  local args=(--proto proto/waymesh/v1/navigation.proto -i proto -D "$data")
+  if [[ $call == grpc.health.v1.* ]]; then
+    args=(--proto /usr/share/grpc-proto/grpc/health/v1/health.proto -d '{}')
+  fi
+  "$LOAD" "${args[@]}" --call "$call" --insecure --connections 2 -c "$CONCURRENCY" "${@:4}" \
+    -O json -o "$OUT/$name.report.json" "127.0.0.1:$PORT"
+}
+# row NAME: "| name | count | rps | p50 | p99 | OK | ResourceExhausted |" from its report.
+row() {
+  python3 - "$OUT/$1.report.json" "$1" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+lat = {int(d["percentage"]): d["latency"] / 1e6 for d in r["latencyDistribution"]}
+codes = r["statusCodeDistribution"]
+print(f"| {sys.argv[2]} | {r['count']} | {r['rps']:.0f} | {lat.get(50, 0):.2f} | "
+      f"{lat.get(99, 0):.2f} | {codes.get('OK', 0)} | {codes.get('ResourceExhausted', 0)} |")
+PY
+}
+rps() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['rps'])" "$OUT/$1.report.json"; }
+p99() { python3 -c "import json,sys; d=json.load(open(sys.argv[1]))['latencyDistribution']; print([x['latency'] for x in d if int(x['percentage'])==99][0]/1e6)" "$OUT/$1.report.json"; }
+
+echo "== demo world: $("$WAYMESH" inspect "$OUT/demo/demo.wmesh" | awk '/^polygons/ {print $2}') polygons; concurrency $CONCURRENCY over 2 connections, $TOTAL calls a run"
+start_server "$OUT/demo"
+load warmup waymesh.v1.Navigation.FindPath "$DATA/findpath.json" -n 2000 >/dev/null
+echo "| run | calls | req/s | p50 ms | p99 ms | OK | RESOURCE_EXHAUSTED |"
+echo "|---|---|---|---|---|---|---|"
+for round in $(seq 1 "$ROUNDS"); do
+  load "health.$round" grpc.health.v1.Health.Check - -n "$TOTAL"; row "health.$round"
+  load "findpath.$round" waymesh.v1.Navigation.FindPath "$DATA/findpath.json" -n "$TOTAL"
+  row "findpath.$round"
+done
+for rpc in ValidateMove Raycast RandomPoint NearestPoint; do
+  lc=$(tr A-Z a-z <<<"$rpc")
+  load "$lc" "waymesh.v1.Navigation.$rpc" "$DATA/$lc.json" -n "$TOTAL"; row "$lc"
+done
+load findpath_wide waymesh.v1.Navigation.FindPath "$DATA/findpath_wide.json" -n 1000
+row findpath_wide
+python3 - "$OUT" "$ROUNDS" <<'PY'
+import json, sys
+out, rounds = sys.argv[1], int(sys.argv[2])
+ratios = []
+for k in range(1, rounds + 1):
+    h = json.load(open(f"{out}/health.{k}.report.json"))["rps"]
+    f = json.load(open(f"{out}/findpath.{k}.report.json"))["rps"]
+    ratios.append(f / h)
+print("FindPath / ceiling per round: " + ", ".join(f"{r:.2f}" for r in ratios) +
+      f"  (target >= 0.70: {'met' if min(ratios) >= 0.70 else 'NOT met'})")
+PY
+
+SAT=$(rps findpath.1)
+HALF=$(python3 -c "print(int($SAT * 0.5))")
+load findpath_half waymesh.v1.Navigation.FindPath "$DATA/findpath.json" -r "$HALF" -z 8s -c 256
+row findpath_half
+RSS_BEFORE=$(rss_mb)
+DOUBLE=$(python3 -c "print(int($SAT * 2))")
+load findpath_overload waymesh.v1.Navigation.FindPath "$DATA/findpath.json" -r "$DOUBLE" -z 8s -c 1024 --connections 4
+row findpath_overload
+RSS_AFTER=$(rss_mb)
+python3 - "$(p99 findpath_half)" "$(p99 findpath_overload)" "$RSS_BEFORE" "$RSS_AFTER" "$HALF" "$DOUBLE" <<'PY'
+import sys
+half, over, before, after, r_half, r_double = map(float, sys.argv[1:])
+print(f"50 % load ({r_half:.0f}/s): p99 {half:.2f} ms (target <= 2 ms: {'met' if half <= 2 else 'NOT met'})")
+print(f"2x offered ({r_double:.0f}/s): accepted p99 {over:.2f} ms = {over / half:.1f}x the 50 % value "
+      f"(target <= 3x: {'met' if over <= 3 * half else 'NOT met'}); server RSS {before:.0f} -> {after:.0f} MB")
+PY
+stop_server
+
+BYTES=$(stat -c %s "$OUT/world16/world16.wmesh")
+BUDGET=$((BYTES / 4))
+echo "== 16 km² world: $("$WAYMESH" inspect "$OUT/world16/world16.wmesh" | awk '/^polygons/ {print $2}') polygons, $BYTES bytes, tile budget $BUDGET (25 %)"
+start_server "$OUT/world16" --tile-cache-bytes="$BUDGET"
+echo "| run | calls | req/s | p50 ms | p99 ms | OK | RESOURCE_EXHAUSTED | tile hit rate |"
+echo "|---|---|---|---|---|---|---|---|"
+for pattern in zones anywhere; do
+  h0=$(metric waymesh_tile_cache_hits_total); m0=$(metric waymesh_tile_cache_misses_total)
+  load "world16_$pattern" waymesh.v1.Navigation.FindPath "$DATA/world16_$pattern.json" -n "$TOTAL"
+  h1=$(metric waymesh_tile_cache_hits_total); m1=$(metric waymesh_tile_cache_misses_total)
+  echo "$(row "world16_$pattern") $(python3 -c "h=$h1-$h0; m=$m1-$m0; print(f'{h/(h+m):.3f} |')")"
+done
+echo "resident tile bytes $(metric waymesh_tile_cache_bytes) of budget $BUDGET; server RSS $(rss_mb) MB"
