@@ -200,26 +200,38 @@ grpc::Status NavigationService::RunFindPath(WorkerState& w, const ServedMap& map
   return grpc::Status::OK;
 }
 
-grpc::ServerUnaryReactor* NavigationService::FindPath(grpc::CallbackServerContext* ctx,
-                                                      const v1::FindPathRequest* request,
-                                                      v1::FindPathResponse* response) {
+template <typename Request, typename Validate, typename Run>
+grpc::ServerUnaryReactor* NavigationService::ServeMapQuery(RpcMethod method,
+                                                           grpc::CallbackServerContext* ctx,
+                                                           const Request& request,
+                                                           Validate validate, Run run) {
   grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
-  std::unique_ptr<Call> call = Begin(RpcMethod::kFindPath, ctx, reactor);
+  std::unique_ptr<Call> call = Begin(method, ctx, reactor);
   if (call == nullptr) return reactor;
-  if (absl::Status s = ValidateFindPath(*request); !s.ok()) {
+  if (absl::Status s = validate(request); !s.ok()) {
     call->Finish(ToGrpcStatus(s));
     return reactor;
   }
-  auto map = FindMap(request->map_id(), "map_id");
+  auto map = FindMap(request.map_id(), "map_id");
   if (!map.ok()) {
     call->Finish(ToGrpcStatus(map.status()));
     return reactor;
   }
-  Enqueue(std::move(call), [this, request, response, map = *std::move(map)](
-                               WorkerState& w, grpc::CallbackServerContext* c) {
-    return RunFindPath(w, *map, *request, c, response);
-  });
+  Enqueue(std::move(call),
+          [run = std::move(run), map = *std::move(map)](
+              WorkerState& w, grpc::CallbackServerContext* c) { return run(w, *map, c); });
   return reactor;
+}
+
+grpc::ServerUnaryReactor* NavigationService::FindPath(grpc::CallbackServerContext* ctx,
+                                                      const v1::FindPathRequest* request,
+                                                      v1::FindPathResponse* response) {
+  return ServeMapQuery(
+      RpcMethod::kFindPath, ctx, *request, [](const auto& r) { return ValidateFindPath(r); },
+      [this, request, response](WorkerState& w, const ServedMap& map,
+                                grpc::CallbackServerContext* c) {
+        return RunFindPath(w, map, *request, c, response);
+      });
 }
 
 grpc::ServerUnaryReactor* NavigationService::FindPathBatch(grpc::CallbackServerContext* ctx,
@@ -265,142 +277,102 @@ grpc::ServerUnaryReactor* NavigationService::FindPathBatch(grpc::CallbackServerC
 grpc::ServerUnaryReactor* NavigationService::ValidateMove(grpc::CallbackServerContext* ctx,
                                                           const v1::ValidateMoveRequest* request,
                                                           v1::ValidateMoveResponse* response) {
-  grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
-  std::unique_ptr<Call> call = Begin(RpcMethod::kValidateMove, ctx, reactor);
-  if (call == nullptr) return reactor;
-  if (absl::Status s = ValidateValidateMove(*request); !s.ok()) {
-    call->Finish(ToGrpcStatus(s));
-    return reactor;
-  }
-  auto map = FindMap(request->map_id(), "map_id");
-  if (!map.ok()) {
-    call->Finish(ToGrpcStatus(map.status()));
-    return reactor;
-  }
-  Enqueue(std::move(call), [this, request, response, map = *std::move(map)](
-                               WorkerState& w, grpc::CallbackServerContext*) {
-    NavQuery& q = w.queries.For(map->id(), map->version(), map->map());
-    const QueryFilter filter = ToQueryFilter(request->filter(), q.map().info());
-    MoveClaim claim;
-    claim.from = FromProto(request->from());
-    claim.to = FromProto(request->to());
-    claim.max_distance = request->max_distance();
-    claim.tolerance = request->tolerance() > 0 ? request->tolerance() : tol::kDefaultMoveTolerance;
-    claim.extents = ExtentsOr(request->has_extents(), request->extents(), kDefaultMoveExtents);
-    absl::StatusOr<MoveVerdict> verdict = JudgeMove(q, filter, claim, &w.move);
-    if (!verdict.ok()) return ToGrpcStatus(verdict.status());
-    response->set_verdict(verdict->reason == MoveReason::kNone ? v1::ValidateMoveResponse::VALID
-                                                               : v1::ValidateMoveResponse::INVALID);
-    response->set_reason(static_cast<v1::ValidateMoveResponse::Reason>(verdict->reason));
-    ToProto(verdict->reached, response->mutable_reached());
-    response->set_distance(verdict->distance);
-    metrics_->RecordMoveResult(verdict->reason);
-    return grpc::Status::OK;
-  });
-  return reactor;
+  return ServeMapQuery(
+      RpcMethod::kValidateMove, ctx, *request,
+      [](const auto& r) { return ValidateValidateMove(r); },
+      [this, request, response](WorkerState& w, const ServedMap& map,
+                                grpc::CallbackServerContext*) {
+        NavQuery& q = w.queries.For(map.id(), map.version(), map.map());
+        const QueryFilter filter = ToQueryFilter(request->filter(), q.map().info());
+        MoveClaim claim;
+        claim.from = FromProto(request->from());
+        claim.to = FromProto(request->to());
+        claim.max_distance = request->max_distance();
+        claim.tolerance =
+            request->tolerance() > 0 ? request->tolerance() : tol::kDefaultMoveTolerance;
+        claim.extents = ExtentsOr(request->has_extents(), request->extents(), kDefaultMoveExtents);
+        absl::StatusOr<MoveVerdict> verdict = JudgeMove(q, filter, claim, &w.move);
+        if (!verdict.ok()) return ToGrpcStatus(verdict.status());
+        response->set_verdict(verdict->reason == MoveReason::kNone
+                                  ? v1::ValidateMoveResponse::VALID
+                                  : v1::ValidateMoveResponse::INVALID);
+        response->set_reason(static_cast<v1::ValidateMoveResponse::Reason>(verdict->reason));
+        ToProto(verdict->reached, response->mutable_reached());
+        response->set_distance(verdict->distance);
+        metrics_->RecordMoveResult(verdict->reason);
+        return grpc::Status::OK;
+      });
 }
 
 grpc::ServerUnaryReactor* NavigationService::RandomPoint(grpc::CallbackServerContext* ctx,
                                                          const v1::RandomPointRequest* request,
                                                          v1::RandomPointResponse* response) {
-  grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
-  std::unique_ptr<Call> call = Begin(RpcMethod::kRandomPoint, ctx, reactor);
-  if (call == nullptr) return reactor;
-  if (absl::Status s = ValidateRandomPoint(*request); !s.ok()) {
-    call->Finish(ToGrpcStatus(s));
-    return reactor;
-  }
-  auto map = FindMap(request->map_id(), "map_id");
-  if (!map.ok()) {
-    call->Finish(ToGrpcStatus(map.status()));
-    return reactor;
-  }
-  Enqueue(std::move(call), [request, response, map = *std::move(map)](
-                               WorkerState& w, grpc::CallbackServerContext*) {
-    NavQuery& q = w.queries.For(map->id(), map->version(), map->map());
-    const QueryFilter filter = ToQueryFilter(request->filter(), q.map().info());
-    // A seeded call must give the same point on every worker and run: its own generator,
-    // fully specified by the standard.
-    std::mt19937_64 seeded(request->seed());
-    absl::BitGenRef rng = request->has_seed() ? absl::BitGenRef(seeded) : absl::BitGenRef(w.rng);
-    std::optional<SurfacePoint> point;
-    if (request->has_center()) {
-      const std::optional<SurfacePoint> center =
-          q.FindNearest(FromProto(request->center()), kDefaultPathExtents, filter);
-      if (center) point = q.RandomPointInCircle(*center, request->radius(), filter, rng);
-    } else {
-      point = q.RandomPoint(filter, rng);
-    }
-    response->set_found(point.has_value());
-    if (point) {
-      ToProto(point->pos, response->mutable_position());
-      response->set_poly(point->poly.bits());
-    }
-    return grpc::Status::OK;
-  });
-  return reactor;
+  return ServeMapQuery(
+      RpcMethod::kRandomPoint, ctx, *request, [](const auto& r) { return ValidateRandomPoint(r); },
+      [request, response](WorkerState& w, const ServedMap& map, grpc::CallbackServerContext*) {
+        NavQuery& q = w.queries.For(map.id(), map.version(), map.map());
+        const QueryFilter filter = ToQueryFilter(request->filter(), q.map().info());
+        // A seeded call must give the same point on every worker and run: its own generator,
+        // fully specified by the standard.
+        std::mt19937_64 seeded(request->seed());
+        absl::BitGenRef rng =
+            request->has_seed() ? absl::BitGenRef(seeded) : absl::BitGenRef(w.rng);
+        std::optional<SurfacePoint> point;
+        if (request->has_center()) {
+          const std::optional<SurfacePoint> center =
+              q.FindNearest(FromProto(request->center()), kDefaultPathExtents, filter);
+          if (center) point = q.RandomPointInCircle(*center, request->radius(), filter, rng);
+        } else {
+          point = q.RandomPoint(filter, rng);
+        }
+        response->set_found(point.has_value());
+        if (point) {
+          ToProto(point->pos, response->mutable_position());
+          response->set_poly(point->poly.bits());
+        }
+        return grpc::Status::OK;
+      });
 }
 
 grpc::ServerUnaryReactor* NavigationService::Raycast(grpc::CallbackServerContext* ctx,
                                                      const v1::RaycastRequest* request,
                                                      v1::RaycastResponse* response) {
-  grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
-  std::unique_ptr<Call> call = Begin(RpcMethod::kRaycast, ctx, reactor);
-  if (call == nullptr) return reactor;
-  if (absl::Status s = ValidateRaycast(*request); !s.ok()) {
-    call->Finish(ToGrpcStatus(s));
-    return reactor;
-  }
-  auto map = FindMap(request->map_id(), "map_id");
-  if (!map.ok()) {
-    call->Finish(ToGrpcStatus(map.status()));
-    return reactor;
-  }
-  Enqueue(std::move(call), [request, response, map = *std::move(map)](
-                               WorkerState& w, grpc::CallbackServerContext*) {
-    NavQuery& q = w.queries.For(map->id(), map->version(), map->map());
-    const QueryFilter filter = ToQueryFilter(request->filter(), q.map().info());
-    const Vec3 extents = ExtentsOr(request->has_extents(), request->extents(), kDefaultMoveExtents);
-    const absl::Status s =
-        q.Raycast(FromProto(request->start()), FromProto(request->end()), filter, extents, &w.ray);
-    if (!s.ok()) return ToGrpcStatus(s);
-    ToProto(w.ray, response);
-    return grpc::Status::OK;
-  });
-  return reactor;
+  return ServeMapQuery(
+      RpcMethod::kRaycast, ctx, *request, [](const auto& r) { return ValidateRaycast(r); },
+      [request, response](WorkerState& w, const ServedMap& map, grpc::CallbackServerContext*) {
+        NavQuery& q = w.queries.For(map.id(), map.version(), map.map());
+        const QueryFilter filter = ToQueryFilter(request->filter(), q.map().info());
+        const Vec3 extents =
+            ExtentsOr(request->has_extents(), request->extents(), kDefaultMoveExtents);
+        const absl::Status s = q.Raycast(FromProto(request->start()), FromProto(request->end()),
+                                         filter, extents, &w.ray);
+        if (!s.ok()) return ToGrpcStatus(s);
+        ToProto(w.ray, response);
+        return grpc::Status::OK;
+      });
 }
 
 grpc::ServerUnaryReactor* NavigationService::NearestPoint(grpc::CallbackServerContext* ctx,
                                                           const v1::NearestPointRequest* request,
                                                           v1::NearestPointResponse* response) {
-  grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
-  std::unique_ptr<Call> call = Begin(RpcMethod::kNearestPoint, ctx, reactor);
-  if (call == nullptr) return reactor;
-  if (absl::Status s = ValidateNearestPoint(*request); !s.ok()) {
-    call->Finish(ToGrpcStatus(s));
-    return reactor;
-  }
-  auto map = FindMap(request->map_id(), "map_id");
-  if (!map.ok()) {
-    call->Finish(ToGrpcStatus(map.status()));
-    return reactor;
-  }
-  Enqueue(std::move(call), [request, response, map = *std::move(map)](
-                               WorkerState& w, grpc::CallbackServerContext*) {
-    NavQuery& q = w.queries.For(map->id(), map->version(), map->map());
-    const QueryFilter filter = ToQueryFilter(request->filter(), q.map().info());
-    const Vec3 pos = FromProto(request->position());
-    const std::optional<SurfacePoint> found = q.FindNearest(
-        pos, ExtentsOr(request->has_extents(), request->extents(), kDefaultPathExtents), filter);
-    response->set_found(found.has_value());
-    if (found) {
-      ToProto(found->pos, response->mutable_position());
-      response->set_poly(found->poly.bits());
-      response->set_distance(Distance(pos, found->pos));
-    }
-    return grpc::Status::OK;
-  });
-  return reactor;
+  return ServeMapQuery(
+      RpcMethod::kNearestPoint, ctx, *request,
+      [](const auto& r) { return ValidateNearestPoint(r); },
+      [request, response](WorkerState& w, const ServedMap& map, grpc::CallbackServerContext*) {
+        NavQuery& q = w.queries.For(map.id(), map.version(), map.map());
+        const QueryFilter filter = ToQueryFilter(request->filter(), q.map().info());
+        const Vec3 pos = FromProto(request->position());
+        const std::optional<SurfacePoint> found = q.FindNearest(
+            pos, ExtentsOr(request->has_extents(), request->extents(), kDefaultPathExtents),
+            filter);
+        response->set_found(found.has_value());
+        if (found) {
+          ToProto(found->pos, response->mutable_position());
+          response->set_poly(found->poly.bits());
+          response->set_distance(Distance(pos, found->pos));
+        }
+        return grpc::Status::OK;
+      });
 }
 
 void NavigationService::FillMapInfo(const ServedMap& map, v1::MapInfo* out) const {

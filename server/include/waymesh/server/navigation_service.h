@@ -89,6 +89,11 @@ class NavigationService final : public v1::Navigation::CallbackService {
   // RESOURCE_EXHAUSTED when the queue is full.
   template <typename Work>
   void Enqueue(std::unique_ptr<Call> call, Work work);
+  // Every query on one map has this shape: begin, validate(request), resolve its map_id, queue
+  // run(WorkerState&, const ServedMap&, grpc::CallbackServerContext*) on a worker.
+  template <typename Request, typename Validate, typename Run>
+  grpc::ServerUnaryReactor* ServeMapQuery(RpcMethod method, grpc::CallbackServerContext* ctx,
+                                          const Request& request, Validate validate, Run run);
   // The map serving `id`, or the NOT_FOUND status.
   absl::StatusOr<std::shared_ptr<const ServedMap>> FindMap(const std::string& id,
                                                            absl::string_view field) const;
