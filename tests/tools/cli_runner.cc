@@ -1,6 +1,7 @@
 #include "cli_runner.h"
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <array>
 #include <cstdio>
@@ -22,7 +23,10 @@ CliResult RunCli(const std::string& args) {
 }
 
 std::string TempDir(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / ("waymesh-test-" + name);
+  // Per process: ctest runs the tests of one suite in parallel processes, and one must not
+  // wipe the directory another is using.
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("waymesh-test-" + name + "-" + std::to_string(getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir.string();
