@@ -20,6 +20,7 @@ using nlohmann::json;
 // Bounds that keep a typo from allocating without limit (each call slot holds a context).
 constexpr uint64_t kMaxConcurrency = 100000;
 constexpr uint64_t kMaxConnections = 1000;
+constexpr uintmax_t kMaxJsonFileBytes = uintmax_t{512} << 20;  // config and data files
 
 const ConfigKey* FindKey(absl::string_view name) {
   for (const ConfigKey& key : ConfigKeys()) {
@@ -147,6 +148,20 @@ absl::Status CheckValue(const ConfigKey& key, const json& value, absl::string_vi
 }
 
 absl::StatusOr<json> ReadJsonFile(const std::string& path, absl::string_view what) {
+  // A bound before reading: /dev/zero or a runaway file must be an error, not all of memory.
+  std::error_code error;
+  const std::filesystem::file_status status = std::filesystem::status(path, error);
+  if (!error && std::filesystem::exists(status)) {
+    if (!std::filesystem::is_regular_file(status)) {
+      return absl::InvalidArgumentError(absl::StrCat(what, " ", path, ": not a regular file"));
+    }
+    const uintmax_t bytes = std::filesystem::file_size(path, error);
+    if (!error && bytes > kMaxJsonFileBytes) {
+      return absl::InvalidArgumentError(absl::StrCat(what, " ", path, ": ", bytes,
+                                                     " bytes, more than the limit of ",
+                                                     kMaxJsonFileBytes));
+    }
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     return absl::InvalidArgumentError(

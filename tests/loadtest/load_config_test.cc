@@ -234,5 +234,15 @@ TEST(CommandLineTest, BadFlagsNameTheFlag) {
   EXPECT_THAT(error({"127.0.0.1:1", "127.0.0.1:2"}), HasSubstr("unexpected argument"));
 }
 
+TEST(LoadConfigTest, ADataFileThatIsNotARegularFileIsRefusedNotRead) {
+  ScratchDir dir;
+  // /dev/zero never ends: reading it would take all memory.
+  absl::StatusOr<LoadConfig> config = FromFile(dir, R"({
+    "proto": "nav.proto", "call": "waymesh.v1.Navigation.FindPath", "host": "127.0.0.1:1",
+    "data-file": "/dev/zero"})");
+  ASSERT_FALSE(config.ok());
+  EXPECT_THAT(std::string(config.status().message()), HasSubstr("/dev/zero: not a regular file"));
+}
+
 }  // namespace
 }  // namespace waymesh::loadtest
