@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "area_declaration.h"
 #include "coordinate_check.h"
 #include "default_areas.h"
 #include "json_node.h"
@@ -188,33 +189,7 @@ absl::Status ReadAgents(const JsonNode& root, SourceMesh& mesh) {
 absl::Status ReadArea(const JsonNode& entry, SourceMesh& mesh,
                       std::vector<std::string>& declared_at) {
   if (absl::Status s = entry.ExpectObject(); !s.ok()) return s;
-  absl::StatusOr<JsonNode> id_node = entry.Get("id");
-  if (!id_node.ok()) return id_node.status();
-  absl::StatusOr<int64_t> id = id_node->AsInt(0, kMaxAreas - 1);
-  if (!id.ok()) return id.status();
-  if (!declared_at[*id].empty()) {
-    return id_node->Error(
-        absl::StrCat("= ", *id, " is declared twice (also at ", declared_at[*id], ")"));
-  }
-  declared_at[*id] = entry.path();
-  AreaType area;
-  absl::StatusOr<JsonNode> name = entry.Get("name");
-  if (!name.ok()) return name.status();
-  absl::StatusOr<std::string> name_text = name->AsString();
-  if (!name_text.ok()) return name_text.status();
-  area.name = *std::move(name_text);
-  absl::StatusOr<JsonNode> cost = entry.Get("cost");
-  if (!cost.ok()) return cost.status();
-  absl::StatusOr<double> cost_value = cost->AsNumber();
-  if (!cost_value.ok()) return cost_value.status();
-  if (!(*cost_value > 0) || *cost_value > tol::kMaxCoordinate) {
-    return cost->Error(absl::StrCat("= ", *cost_value, " must be positive (and at most ",
-                                    tol::kMaxCoordinate, ")"));
-  }
-  area.cost = static_cast<float>(*cost_value);
-  if (mesh.areas.size() <= size_t(*id)) mesh.areas.resize(*id + 1);
-  mesh.areas[*id] = std::move(area);
-  return absl::OkStatus();
+  return importer::ReadAreaDeclaration(entry, declared_at, mesh.areas);
 }
 
 absl::Status ReadAreas(const JsonNode& root, SourceMesh& mesh) {
