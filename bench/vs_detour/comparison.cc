@@ -44,6 +44,8 @@ void ScoreLengths(const std::vector<QueryCase>& queries, const std::vector<PathO
   for (size_t i = 0; i < queries.size(); ++i) {
     out->waymesh.complete += wm[i].complete;
     out->detour.complete += dt[i].complete;
+    out->waymesh.mean_expanded += double(wm[i].expanded) / double(queries.size());
+    out->detour.mean_expanded += double(dt[i].expanded) / double(queries.size());
     const double optimum = queries[i].optimum;
     for (auto [outcome, result] : {std::pair{&wm[i], &out->waymesh}, {&dt[i], &out->detour}}) {
       if (outcome->complete && optimum >= 0 &&
@@ -107,6 +109,7 @@ MapComparison CompareOnMap(const std::string& name, const NavMap& nav_map,
   for (size_t i = 0; i < queries.size(); ++i) {  // warm-up, and the outcomes to score
     wm_paths[i] = waymesh.FindPath(queries[i].start, queries[i].goal);
     dt_paths[i] = detour.FindPath(queries[i].start, queries[i].goal);
+    dt_paths[i].expanded = detour.LastExpanded();
   }
   ScoreLengths(queries, wm_paths, dt_paths, &out);
   ScoreRays(nav_map, queries, waymesh, detour, detour_rays, &out);

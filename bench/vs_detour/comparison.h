@@ -22,6 +22,7 @@ struct LibraryResult {
   RatioSummary length;         // length / published optimum, over queries both complete
   uint32_t complete = 0;       // queries with a complete path
   uint32_t below_optimum = 0;  // shorter than the optimum: a broken mesh or query
+  double mean_expanded = 0;    // A* nodes expanded per path query
 };
 
 struct MapComparison {

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include <DetourNode.h>
+
 #include "absl/strings/str_cat.h"
 
 namespace waymesh::bench {
@@ -59,6 +61,15 @@ PathOutcome DetourRunner::FindPath(Vec3 start, Vec3 goal) {
                   double(b[2] - a[2]) * (b[2] - a[2]));
   }
   return out;
+}
+
+uint32_t DetourRunner::LastExpanded() const {
+  const dtNodePool* pool = query_->getNodePool();
+  uint32_t closed = 0;
+  for (int i = 0; i < pool->getNodeCount(); ++i) {
+    closed += (pool->getNodeAtIdx(i + 1)->flags & DT_NODE_CLOSED) != 0;
+  }
+  return closed;
 }
 
 bool DetourRunner::Nearest(Vec3 pos) {

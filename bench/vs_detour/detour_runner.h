@@ -29,6 +29,8 @@ class DetourRunner {
   PathOutcome FindPath(Vec3 start, Vec3 goal);
   // findNearestPoly alone; true when a polygon was found.
   bool Nearest(Vec3 pos);
+  // Nodes the last findPath closed (expanded). Walks the node pool: call it outside timing.
+  uint32_t LastExpanded() const;
   // Puts each query's start on the mesh once, so Raycast measures the ray alone.
   void PrepareRays(const std::vector<QueryCase>& queries);
   // raycast from query `i`'s snapped start towards its goal; the hit fraction (> 1 = no hit,

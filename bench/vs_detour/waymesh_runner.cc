@@ -13,7 +13,7 @@ WaymeshRunner::WaymeshRunner(std::shared_ptr<const NavMap> map, Vec3 half_extent
 PathOutcome WaymeshRunner::FindPath(Vec3 start, Vec3 goal) {
   if (!query_.FindPath(start, goal, filter_, options_, &path_).ok()) return {};
   if (path_.status != QueryStatus::kComplete && path_.status != QueryStatus::kPartial) return {};
-  return {path_.status == QueryStatus::kComplete, path_.length};
+  return {path_.status == QueryStatus::kComplete, path_.length, path_.nodes_expanded};
 }
 
 bool WaymeshRunner::Nearest(Vec3 pos) {
