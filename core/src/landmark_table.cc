@@ -49,6 +49,24 @@ uint32_t SeedPolygon(const QueryContext& ctx) {
   return 0;
 }
 
+// The map's area costs, each capped at 1 (see the header).
+QueryFilter ReferenceFilter(const MapInfo& info) {
+  QueryFilter filter(info);
+  for (int a = 0; a < kMaxAreas; ++a) {
+    filter.SetAreaCost(a, std::min(filter.Cost(uint8_t(a)), 1.0f));
+  }
+  return filter;
+}
+
+// Largest distance between two corners of a polygon.
+float Diameter(const TileView& t, uint32_t p) {
+  float d = 0;
+  for (uint32_t i = 0, n = t.corner_count(p); i < n; ++i) {
+    for (uint32_t j = i + 1; j < n; ++j) d = std::max(d, Distance(t.corner(p, i), t.corner(p, j)));
+  }
+  return d;
+}
+
 }  // namespace
 
 LandmarkTable LandmarkTable::Build(const NavMap& map, uint32_t count) {
@@ -60,7 +78,7 @@ LandmarkTable LandmarkTable::Build(const NavMap& map, uint32_t count) {
   // A non-owning handle: the map outlives this call.
   QueryContext ctx(std::shared_ptr<const NavMap>(std::shared_ptr<const NavMap>(), &map),
                    uint32_t(polygons), /*with_landmarks=*/false);
-  const QueryFilter filter;  // every area at cost 1: distances, not costs
+  const QueryFilter filter = ReferenceFilter(map.info());
   std::vector<float> dist, nearest_landmark(polygons, INFINITY);
   std::vector<std::vector<float>> floods;
   // Farthest-point sampling: each landmark is the polygon farthest from all earlier ones (the
@@ -95,18 +113,23 @@ LandmarkTable LandmarkTable::Build(const NavMap& map, uint32_t count) {
       }
     }
   }
-  table.diameter_.assign(polygons, 0.0f);
+  for (int a = 0; a < kMaxAreas; ++a) table.reference_costs_[a] = filter.Cost(uint8_t(a));
+  table.crossing_.assign(polygons, 0.0f);
   for (const TileView& t : map.tiles()) {
     for (uint32_t p = 0; p < t.poly_count(); ++p) {
-      float d = 0;
-      for (uint32_t i = 0, n = t.corner_count(p); i < n; ++i) {
-        for (uint32_t j = i + 1; j < n; ++j)
-          d = std::max(d, Distance(t.corner(p, i), t.corner(p, j)));
-      }
-      table.diameter_[ctx.Global(t.index, p)] = d;
+      table.crossing_[ctx.Global(t.index, p)] = Diameter(t, p) * filter.Cost(t.poly_area[p]);
     }
   }
   return table;
+}
+
+float LandmarkTable::FilterScale(const QueryFilter& filter) const {
+  float scale = 1.0f;
+  const uint64_t mask = filter.area_mask();
+  for (int a = 0; a < kMaxAreas; ++a) {
+    if ((mask >> a) & 1) scale = std::min(scale, filter.Cost(uint8_t(a)) / reference_costs_[a]);
+  }
+  return scale;
 }
 
 }  // namespace waymesh

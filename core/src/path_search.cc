@@ -41,16 +41,17 @@ struct Search {
   // Flood mode (FloodDistances): no goal, no heuristic, portal points nearest the apex.
   bool flood = false;
   const LandmarkTable* landmarks = nullptr;  // null: straight-line heuristic only
+  float landmark_scale = 0;                  // landmarks->FilterScale(filter)
   uint32_t goal_global = 0;
   bool limit_hit = false;  // a node was not created because the pool or max_nodes was full
 
-  // Estimate of the cost from `pos` in polygon `global` to the goal: the straight distance or
-  // the landmark bound, whichever is larger, times the cheapest cost per metre.
+  // Estimate of the cost from `pos` in polygon `global` to the goal: the straight distance
+  // times the cheapest cost per metre, or the landmark bound, whichever is larger.
   float Heuristic(uint32_t global, Vec3 pos) const {
     if (flood) return 0.0f;
-    float h = Distance(pos, goal.pos);
-    if (landmarks != nullptr) h = std::max(h, landmarks->LowerBound(global, goal_global));
-    return h * h_scale;
+    const float h = Distance(pos, goal.pos) * h_scale;
+    if (landmarks == nullptr) return h;
+    return std::max(h, landmarks->LowerBound(global, goal_global) * landmark_scale);
   }
 
   // Offers polygon (tile, poly) reached with funnel `fs` at point `pos` (cost `g` there) from
@@ -324,6 +325,7 @@ SearchOutcome SearchCorridor(QueryContext& ctx, const SurfacePoint& start, const
            max_nodes};
   s.goal_global = ctx.Global(s.goal_tile, s.goal_poly);
   s.landmarks = ctx.landmarks;
+  if (s.landmarks != nullptr) s.landmark_scale = s.landmarks->FilterScale(filter);
   Seed(s, start);
   uint32_t expanded = 0;
   absl::Status stop;

@@ -3,9 +3,10 @@
 // directions still open through the portals crossed since, and the cost so far. A node's cost
 // is the taut path through its own corridor, not a sum over edge midpoints, so the search
 // compares routes by (almost) their true lengths. One node per polygon keeps memory and time
-// like plain A*. The heuristic is the larger of the straight distance to the goal and the map's
-// landmark bound (landmark_table.h), scaled by the cheapest cost the filter allows so that area
-// costs below 1 do not make it overestimate.
+// like plain A*. The heuristic is the larger of the straight distance to the goal, scaled by the
+// cheapest cost the filter allows, and the map's landmark bound (landmark_table.h), scaled by
+// the filter's costs relative to the table's, so that area costs below 1 do not make it
+// overestimate.
 
 #include <cstdint>
 #include <vector>

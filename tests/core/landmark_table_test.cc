@@ -1,15 +1,20 @@
 // The landmark table's lower bounds against published optimal path lengths: never (beyond the
-// flood's accuracy) above the true distance, symmetric, and tight enough to guide A*.
+// flood's accuracy) above the true distance, symmetric, and tight enough to guide A*; and on a
+// map with cheap and dear areas, bounds of path cost under the map's own costs.
 
 #include "waymesh/core/landmark_table.h"
 
 #include <algorithm>
+#include <cmath>
 
+#include "absl/random/random.h"
 #include "gtest/gtest.h"
 #include "polyanya_data.h"
+#include "support/demo_town.h"
 #include "support/map_builder.h"
 #include "support/test_data.h"
 #include "waymesh/core/nav_query.h"
+#include "waymesh/loader/demo_world.h"
 
 namespace waymesh {
 namespace {
@@ -59,6 +64,77 @@ TEST(LandmarkTableTest, SmallMapsHaveNoTable) {
   EXPECT_TRUE((*map)->landmarks().empty());
   EXPECT_EQ((*map)->landmarks().LowerBound(0, 5), 0.0f);
   EXPECT_TRUE(LandmarkTable().empty());
+}
+
+TEST(LandmarkTableTest, FilterScaleComparesTheFilterWithTheCappedMapCosts) {
+  const testing::DemoTown& town = testing::Town();
+  const LandmarkTable& table = town.map->landmarks();
+  ASSERT_FALSE(table.empty());
+  const MapInfo& info = town.map->info();
+  ASSERT_EQ(info.areas[kDemoAreaRoad].cost, 0.5f);
+  ASSERT_GT(info.areas[kDemoAreaWater].cost, 1.0f);
+  // The map's own costs and the all-ones filter both get the full bound.
+  EXPECT_EQ(table.FilterScale(QueryFilter(info)), 1.0f);
+  EXPECT_EQ(table.FilterScale(QueryFilter()), 1.0f);
+  // Roads at a quarter instead of a half: every bound halves.
+  QueryFilter cheap_roads(info);
+  cheap_roads.SetAreaCost(kDemoAreaRoad, 0.25f);
+  EXPECT_FLOAT_EQ(table.FilterScale(cheap_roads), 0.5f);
+  // A disabled area does not count, however cheap.
+  cheap_roads.SetAreaEnabled(kDemoAreaRoad, false);
+  EXPECT_EQ(table.FilterScale(cheap_roads), 1.0f);
+}
+
+// Cost of walking the waypoint polyline under `filter`, by the area under each 0.2 m piece (a
+// straight segment may pass above an arched bridge deck: the box reaches 4 m up and down).
+double PolylineCost(NavQuery& q, const PathResult& path, const QueryFilter& filter) {
+  constexpr float kPiece = 0.2f;
+  double cost = 0;
+  for (size_t i = 1; i < path.waypoints.size(); ++i) {
+    const Vec3 a = path.waypoints[i - 1].pos, b = path.waypoints[i].pos;
+    const float len = Length(b - a);
+    const int pieces = std::max(1, int(std::ceil(len / kPiece)));
+    for (int k = 0; k < pieces; ++k) {
+      const Vec3 mid = Lerp(a, b, (k + 0.5f) / pieces);
+      const auto at = q.FindNearest(mid, {0.5f, 4.0f, 0.5f}, filter);
+      if (!at) return -1;
+      const uint8_t area = q.map().tile(at->poly.tile()).poly_area[at->poly.poly()];
+      cost += filter.Cost(area) * len / pieces;
+    }
+  }
+  return cost;
+}
+
+TEST(LandmarkTableTest, CostBoundsHoldAndAreTightUnderTheMapsCosts) {
+  const testing::DemoTown& town = testing::Town();
+  const LandmarkTable& table = town.map->landmarks();
+  const QueryFilter filter(town.map->info());
+  ASSERT_EQ(table.FilterScale(filter), 1.0f);
+  // Paths found without the table, so the bound is checked against an independent search.
+  NavQuery q(town.map, NavQueryOptions{.landmarks = false});
+  absl::BitGen rng(std::seed_seq{42});
+  PathResult path;
+  double ratio_sum = 0;
+  int n = 0;
+  while (n < 150) {
+    const auto s = q.RandomPoint(filter, rng), g = q.RandomPoint(filter, rng);
+    ASSERT_TRUE(s && g);
+    ASSERT_TRUE(q.FindPath(*s, *g, filter, PathOptions{}, &path).ok());
+    if (path.status != QueryStatus::kComplete || path.length < 5) continue;
+    const bool uses_link = std::any_of(path.waypoints.begin(), path.waypoints.end(),
+                                       [](const Waypoint& w) { return w.flags & kWaypointOffMeshLink; });
+    if (uses_link) continue;  // a link's cost is not its length
+    const double cost = PolylineCost(q, path, filter);
+    ASSERT_GT(cost, 0);
+    const float bound = table.LowerBound(Global(*town.map, s->poly), Global(*town.map, g->poly));
+    // The found path costs at least the optimum; sampling errs by a piece per area change.
+    EXPECT_LE(bound, cost * 1.02 + 1.0) << s->pos.x << "," << s->pos.z << " -> " << g->pos.x
+                                        << "," << g->pos.z;
+    ratio_sum += bound / cost;
+    ++n;
+  }
+  // A distance table scaled by the cheapest cost (roads, 0.5) could recover at most half.
+  EXPECT_GT(ratio_sum / n, 0.6) << "mean bound / path cost";
 }
 
 }  // namespace

@@ -7,7 +7,7 @@
 #include <thread>
 #include <vector>
 
-#include "demo_town.h"
+#include "support/demo_town.h"
 #include "gtest/gtest.h"
 #include "test_server.h"
 

@@ -5,7 +5,7 @@
 
 #include <fstream>
 
-#include "demo_town.h"
+#include "support/demo_town.h"
 #include "gtest/gtest.h"
 #include "waymesh/core/nav_query.h"
 #include "waymesh/loader/map_tile_file.h"

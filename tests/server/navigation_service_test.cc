@@ -6,7 +6,7 @@
 #include <memory>
 #include <random>
 
-#include "demo_town.h"
+#include "support/demo_town.h"
 #include "gmock/gmock.h"
 #include "grpc/health/v1/health.grpc.pb.h"
 #include "grpcpp/generic/generic_stub.h"

@@ -7,7 +7,7 @@
 #include <limits>
 #include <thread>
 
-#include "demo_town.h"
+#include "support/demo_town.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "test_server.h"

@@ -6,7 +6,7 @@
 #include <thread>
 #include <vector>
 
-#include "demo_town.h"
+#include "support/demo_town.h"
 #include "gmock/gmock.h"
 #include "grpc/health/v1/health.grpc.pb.h"
 #include "gtest/gtest.h"

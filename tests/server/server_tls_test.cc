@@ -4,7 +4,7 @@
 #include <fstream>
 
 #include "child_process.h"
-#include "demo_town.h"
+#include "support/demo_town.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "test_server.h"

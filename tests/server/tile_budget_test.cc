@@ -5,7 +5,7 @@
 #include <thread>
 #include <vector>
 
-#include "demo_town.h"
+#include "support/demo_town.h"
 #include "gtest/gtest.h"
 #include "waymesh/core/nav_query.h"
 #include "waymesh/server/proto_conversion.h"

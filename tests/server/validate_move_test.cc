@@ -4,7 +4,7 @@
 
 #include <optional>
 
-#include "demo_town.h"
+#include "support/demo_town.h"
 #include "gtest/gtest.h"
 #include "test_server.h"
 #include "waymesh/core/nav_query.h"

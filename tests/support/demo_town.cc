@@ -1,4 +1,4 @@
-#include "demo_town.h"
+#include "support/demo_town.h"
 
 #include <unistd.h>
 

@@ -1,17 +1,26 @@
 #pragma once
-// Landmark distances for the A* heuristic (the "ALT" technique): walking distances from a few
+// Landmark distances for the A* heuristic (the "ALT" technique): walking costs from a few
 // well-spread landmark points to every polygon. The triangle inequality turns two table rows into
-// a lower bound of the distance between any two polygons that sees around obstacles, where the
+// a lower bound of the cost between any two polygons that sees around obstacles, where the
 // straight-line distance does not; on maps with many obstacles A* then expands far fewer nodes.
 // Built once per map (NavMap::landmarks) and shared read-only by every query object.
+//
+// Costs are measured with the map's area costs capped at 1 (the "reference costs"). Areas
+// cheaper than walking (roads at 0.5) then count at their real price, so queries with the
+// map's own costs get a tight bound instead of distance times the cheapest cost (half the
+// distance on a map with roads); areas dearer than walking count as 1, so a filter that prices
+// every area at 1 still gets nearly the plain walking-distance bound.
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
+#include "waymesh/core/nav_map.h"
+
 namespace waymesh {
 
-class NavMap;
+class QueryFilter;
 
 class LandmarkTable {
  public:
@@ -24,18 +33,19 @@ class LandmarkTable {
   // An empty table (no landmarks): LowerBound is always 0.
   LandmarkTable() = default;
   // Up to `count` (at most kSlots) landmarks spread by farthest-point sampling over the largest
-  // island group, each with one full-map flood of walking distances. O(count * polygons log
+  // island group, each with one full-map flood of reference costs. O(count * polygons log
   // polygons).
   static LandmarkTable Build(const NavMap& map, uint32_t count = kDefaultCount);
 
   uint32_t count() const { return count_; }
   bool empty() const { return count_ == 0; }
 
-  // An estimate from below of the walking distance between any point of polygon `a` and any
+  // An estimate from below of the reference cost between any point of polygon `a` and any
   // point of polygon `b`, both given as dense global indices (tile polygon offset + polygon);
   // 0 when the table knows nothing better. It is a true lower bound up to the floods'
   // accuracy: a flood measures taut paths through the corridors it settled, which on rare
   // long routes exceed the optimum by several percent (measured against Polyanya optima).
+  // Multiply by FilterScale(filter) for a bound of the cost under `filter`.
   float LowerBound(uint32_t a, uint32_t b) const {
     if (count_ == 0) return 0.0f;
     const uint16_t* ra = &rows_[size_t(a) * kSlots];
@@ -50,27 +60,32 @@ class LandmarkTable {
       a_farther = diff > a_farther ? diff : a_farther;
       b_farther = -diff > b_farther ? -diff : b_farther;
     }
-    // Each row holds the distance to the polygon's nearest point, floored to a step: a point of
-    // the nearer polygon may lie up to its diameter further, and the floors cost one step.
-    const float via_a = float(a_farther - 1) * step_ - diameter_[b];
-    const float via_b = float(b_farther - 1) * step_ - diameter_[a];
+    // Each row holds the cost to the polygon's nearest point, floored to a step: a point of
+    // the nearer polygon may cost up to its crossing cost more, and the floors cost one step.
+    const float via_a = float(a_farther - 1) * step_ - crossing_[b];
+    const float via_b = float(b_farther - 1) * step_ - crossing_[a];
     const float bound = via_a > via_b ? via_a : via_b;
     return bound > 0 ? bound : 0.0f;
   }
 
+  // The factor that turns a reference-cost bound into a bound of the cost under `filter`: the
+  // smallest ratio of the filter's cost to the reference cost over the areas it enables (1 for
+  // the map's own costs whenever none is below 1). Off-mesh links scale with their area too.
+  float FilterScale(const QueryFilter& filter) const;
+
   // Bytes held by the table.
   size_t bytes() const {
-    return rows_.size() * sizeof(uint16_t) + diameter_.size() * sizeof(float);
+    return rows_.size() * sizeof(uint16_t) + crossing_.size() * sizeof(float);
   }
 
  private:
   static constexpr uint16_t kUnreached = 0xFFFF;
-  static constexpr float kShrink = 0.8f;
 
   uint32_t count_ = 0;
-  float step_ = 0;               // metres per stored unit
+  float step_ = 0;               // reference cost per stored unit
   std::vector<uint16_t> rows_;   // polygon-major: rows_[global * kSlots + k], floored
-  std::vector<float> diameter_;  // per polygon: largest distance between two corners
+  std::vector<float> crossing_;  // per polygon: its diameter times its area's reference cost
+  std::array<float, kMaxAreas> reference_costs_{};  // per area: min(map cost, 1)
 };
 
 }  // namespace waymesh
