@@ -113,7 +113,7 @@ LandmarkTable LandmarkTable::Build(const NavMap& map, uint32_t count) {
       }
     }
   }
-  for (int a = 0; a < kMaxAreas; ++a) table.reference_costs_[a] = filter.Cost(uint8_t(a));
+  for (int a = 0; a < kMaxAreas; ++a) table.inverse_reference_costs_[a] = 1.0f / filter.Cost(uint8_t(a));
   table.crossing_.assign(polygons, 0.0f);
   for (const TileView& t : map.tiles()) {
     for (uint32_t p = 0; p < t.poly_count(); ++p) {
@@ -127,7 +127,8 @@ float LandmarkTable::FilterScale(const QueryFilter& filter) const {
   float scale = 1.0f;
   const uint64_t mask = filter.area_mask();
   for (int a = 0; a < kMaxAreas; ++a) {
-    if ((mask >> a) & 1) scale = std::min(scale, filter.Cost(uint8_t(a)) / reference_costs_[a]);
+    const float ratio = filter.Cost(uint8_t(a)) * inverse_reference_costs_[a];
+    if ((mask >> a) & 1) scale = std::min(scale, ratio);
   }
   return scale;
 }

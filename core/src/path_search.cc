@@ -149,10 +149,10 @@ struct Search {
   }
 
   void ExpandLinks(uint32_t ci) {
-    const SearchNode cur = ctx.pool.node(ci);
-    const TileView& t = ctx.Tile(cur.tile);
+    const TileView& t = ctx.Tile(ctx.pool.node(ci).tile);
     const auto links = t.off_mesh_links;
     if (links.empty()) return;
+    const SearchNode cur = ctx.pool.node(ci);
     auto it = std::lower_bound(
         links.begin(), links.end(), cur.poly,
         [](const OffMeshLink& link, uint32_t poly) { return link.start_poly < poly; });

@@ -25,19 +25,27 @@ bool PointInPolyXZ(const TileView& tile, uint32_t poly, Vec3 p, float tolerance)
 
 Vec3 ClosestPointInPolyXZ(const TileView& tile, uint32_t poly, Vec3 p, bool* inside) {
   const uint32_t n = tile.corner_count(poly);
+  const uint32_t first = tile.poly_start[poly];
+  auto corner = [&](uint32_t i) { return tile.vertices[tile.poly_verts[first + i]]; };
+  // Inside (the common case for a point on the mesh) needs only the edge sides.
   bool outside_any = false;
+  Vec3 a = corner(n - 1);
+  for (uint32_t i = 0; i < n && !outside_any; ++i) {
+    const Vec3 b = corner(i);
+    const float area = TriArea2XZ(a, b, p);
+    if (area < 0 && area * area > tol::kInsidePolygon * tol::kInsidePolygon * DistSqXZ(a, b)) {
+      outside_any = true;
+    }
+    a = b;
+  }
+  *inside = !outside_any;
+  if (!outside_any) return p;
   float best_sq = INFINITY;
   Vec3 best = p;
-  Vec3 a = tile.corner(poly, n - 1);
+  a = corner(n - 1);
   for (uint32_t i = 0; i < n; ++i) {
-    const Vec3 b = tile.corner(poly, i);
-    const float area = TriArea2XZ(a, b, p);
-    if (area < 0) {
-      const float len_sq = DistSqXZ(a, b);
-      if (area * area > tol::kInsidePolygon * tol::kInsidePolygon * len_sq) outside_any = true;
-    }
-    const float t = ClosestParamXZ(a, b, p);
-    const Vec3 q = Lerp(a, b, t);
+    const Vec3 b = corner(i);
+    const Vec3 q = Lerp(a, b, ClosestParamXZ(a, b, p));
     const float d = DistSqXZ(q, p);
     if (d < best_sq) {
       best_sq = d;
@@ -45,8 +53,6 @@ Vec3 ClosestPointInPolyXZ(const TileView& tile, uint32_t poly, Vec3 p, bool* ins
     }
     a = b;
   }
-  *inside = !outside_any;
-  if (!outside_any) return p;
   return Vec3{best.x, p.y, best.z};
 }
 

@@ -6,8 +6,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <random>
 
-#include "absl/random/random.h"
 #include "gtest/gtest.h"
 #include "polyanya_data.h"
 #include "support/demo_town.h"
@@ -112,28 +112,33 @@ TEST(LandmarkTableTest, CostBoundsHoldAndAreTightUnderTheMapsCosts) {
   ASSERT_EQ(table.FilterScale(filter), 1.0f);
   // Paths found without the table, so the bound is checked against an independent search.
   NavQuery q(town.map, NavQueryOptions{.landmarks = false});
-  absl::BitGen rng(std::seed_seq{42});
+  std::mt19937_64 rng(42);
   PathResult path;
   double ratio_sum = 0;
-  int n = 0;
+  int n = 0, above = 0;
   while (n < 150) {
     const auto s = q.RandomPoint(filter, rng), g = q.RandomPoint(filter, rng);
     ASSERT_TRUE(s && g);
     ASSERT_TRUE(q.FindPath(*s, *g, filter, PathOptions{}, &path).ok());
     if (path.status != QueryStatus::kComplete || path.length < 5) continue;
-    const bool uses_link = std::any_of(path.waypoints.begin(), path.waypoints.end(),
-                                       [](const Waypoint& w) { return w.flags & kWaypointOffMeshLink; });
+    const bool uses_link =
+        std::any_of(path.waypoints.begin(), path.waypoints.end(),
+                    [](const Waypoint& w) { return w.flags & kWaypointOffMeshLink; });
     if (uses_link) continue;  // a link's cost is not its length
     const double cost = PolylineCost(q, path, filter);
     ASSERT_GT(cost, 0);
     const float bound = table.LowerBound(Global(*town.map, s->poly), Global(*town.map, g->poly));
-    // The found path costs at least the optimum; sampling errs by a piece per area change.
-    EXPECT_LE(bound, cost * 1.02 + 1.0) << s->pos.x << "," << s->pos.z << " -> " << g->pos.x
-                                        << "," << g->pos.z;
+    // As with distances (above): a flood's taut corridors may exceed the optimum, rarely by
+    // several percent; sampling the cost errs by a piece per area change.
+    EXPECT_LE(bound, cost * 1.25 + 1.0)
+        << s->pos.x << "," << s->pos.z << " -> " << g->pos.x << "," << g->pos.z;
+    above += bound > cost * 1.005 + 1.0;
     ratio_sum += bound / cost;
     ++n;
   }
-  // A distance table scaled by the cheapest cost (roads, 0.5) could recover at most half.
+  EXPECT_LT(above, n / 20) << "bounds above the path cost";
+  // Tight: a distance bound scaled by the cheapest cost (roads, 0.5) recovers at most half of
+  // a path's cost on grass.
   EXPECT_GT(ratio_sum / n, 0.6) << "mean bound / path cost";
 }
 

@@ -85,7 +85,7 @@ class LandmarkTable {
   float step_ = 0;               // reference cost per stored unit
   std::vector<uint16_t> rows_;   // polygon-major: rows_[global * kSlots + k], floored
   std::vector<float> crossing_;  // per polygon: its diameter times its area's reference cost
-  std::array<float, kMaxAreas> reference_costs_{};  // per area: min(map cost, 1)
+  std::array<float, kMaxAreas> inverse_reference_costs_{};  // per area: 1 / min(map cost, 1)
 };
 
 }  // namespace waymesh
