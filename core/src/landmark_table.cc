@@ -101,15 +101,15 @@ LandmarkTable LandmarkTable::Build(const NavMap& map, uint32_t count) {
   }
   if (floods.empty() || !(longest > 0)) return table;
   table.count_ = uint32_t(floods.size());
-  // 65534 steps cover the longest distance (65535 marks "unreached").
-  table.step_ = longest / 65534.0f * (1.0f + 1e-6f);
+  // kMaxSteps steps cover the longest cost (a 2 km flood: 6 cm a step).
+  table.step_ = longest / float(kMaxSteps) * (1.0f + 1e-6f);
   table.rows_.assign(size_t(polygons) * kSlots, kUnreached);
   for (uint32_t k = 0; k < table.count_; ++k) {
     for (uint32_t i = 0; i < polygons; ++i) {
       const float d = floods[k][i];
       if (std::isfinite(d)) {
         table.rows_[size_t(i) * kSlots + k] =
-            uint16_t(std::min(std::floor(d / table.step_), 65534.0f));
+            int16_t(std::min(std::floor(d / table.step_), float(kMaxSteps)));
       }
     }
   }
@@ -121,6 +121,30 @@ LandmarkTable LandmarkTable::Build(const NavMap& map, uint32_t count) {
     }
   }
   return table;
+}
+
+float LandmarkTable::LowerBound(uint32_t a, uint32_t b) const {
+  if (count_ == 0) return 0.0f;
+  const int16_t* ra = &rows_[size_t(a) * kSlots];
+  const int16_t* rb = &rows_[size_t(b) * kSlots];
+  // Branch-free 16-bit lanes over a fixed number of slots, so that even baseline x86-64
+  // (SSE2: signed 16-bit max/min, no 32-bit ones) runs it as a few vector instructions;
+  // unused slots and unreached polygons hold kUnreached and contribute 0.
+  int16_t most = 0, least = 0;
+  for (uint32_t k = 0; k < kSlots; ++k) {
+    const int16_t va = ra[k], vb = rb[k];
+    const int16_t known = int16_t(-int((va != kUnreached) & (vb != kUnreached)));
+    const int16_t diff = int16_t((va - vb) & known);
+    most = diff > most ? diff : most;
+    least = diff < least ? diff : least;
+  }
+  const int a_farther = most, b_farther = -int(least);
+  // Each row holds the cost to the polygon's nearest point, floored to a step: a point of
+  // the nearer polygon may cost up to its crossing cost more, and the floors cost one step.
+  const float via_a = float(a_farther - 1) * step_ - crossing_[b];
+  const float via_b = float(b_farther - 1) * step_ - crossing_[a];
+  const float bound = via_a > via_b ? via_a : via_b;
+  return bound > 0 ? bound : 0.0f;
 }
 
 float LandmarkTable::FilterScale(const QueryFilter& filter) const {

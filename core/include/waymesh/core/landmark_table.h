@@ -46,27 +46,9 @@ class LandmarkTable {
   // accuracy: a flood measures taut paths through the corridors it settled, which on rare
   // long routes exceed the optimum by several percent (measured against Polyanya optima).
   // Multiply by FilterScale(filter) for a bound of the cost under `filter`.
-  float LowerBound(uint32_t a, uint32_t b) const {
-    if (count_ == 0) return 0.0f;
-    const uint16_t* ra = &rows_[size_t(a) * kSlots];
-    const uint16_t* rb = &rows_[size_t(b) * kSlots];
-    // Branch-free over a fixed number of slots so the compiler vectorises it; unused slots and
-    // unreached polygons hold kUnreached and contribute 0.
-    int a_farther = 0, b_farther = 0;
-    for (uint32_t k = 0; k < kSlots; ++k) {
-      const int va = ra[k], vb = rb[k];
-      const int known = (va != kUnreached) & (vb != kUnreached);
-      const int diff = (va - vb) * known;
-      a_farther = diff > a_farther ? diff : a_farther;
-      b_farther = -diff > b_farther ? -diff : b_farther;
-    }
-    // Each row holds the cost to the polygon's nearest point, floored to a step: a point of
-    // the nearer polygon may cost up to its crossing cost more, and the floors cost one step.
-    const float via_a = float(a_farther - 1) * step_ - crossing_[b];
-    const float via_b = float(b_farther - 1) * step_ - crossing_[a];
-    const float bound = via_a > via_b ? via_a : via_b;
-    return bound > 0 ? bound : 0.0f;
-  }
+  // Out of line: compiled on its own the slot loop vectorises; inlined into the search loop
+  // the compiler keeps it scalar.
+  float LowerBound(uint32_t a, uint32_t b) const;
 
   // The factor that turns a reference-cost bound into a bound of the cost under `filter`: the
   // smallest ratio of the filter's cost to the reference cost over the areas it enables (1 for
@@ -75,15 +57,17 @@ class LandmarkTable {
 
   // Bytes held by the table.
   size_t bytes() const {
-    return rows_.size() * sizeof(uint16_t) + crossing_.size() * sizeof(float);
+    return rows_.size() * sizeof(int16_t) + crossing_.size() * sizeof(float);
   }
 
  private:
-  static constexpr uint16_t kUnreached = 0xFFFF;
+  // Rows use 15 bits (0 .. kMaxSteps), so that differences fit signed 16-bit lanes.
+  static constexpr int16_t kUnreached = 0x7FFF;
+  static constexpr int16_t kMaxSteps = kUnreached - 1;
 
   uint32_t count_ = 0;
   float step_ = 0;               // reference cost per stored unit
-  std::vector<uint16_t> rows_;   // polygon-major: rows_[global * kSlots + k], floored
+  std::vector<int16_t> rows_;    // polygon-major: rows_[global * kSlots + k], floored
   std::vector<float> crossing_;  // per polygon: its diameter times its area's reference cost
   std::array<float, kMaxAreas> inverse_reference_costs_{};  // per area: 1 / min(map cost, 1)
 };
