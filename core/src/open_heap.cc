@@ -33,10 +33,18 @@ void OpenHeap::SiftDown(uint32_t i, Entry e) {
   for (;;) {
     const uint32_t first = 4 * i + 1;
     if (first >= size_) break;
-    const uint32_t end = std::min(first + 4, size_);
     uint32_t best = first;
-    for (uint32_t c = first + 1; c < end; ++c) {
-      if (heap_[c].key < heap_[best].key) best = c;
+    if (first + 4 <= size_) {
+      // All four children: a tournament of selects (no data-dependent branches, which the
+      // search's keys would mispredict half the time).
+      const Entry* c = &heap_[first];
+      const uint32_t low01 = c[1].key < c[0].key ? 1 : 0;
+      const uint32_t low23 = c[3].key < c[2].key ? 3 : 2;
+      best = first + (c[low23].key < c[low01].key ? low23 : low01);
+    } else {
+      for (uint32_t c = first + 1; c < size_; ++c) {
+        if (heap_[c].key < heap_[best].key) best = c;
+      }
     }
     if (!(heap_[best].key < e.key)) break;
     heap_[i] = heap_[best];

@@ -119,18 +119,19 @@ struct Search {
       const uint32_t nb = t.poly_neighbors[s + i];
       if (nb == kWall) continue;
       uint32_t ntile = cur.tile, npoly = nb;
+      const TileView* ntp = &t;
       if (nb & kCrossTileBit) {
         const CrossTileLink& link = t.cross_links[nb & ~kCrossTileBit];
         ntile = link.tile;
         npoly = link.poly;
+        ntp = ctx.TryTile(ntile);
+        if (ntp == nullptr) continue;  // a tile that cannot be loaded is a wall
       }
       if (ntile == parent_tile && npoly == parent_poly) continue;
       // f never drops along a path (cones only narrow, bends only add cost), so a neighbour
       // already reached at most this cheaply cannot improve: skip the funnel work.
       const uint32_t known = ctx.pool.Find(ctx.Global(ntile, npoly));
       if (known != kNoNode && ctx.pool.node(known).f <= cur.f) continue;
-      const TileView* ntp = ctx.TryTile(ntile);
-      if (ntp == nullptr) continue;  // a tile that cannot be loaded is a wall
       const TileView& nt = *ntp;
       const uint8_t area = nt.poly_area[npoly];
       if (!filter.Passes(area, nt.poly_flags[npoly])) continue;
