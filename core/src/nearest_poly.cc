@@ -14,6 +14,9 @@ std::optional<SurfacePoint> FindNearestPoly(const QueryContext& ctx, Vec3 pos, V
   SurfacePoint best;
   ForEachPolyInBox(ctx, box, [&](const TileView& tile, uint32_t poly) {
     if (!filter.Passes(tile.poly_area[poly], tile.poly_flags[poly])) return;
+    // Most candidates in the box lie clearly beside the point: drop them before the exact
+    // closest-point search (which could only find them farther still).
+    if (SeparationSqXZ(tile, poly, pos) > best_sq) return;
     bool inside = false;
     Vec3 q = ClosestPointInPolyXZ(tile, poly, pos, &inside);
     const float dxz_sq = DistSqXZ(q, pos);

@@ -23,6 +23,23 @@ bool PointInPolyXZ(const TileView& tile, uint32_t poly, Vec3 p, float tolerance)
   return true;
 }
 
+float SeparationSqXZ(const TileView& tile, uint32_t poly, Vec3 p) {
+  const uint32_t n = tile.corner_count(poly);
+  const uint32_t first = tile.poly_start[poly];
+  float most = 0;
+  Vec3 a = tile.vertices[tile.poly_verts[first + n - 1]];
+  for (uint32_t i = 0; i < n; ++i) {
+    const Vec3 b = tile.vertices[tile.poly_verts[first + i]];
+    const float area = TriArea2XZ(a, b, p);
+    if (area < 0) {
+      const float len_sq = DistSqXZ(a, b);
+      if (len_sq > 0) most = std::max(most, area * area / len_sq);
+    }
+    a = b;
+  }
+  return most;
+}
+
 Vec3 ClosestPointInPolyXZ(const TileView& tile, uint32_t poly, Vec3 p, bool* inside) {
   const uint32_t n = tile.corner_count(poly);
   const uint32_t first = tile.poly_start[poly];

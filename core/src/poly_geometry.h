@@ -28,6 +28,11 @@ inline float ClosestParamXZ(Vec3 a, Vec3 b, Vec3 p) {
 // True when (p.x, p.z) is inside polygon `poly` or within `tolerance` metres of it.
 bool PointInPolyXZ(const TileView& tile, uint32_t poly, Vec3 p, float tolerance);
 
+// A lower bound of the squared plan-view distance from p to the (convex) polygon: the largest
+// squared distance to the line of an edge p lies outside of; 0 when p is inside. One pass of
+// cross products, so a nearest-polygon search can drop far candidates cheaply.
+float SeparationSqXZ(const TileView& tile, uint32_t poly, Vec3 p);
+
 // The plan-view point of the polygon closest to p; y is left as p.y. Sets *inside when p
 // itself is inside (within tol::kInsidePolygon).
 Vec3 ClosestPointInPolyXZ(const TileView& tile, uint32_t poly, Vec3 p, bool* inside);
