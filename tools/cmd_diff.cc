@@ -7,8 +7,8 @@
 #include <string>
 
 #include "commands.h"
+#include "map_arg.h"
 #include "waymesh/loader/map_diff.h"
-#include "waymesh/loader/map_file.h"
 #include "waymesh/render/diff_scene.h"
 #include "waymesh/render/map_scene.h"
 #include "waymesh/render/picture_file.h"
@@ -30,12 +30,8 @@ int RunDiff(const DiffArgs& args) {
   std::shared_ptr<const NavMap> maps[2];
   const std::string* paths[2] = {&args.old_path, &args.new_path};
   for (int i = 0; i < 2; ++i) {
-    absl::StatusOr<std::shared_ptr<const NavMap>> map = LoadMapFile(*paths[i]);
-    if (!map.ok()) {
-      std::cerr << "waymesh diff: " << map.status().message() << "\n";
-      return kExitUsage;
-    }
-    maps[i] = *std::move(map);
+    maps[i] = LoadMapArg("diff", *paths[i]);
+    if (maps[i] == nullptr) return kExitUsage;
   }
   MapDiffOptions options;
   options.reachability_pairs = args.pairs;

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "commands.h"
+#include "map_arg.h"
 #include "waymesh/loader/load_requests.h"
 #include "waymesh/loader/map_file.h"
 
@@ -30,12 +31,9 @@ int RunLoadData(LoadDataArgs& args) {
   if (args.options.map_id.empty()) {
     args.options.map_id = std::filesystem::path(args.map_path).stem().string();
   }
-  absl::StatusOr<std::shared_ptr<const NavMap>> map = LoadMapFile(args.map_path);
-  if (!map.ok()) {
-    std::cerr << "waymesh loaddata: " << map.status().message() << "\n";
-    return kExitFailure;
-  }
-  absl::StatusOr<std::string> json = GenerateLoadRequests(*map, args.options);
+  std::shared_ptr<const NavMap> map = LoadMapArg("loaddata", args.map_path);
+  if (map == nullptr) return kExitFailure;
+  absl::StatusOr<std::string> json = GenerateLoadRequests(map, args.options);
   if (!json.ok()) {
     std::cerr << "waymesh loaddata: " << json.status().message() << "\n";
     return json.status().code() == absl::StatusCode::kInvalidArgument ? kExitUsage : kExitFailure;

@@ -10,8 +10,8 @@
 
 #include "absl/strings/str_format.h"
 #include "commands.h"
+#include "map_arg.h"
 #include "position_arg.h"
-#include "waymesh/loader/map_file.h"
 #include "waymesh/loader/path_queries.h"
 #include "waymesh/render/map_scene.h"
 #include "waymesh/render/path_trace.h"
@@ -91,19 +91,16 @@ int RunRender(const RenderArgs& args) {
     std::cerr << "waymesh render: " << queries.status().message() << "\n";
     return kExitFailure;
   }
-  absl::StatusOr<std::shared_ptr<const NavMap>> map = LoadMapFile(args.map_path);
-  if (!map.ok()) {
-    std::cerr << "waymesh render: " << map.status().message() << "\n";
-    return kExitFailure;
-  }
+  std::shared_ptr<const NavMap> map = LoadMapArg("render", args.map_path);
+  if (map == nullptr) return kExitFailure;
   absl::StatusOr<std::vector<render::TracedPath>> paths =
-      render::TracePaths(*map, *queries, *extents);
+      render::TracePaths(map, *queries, *extents);
   if (!paths.ok()) {
     std::cerr << "waymesh render: " << args.queries_path << ": " << paths.status().message()
               << "\n";
     return kExitFailure;
   }
-  absl::StatusOr<render::Scene> scene = render::BuildMapScene(**map, *options, *paths);
+  absl::StatusOr<render::Scene> scene = render::BuildMapScene(*map, *options, *paths);
   absl::Status written = scene.ok() ? render::WritePicture(*scene, args.out_path) : scene.status();
   render::ReleaseRenderCaches();
   if (!written.ok()) {
@@ -111,8 +108,8 @@ int RunRender(const RenderArgs& args) {
     return kExitFailure;
   }
   std::cout << absl::StrFormat("%s: %d x %d px, %d polygons, %d islands", args.out_path,
-                               scene->width, scene->height, (*map)->info().polygon_count,
-                               (*map)->info().islands.size());
+                               scene->width, scene->height, map->info().polygon_count,
+                               map->info().islands.size());
   if (!paths->empty()) {
     std::cout << absl::StrFormat(", %d paths (%s)", paths->size(), StatusCounts(*paths));
   }
