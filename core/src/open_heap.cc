@@ -1,56 +1,57 @@
 #include "open_heap.h"
 
 #include <algorithm>
+#include <bit>
 
 namespace waymesh::internal {
+namespace {
 
-OpenHeap::OpenHeap(uint32_t capacity) : heap_(std::max<uint32_t>(capacity, 1)) {}
+// Non-negative floats order like their bit patterns; -0 becomes +0.
+uint32_t OrderedBits(float key) { return std::bit_cast<uint32_t>(key + 0.0f); }
+
+}  // namespace
+
+OpenHeap::OpenHeap(uint32_t capacity) {
+  // Most entries of a search sit in the high buckets (far from the last popped key) or in
+  // bucket 0; reserving the whole capacity there keeps warm searches from allocating.
+  buckets_[0].reserve(std::max<uint32_t>(capacity / 8, 1));
+  for (int b = 1; b < kBuckets; ++b) buckets_[b].reserve(std::max<uint32_t>(capacity / 32, 1));
+}
+
+void OpenHeap::Clear() {
+  for (auto& bucket : buckets_) bucket.clear();
+  last_ = 0;
+  size_ = 0;
+  head_ = 0;
+}
 
 void OpenHeap::Push(uint32_t node, float key) {
-  // Growth happens only when many improved nodes are pushed twice, and keeps its capacity.
-  if (size_ == heap_.size()) heap_.resize(heap_.size() * 2);
-  SiftUp(size_++, Entry{key, node});
+  const uint32_t bits = std::max(OrderedBits(key), last_);
+  buckets_[BucketOf(bits)].push_back(Filed{bits, Entry{key, node}});
+  ++size_;
 }
 
 OpenHeap::Entry OpenHeap::Pop() {
-  const Entry top = heap_[0];
-  const Entry last = heap_[--size_];
-  if (size_ > 0) SiftDown(0, last);
-  return top;
+  std::vector<Filed>& ties = buckets_[0];
+  if (head_ == ties.size()) {
+    ties.clear();
+    head_ = 0;
+    Refill();
+  }
+  --size_;
+  return ties[head_++].entry;
 }
 
-void OpenHeap::SiftUp(uint32_t i, Entry e) {
-  while (i > 0) {
-    const uint32_t parent = (i - 1) / 4;
-    if (!(e.key < heap_[parent].key)) break;
-    heap_[i] = heap_[parent];
-    i = parent;
-  }
-  heap_[i] = e;
-}
-
-void OpenHeap::SiftDown(uint32_t i, Entry e) {
-  for (;;) {
-    const uint32_t first = 4 * i + 1;
-    if (first >= size_) break;
-    uint32_t best = first;
-    if (first + 4 <= size_) {
-      // All four children: a tournament of selects (no data-dependent branches, which the
-      // search's keys would mispredict half the time).
-      const Entry* c = &heap_[first];
-      const uint32_t low01 = c[1].key < c[0].key ? 1 : 0;
-      const uint32_t low23 = c[3].key < c[2].key ? 3 : 2;
-      best = first + (c[low23].key < c[low01].key ? low23 : low01);
-    } else {
-      for (uint32_t c = first + 1; c < size_; ++c) {
-        if (heap_[c].key < heap_[best].key) best = c;
-      }
-    }
-    if (!(heap_[best].key < e.key)) break;
-    heap_[i] = heap_[best];
-    i = best;
-  }
-  heap_[i] = e;
+void OpenHeap::Refill() {
+  int b = 1;
+  while (buckets_[b].empty()) ++b;  // the caller ensures the heap is not empty
+  std::vector<Filed>& from = buckets_[b];
+  uint32_t least = from[0].bits;
+  for (const Filed& f : from) least = std::min(least, f.bits);
+  last_ = least;
+  // Every entry lands in a lower bucket: they agree with the new minimum above bit b-1.
+  for (const Filed& f : from) buckets_[BucketOf(f.bits)].push_back(f);
+  from.clear();
 }
 
 }  // namespace waymesh::internal

@@ -1,9 +1,16 @@
 #pragma once
-// The A* open list: a 4-ary min-heap of (key, node). Keys sit beside node ids so sifting touches
-// one contiguous array; a 4-ary heap halves the depth of a binary one. There is no
-// decrease-key: an improved node is pushed again and the caller skips stale entries on pop,
-// which avoids maintaining a node -> heap position table (random writes on every sift).
+// The A* open list: a radix heap of (key, node). A* and Dijkstra pop keys that never decrease,
+// and a radix heap uses that: it files each entry in one of 33 buckets by the highest bit in
+// which its key differs from the last key popped, so a push is O(1) with no sifting and a pop
+// only re-files the entries of the lowest bucket - on the search's keys several times cheaper
+// than a d-ary heap's sift-down, whose every level waits on an unpredictable comparison.
+// Keys are non-negative floats compared through their bit patterns (ordered like the floats).
+// A key below the last popped one (an inconsistent heuristic can push one) is filed as equal
+// to it, so it comes out next, as it would from any heap. There is no decrease-key: an improved
+// node is pushed again and the caller skips stale entries on pop.
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -16,23 +23,33 @@ class OpenHeap {
     uint32_t node;
   };
 
-  // Reserves room for `capacity` entries (grows beyond that if needed, rarely).
+  // Reserves room for `capacity` entries in the first buckets a search fills.
   explicit OpenHeap(uint32_t capacity);
 
-  void Clear() { size_ = 0; }
+  void Clear();
   bool Empty() const { return size_ == 0; }
   uint32_t size() const { return size_; }
-  // Inserts `node` with `key` (the node may already be in the heap with another key).
+  // Inserts `node` with `key` (>= 0; the node may already be in the heap with another key).
   void Push(uint32_t node, float key);
-  // Removes and returns the entry with the smallest key.
+  // Removes and returns an entry with the smallest key.
   Entry Pop();
 
  private:
-  void SiftUp(uint32_t i, Entry e);
-  void SiftDown(uint32_t i, Entry e);
+  struct Filed {
+    uint32_t bits;  // max(key, last popped) as ordered bits
+    Entry entry;
+  };
+  static constexpr int kBuckets = 33;
 
-  std::vector<Entry> heap_;
+  // Bucket of an entry whose ordered key bits are `bits` (>= last_).
+  int BucketOf(uint32_t bits) const { return bits == last_ ? 0 : 32 - __builtin_clz(bits ^ last_); }
+  // Moves the entries of the lowest non-empty bucket down so that bucket 0 holds the minimum.
+  void Refill();
+
+  std::array<std::vector<Filed>, kBuckets> buckets_;
+  uint32_t last_ = 0;  // bits of the last popped key (0 after Clear)
   uint32_t size_ = 0;
+  size_t head_ = 0;  // next entry of bucket 0: ties leave first in, first out
 };
 
 }  // namespace waymesh::internal
