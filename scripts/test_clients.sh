@@ -14,47 +14,22 @@
 # build dir holding waymesh and server/waymesh-server. Installs nothing.
 # Ends with "clients: N passed, M failed".
 set -uo pipefail
-cd "$(dirname "$0")/.." || exit 1
-BIN_DIR=${WAYMESH_BIN_DIR:-${1:-build/release}}
-WAYMESH=$BIN_DIR/waymesh
-SERVER=$BIN_DIR/server/waymesh-server
-TMP=$(mktemp -d)
+# shellcheck source=scripts/lib.sh
+source "$(dirname "$0")/lib.sh" clients "$@"
 SERVER_PID=""
-cleanup() {
+# Called by lib.sh's exit trap: a server still running (a failed check left it) is killed.
+# shellcheck disable=SC2317  # invoked indirectly
+at_exit() {
   if [[ -n $SERVER_PID ]] && kill -0 "$SERVER_PID" 2>/dev/null; then
     kill -KILL "$SERVER_PID" 2>/dev/null
     wait "$SERVER_PID" 2>/dev/null
-  fi
-  rm -rf "$TMP"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-passed=0
-failed=0
-pass() { echo "PASS $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1"; failed=$((failed + 1)); }
-finish() {
-  echo "clients: $passed passed, $failed failed"
-  [[ $failed -eq 0 ]]
-  exit
-}
-# check NAME TIMEOUT_S CMD...: one check; on failure its output is shown.
-check() {
-  local name=$1 limit=$2
-  shift 2
-  if timeout "$limit" "$@" >"$TMP/out" 2>&1; then pass "$name"; else
-    fail "$name"
-    sed 's/^/    /' "$TMP/out" | tail -n 40
   fi
 }
 
 for f in "$WAYMESH" "$SERVER"; do
   [[ -x $f ]] || fail "$f is built (ninja -C $BIN_DIR waymesh waymesh-server)"
 done
-for tool in go javac java protoc protoc-gen-go protoc-gen-go-grpc grpc_java_plugin python3; do
-  command -v "$tool" >/dev/null || fail "tool $tool present (run scripts/deps.sh)"
-done
+require_tools go javac java protoc protoc-gen-go protoc-gen-go-grpc grpc_java_plugin python3
 [[ $failed -eq 0 ]] || finish
 
 check "Go client builds (Debian protoc-gen-go, Go gRPC, offline)" 600 bash clients/go/build.sh "$TMP/go"

@@ -16,36 +16,10 @@
 # server/src/server_flags.cc and the runtime-library check is skipped.
 # Installs nothing but deploy/validate/node_modules (npm ci). Ends with "deploy: N passed, M failed".
 set -uo pipefail
-cd "$(dirname "$0")/.." || exit 1
-BIN_DIR=${WAYMESH_BIN_DIR:-${1:-build/release}}
-SERVER=$BIN_DIR/server/waymesh-server
-CLI=$BIN_DIR/waymesh
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-trap 'exit 130' INT TERM
+# shellcheck source=scripts/lib.sh
+source "$(dirname "$0")/lib.sh" deploy "$@"
 
-passed=0
-failed=0
-pass() { echo "PASS $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1"; failed=$((failed + 1)); }
-# check NAME TIMEOUT_S CMD...: one check; on failure its output is shown.
-check() {
-  local name=$1 limit=$2
-  shift 2
-  if timeout "$limit" "$@" >"$TMP/out" 2>&1; then pass "$name"; else
-    fail "$name"
-    sed 's/^/    /' "$TMP/out" | tail -n 40
-  fi
-}
-finish() {
-  echo "deploy: $passed passed, $failed failed"
-  [[ $failed -eq 0 ]]
-  exit
-}
-
-for tool in yamllint node npm promtool; do
-  command -v "$tool" >/dev/null || { fail "tool $tool present (run scripts/deps.sh)"; }
-done
+require_tools yamllint node npm promtool
 [[ $failed -eq 0 ]] || finish
 
 check "yamllint --strict deploy/" 60 yamllint --strict -c deploy/.yamllint.yaml deploy/
@@ -120,11 +94,11 @@ closure() { # installed packages reachable from $@ through Depends/Pre-Depends
     for d in $deps; do queue+=("$d"); done
   done
 }
-if [[ -x $SERVER && -x $CLI && -s $TMP/runtime-packages.txt ]]; then
+if [[ -x $SERVER && -x $WAYMESH && -s $TMP/runtime-packages.txt ]]; then
   # shellcheck disable=SC2046
   closure $(cat "$TMP/runtime-packages.txt") $BASE_IMAGE_PACKAGES | sort -u >"$TMP/provided.txt"
   missing=()
-  for bin in "$SERVER" "$CLI"; do
+  for bin in "$SERVER" "$WAYMESH"; do
     for lib in $(readelf -d "$bin" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
       # Sanitizer runtimes appear only in instrumented test builds; the image builds Release.
       [[ $lib =~ ^lib(asan|ubsan|tsan|lsan|hwasan)\.so ]] && continue
@@ -139,7 +113,7 @@ if [[ -x $SERVER && -x $CLI && -s $TMP/runtime-packages.txt ]]; then
     fail "Dockerfile runtime stage provides every linked library: missing ${missing[*]}"
   fi
 else
-  echo "note: $SERVER or $CLI not built; the runtime-library check of the Dockerfile is skipped"
+  echo "note: $SERVER or $WAYMESH not built; the runtime-library check of the Dockerfile is skipped"
 fi
 
 # Mutation tests: each broken copy must make the validator fail with the named check.
