@@ -65,6 +65,40 @@ TEST(TileCacheTest, PinnedTilesSurviveAndTheBudgetHoldsOnceReleased) {
   EXPECT_FALSE(loaded) << "the tile just inserted must stay";
 }
 
+// Hits trim too (a released pin leaves the cache over budget with no insert to come), and
+// when pins alone exceed the budget they must evict nothing pinned, however often they come.
+TEST(TileCacheTest, HitsOverBudgetByPinsEvictOnlyReleasedTilesLeastRecentFirst) {
+  TileCache cache(300);
+  const uint64_t owner = cache.NewOwner();
+  std::vector<std::shared_ptr<const TileView>> pins;
+  for (uint32_t i = 0; i < 5; ++i) pins.push_back(Get(cache, owner, i));
+  bool loaded;
+  for (int round = 0; round < 3; ++round) {
+    for (uint32_t i = 0; i < 5; ++i) {
+      Get(cache, owner, i, &loaded);
+      EXPECT_FALSE(loaded) << "tile " << i << " round " << round;
+    }
+  }
+  EXPECT_EQ(cache.stats().evictions, 0u);
+  EXPECT_EQ(cache.stats().resident_bytes, 500u);
+  // Most recent first: 4 3 2 1 0. Releasing 2, 3 and 4 leaves 0 pinned at the cold end; a hit
+  // on 1 must skip it and evict 2 then 3, stopping at the budget with 4 kept.
+  pins.resize(2);
+  Get(cache, owner, 1, &loaded);
+  EXPECT_FALSE(loaded);
+  EXPECT_EQ(cache.stats().evictions, 2u);
+  EXPECT_EQ(cache.stats().resident_bytes, 300u);
+  EXPECT_EQ(cache.ResidentTiles(owner), 3u);
+  EXPECT_EQ(pins[0]->index, 0u);
+  EXPECT_EQ(pins[1]->index, 1u);
+  Get(cache, owner, 4, &loaded);
+  EXPECT_FALSE(loaded) << "the most recent released tile fits the budget";
+  Get(cache, owner, 0, &loaded);
+  EXPECT_FALSE(loaded) << "a pinned tile at the cold end is never evicted";
+  Get(cache, owner, 2, &loaded);
+  EXPECT_TRUE(loaded) << "the least recent released tile went first";
+}
+
 TEST(TileCacheTest, DropOwnerForgetsOnlyThatOwnersTiles) {
   TileCache cache(1000);
   const uint64_t a = cache.NewOwner(), b = cache.NewOwner();
