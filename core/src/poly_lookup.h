@@ -1,10 +1,12 @@
 #pragma once
 // The spatial index: tile grid (with the polygons' overhang) then each tile's quantized BV tree.
 // Calls fn(tile, poly) for every polygon whose box may overlap `box` (a conservative superset).
+// fn may return bool: false stops the walk (a search that has found its answer).
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 
 #include "query_context.h"
 #include "waymesh/core/nav_map.h"
@@ -36,18 +38,29 @@ inline bool Overlaps(const QuantBox& q, const BvNode& n) {
          q.max[1] >= n.min[1] && q.min[2] <= n.max[2] && q.max[2] >= n.min[2];
 }
 
-// Polygons of one tile whose box may overlap `box`.
+// Calls fn(tile, poly); whether the walk goes on.
 template <typename Fn>
-void ForEachPolyInTile(const TileView& tile, const Aabb& box, Fn&& fn) {
+bool VisitPoly(Fn& fn, const TileView& tile, uint32_t poly) {
+  if constexpr (std::is_void_v<std::invoke_result_t<Fn&, const TileView&, uint32_t>>) {
+    fn(tile, poly);
+    return true;
+  } else {
+    return fn(tile, poly);
+  }
+}
+
+// Polygons of one tile whose box may overlap `box`; false when fn stopped the walk.
+template <typename Fn>
+bool ForEachPolyInTile(const TileView& tile, const Aabb& box, Fn&& fn) {
   const uint32_t polys = tile.poly_count();
   if (tile.bv_nodes.empty()) {
     // No tree (tiny tile): test every polygon's box.
     for (uint32_t p = 0; p < polys; ++p) {
       Aabb pb;
       for (uint32_t i = 0, n = tile.corner_count(p); i < n; ++i) pb.Extend(tile.corner(p, i));
-      if (pb.Overlaps(box)) fn(tile, p);
+      if (pb.Overlaps(box) && !VisitPoly(fn, tile, p)) return false;
     }
-    return;
+    return true;
   }
   const QuantBox q = QuantizeBox(tile, box);
   const uint32_t end = uint32_t(tile.bv_nodes.size());
@@ -60,7 +73,9 @@ void ForEachPolyInTile(const TileView& tile, const Aabb& box, Fn&& fn) {
       if (overlap) {
         const uint32_t first = node.data & kBvFirstMask;
         const uint32_t last = std::min(first + (node.data >> kBvCountShift) + 1, polys);
-        for (uint32_t p = first; p < last; ++p) fn(tile, p);
+        for (uint32_t p = first; p < last; ++p) {
+          if (!VisitPoly(fn, tile, p)) return false;
+        }
       }
       ++i;
     } else if (overlap) {
@@ -69,6 +84,7 @@ void ForEachPolyInTile(const TileView& tile, const Aabb& box, Fn&& fn) {
       i += std::max<uint32_t>(node.data & ~kBvInternalBit, 1);
     }
   }
+  return true;
 }
 
 // Every polygon of the map whose box may overlap `box`. On a paged map only tiles whose bounds
@@ -78,13 +94,17 @@ void ForEachPolyInBox(const QueryContext& ctx, const Aabb& box, Fn&& fn) {
   // Also rejects NaN, which must never reach the float -> int conversions below.
   if (!(box.min.x <= box.max.x && box.min.y <= box.max.y && box.min.z <= box.max.z)) return;
   const NavMap& map = *ctx.map;
+  // Whether the walk goes on.
   auto visit = [&](uint32_t index) {
-    if (!map.summary(index).bounds.Overlaps(box)) return;
-    if (const TileView* tile = ctx.TryTile(index)) ForEachPolyInTile(*tile, box, fn);
+    if (!map.summary(index).bounds.Overlaps(box)) return true;
+    const TileView* tile = ctx.TryTile(index);
+    return tile == nullptr || ForEachPolyInTile(*tile, box, fn);
   };
   const MapInfo& info = map.info();
   if (info.tile_size <= 0 || info.grid_width == 0 || info.grid_height == 0) {
-    for (uint32_t i = 0; i < map.tile_count(); ++i) visit(i);
+    for (uint32_t i = 0; i < map.tile_count(); ++i) {
+      if (!visit(i)) return;
+    }
     return;
   }
   const float reach = info.max_tile_overhang;
@@ -100,7 +120,7 @@ void ForEachPolyInBox(const QueryContext& ctx, const Aabb& box, Fn&& fn) {
   for (int32_t z = std::max(z0, 0); z <= z1; ++z) {
     for (int32_t x = std::max(x0, 0); x <= x1; ++x) {
       const int32_t index = map.TileIndexAt(x, z);
-      if (index >= 0) visit(uint32_t(index));
+      if (index >= 0 && !visit(uint32_t(index))) return;
     }
   }
 }

@@ -34,6 +34,9 @@ inline constexpr float kOffMeshLinkHeight = 0.25f;
 inline constexpr float kMaxRepairTolerance = 10.0f;
 
 // --- Queries (core) ---
+// A nearest-polygon search stops at a candidate this close to the query point (metres): the
+// point lies on that surface, and another can be nearer only by float noise.
+inline constexpr float kOnSurface = 1e-4f;
 // A point counts as inside a polygon (plan view) when it is at most this far outside an edge
 // (metres); absorbs float rounding of points computed on shared edges.
 inline constexpr float kInsidePolygon = 1e-4f;
