@@ -1,6 +1,7 @@
 #include "waymesh/core/landmark_table.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <memory>
 
@@ -114,6 +115,7 @@ LandmarkTable LandmarkTable::Build(const NavMap& map, uint32_t count) {
     }
   }
   for (int a = 0; a < kMaxAreas; ++a) table.inverse_reference_costs_[a] = 1.0f / filter.Cost(uint8_t(a));
+  table.areas_present_ = map.digest().areas_present;
   table.crossing_.assign(polygons, 0.0f);
   for (const TileView& t : map.tiles()) {
     for (uint32_t p = 0; p < t.poly_count(); ++p) {
@@ -149,10 +151,9 @@ float LandmarkTable::LowerBound(uint32_t a, uint32_t b) const {
 
 float LandmarkTable::FilterScale(const QueryFilter& filter) const {
   float scale = 1.0f;
-  const uint64_t mask = filter.area_mask();
-  for (int a = 0; a < kMaxAreas; ++a) {
-    const float ratio = filter.Cost(uint8_t(a)) * inverse_reference_costs_[a];
-    if ((mask >> a) & 1) scale = std::min(scale, ratio);
+  for (uint64_t m = filter.area_mask() & areas_present_; m != 0; m &= m - 1) {
+    const uint8_t a = uint8_t(std::countr_zero(m));
+    scale = std::min(scale, filter.Cost(a) * inverse_reference_costs_[a]);
   }
   return scale;
 }

@@ -22,7 +22,9 @@ void AddTileToDigest(const MapInfo& info, const TileView& tile, MapDigest* diges
   s.poly_count = tile.poly_count();
   s.area = tile.area_prefix.empty() ? 0.0 : std::max(double(tile.area_prefix.back()), 0.0);
   digest->tiles.push_back(s);
+  for (const uint8_t area : tile.poly_area) digest->areas_present |= uint64_t{1} << (area & 63);
   for (const OffMeshLink& link : tile.off_mesh_links) {
+    digest->areas_present |= uint64_t{1} << (link.area & 63);
     const float d = Distance(link.start, link.end);
     if (!(d > 0)) continue;
     const int a = link.area & (kMaxAreas - 1);

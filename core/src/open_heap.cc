@@ -19,7 +19,8 @@ OpenHeap::OpenHeap(uint32_t capacity) {
 }
 
 void OpenHeap::Clear() {
-  for (auto& bucket : buckets_) bucket.clear();
+  for (uint64_t m = filled_; m != 0; m &= m - 1) buckets_[std::countr_zero(m)].clear();
+  filled_ = 0;
   last_ = 0;
   size_ = 0;
   head_ = 0;
@@ -27,7 +28,7 @@ void OpenHeap::Clear() {
 
 void OpenHeap::Push(uint32_t node, float key) {
   const uint32_t bits = std::max(OrderedBits(key), last_);
-  buckets_[BucketOf(bits)].push_back(Filed{bits, Entry{key, node}});
+  File(Filed{bits, Entry{key, node}});
   ++size_;
 }
 
@@ -36,21 +37,29 @@ OpenHeap::Entry OpenHeap::Pop() {
   if (head_ == ties.size()) {
     ties.clear();
     head_ = 0;
+    filled_ &= ~uint64_t{1};
     Refill();
   }
   --size_;
   return ties[head_++].entry;
 }
 
+void OpenHeap::File(const Filed& f) {
+  const int b = BucketOf(f.bits);
+  buckets_[b].push_back(f);
+  filled_ |= uint64_t{1} << b;
+}
+
 void OpenHeap::Refill() {
-  int b = 1;
-  while (buckets_[b].empty()) ++b;  // the caller ensures the heap is not empty
+  // The lowest filled bucket above 0 (the caller ensures the heap is not empty).
+  const int b = std::countr_zero(filled_ & ~uint64_t{1});
   std::vector<Filed>& from = buckets_[b];
   uint32_t least = from[0].bits;
   for (const Filed& f : from) least = std::min(least, f.bits);
   last_ = least;
   // Every entry lands in a lower bucket: they agree with the new minimum above bit b-1.
-  for (const Filed& f : from) buckets_[BucketOf(f.bits)].push_back(f);
+  filled_ &= ~(uint64_t{1} << b);
+  for (const Filed& f : from) File(f);
   from.clear();
 }
 

@@ -43,11 +43,14 @@ class OpenHeap {
 
   // Bucket of an entry whose ordered key bits are `bits` (>= last_).
   int BucketOf(uint32_t bits) const { return bits == last_ ? 0 : 32 - __builtin_clz(bits ^ last_); }
+  // Appends `f` to its bucket.
+  void File(const Filed& f);
   // Moves the entries of the lowest non-empty bucket down so that bucket 0 holds the minimum.
   void Refill();
 
   std::array<std::vector<Filed>, kBuckets> buckets_;
-  uint32_t last_ = 0;  // bits of the last popped key (0 after Clear)
+  uint64_t filled_ = 0;  // bit b: bucket b may be non-empty (exact except bucket 0's, see Pop)
+  uint32_t last_ = 0;    // bits of the last popped key (0 after Clear)
   uint32_t size_ = 0;
   size_t head_ = 0;  // next entry of bucket 0: ties leave first in, first out
 };

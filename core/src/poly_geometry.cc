@@ -88,9 +88,28 @@ bool Barycentric(Vec3 a, Vec3 b, Vec3 c, float x, float z, float* wa, float* wb,
   return true;
 }
 
+// Whether (x, z) is inside triangle abc or on its border (plan view, either winding): the
+// signs of its three edge functions, without the divisions of Barycentric.
+bool InTriangleXZ(Vec3 a, Vec3 b, Vec3 c, float x, float z) {
+  const Vec3 p{x, 0, z};
+  const double ab = TriArea2XZ(a, b, p), bc = TriArea2XZ(b, c, p), ca = TriArea2XZ(c, a, p);
+  return (ab >= 0 && bc >= 0 && ca >= 0) || (ab <= 0 && bc <= 0 && ca <= 0);
+}
+
 }  // namespace
 
 float PolyHeightAt(const TileView& tile, uint32_t poly, float x, float z) {
+  // Nearly always (x, z) is inside one detail triangle: find it by signs alone first.
+  for (const DetailTri& tri : tile.detail(poly)) {
+    const Vec3 a = tile.corner(poly, tri.a);
+    const Vec3 b = tile.corner(poly, tri.b);
+    const Vec3 c = tile.corner(poly, tri.c);
+    float wa, wb, wc;
+    if (InTriangleXZ(a, b, c, x, z) && Barycentric(a, b, c, x, z, &wa, &wb, &wc) &&
+        std::min(wa, std::min(wb, wc)) >= 0) {
+      return wa * a.y + wb * b.y + wc * c.y;
+    }
+  }
   float best_min = -INFINITY;
   float best_y = tile.corner(poly, 0).y;
   for (const DetailTri& tri : tile.detail(poly)) {

@@ -1,6 +1,7 @@
 #include "query_context.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 
 #include "waymesh/core/landmark_table.h"
@@ -76,14 +77,17 @@ uint32_t QueryContext::GroupOf(uint32_t tile, uint32_t poly) const {
 }
 
 float QueryContext::HeuristicScale(const QueryFilter& filter) const {
-  float scale = filter.MinCost();
-  const uint64_t mask = filter.area_mask();
-  for (int a = 0; a < kMaxAreas; ++a) {
-    if (((mask >> a) & 1) && std::isfinite(link_cost_per_metre[a])) {
-      scale = std::min(scale, filter.Cost(uint8_t(a)) * link_cost_per_metre[a]);
+  // Only areas some polygon or link has can be on a path: a handful, not all 64.
+  float scale = INFINITY;
+  for (uint64_t m = filter.area_mask() & map->digest().areas_present; m != 0; m &= m - 1) {
+    const uint8_t a = uint8_t(std::countr_zero(m));
+    scale = std::min(scale, filter.Cost(a));
+    if (std::isfinite(link_cost_per_metre[a])) {
+      scale = std::min(scale, filter.Cost(a) * link_cost_per_metre[a]);
     }
   }
-  return std::max(scale, 0.0f);
+  // Nothing enabled is on the map: no search gets past its start.
+  return std::isfinite(scale) ? std::max(scale, 0.0f) : 1.0f;
 }
 
 void SplitGlobal(const QueryContext& ctx, uint32_t global, uint32_t* tile, uint32_t* poly) {

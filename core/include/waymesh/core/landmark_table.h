@@ -51,8 +51,8 @@ class LandmarkTable {
   float LowerBound(uint32_t a, uint32_t b) const;
 
   // The factor that turns a reference-cost bound into a bound of the cost under `filter`: the
-  // smallest ratio of the filter's cost to the reference cost over the areas it enables (1 for
-  // the map's own costs whenever none is below 1). Off-mesh links scale with their area too.
+  // smallest ratio of the filter's cost to the reference cost over the areas it enables that
+  // the map has (1 for the map's own costs). Off-mesh links scale with their area too.
   float FilterScale(const QueryFilter& filter) const;
 
   // Bytes held by the table.
@@ -70,6 +70,7 @@ class LandmarkTable {
   std::vector<int16_t> rows_;    // polygon-major: rows_[global * kSlots + k], floored
   std::vector<float> crossing_;  // per polygon: its diameter times its area's reference cost
   std::array<float, kMaxAreas> inverse_reference_costs_{};  // per area: 1 / min(map cost, 1)
+  uint64_t areas_present_ = 0;  // MapDigest::areas_present of the map it was built on
 };
 
 }  // namespace waymesh

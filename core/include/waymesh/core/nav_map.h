@@ -158,6 +158,9 @@ struct MapDigest {
   // Per area: the smallest off-mesh link cost (relative to the area's map cost) per metre of
   // link displacement; INFINITY when no link has that area. Keeps A* admissible with links.
   std::array<float, kMaxAreas> link_cost_per_metre;
+  // Bit a set when some polygon or off-mesh link has area a: heuristics need only look at
+  // these areas' costs.
+  uint64_t areas_present = 0;
   MapDigest() { link_cost_per_metre.fill(std::numeric_limits<float>::infinity()); }
 };
 
