@@ -52,7 +52,6 @@ void MoveAlongSurfaceImpl(QueryContext& ctx, const SurfacePoint& start, Vec3 end
 
   const uint32_t st = start.poly.tile(), sp = start.poly.poly();
   uint32_t root = ctx.pool.Create(ctx.Global(st, sp), st, sp);
-  ctx.pool.node(root).pos = s;
   uint32_t best_node = root;
   Vec3 best = s;
   float best_sq = INFINITY;

@@ -21,7 +21,6 @@ uint32_t NodePool::Create(uint32_t global, uint32_t tile, uint32_t poly) {
   const uint32_t i = used_++;
   slots_[global] = Slot{generation_, i};
   SearchNode& n = nodes_[i];
-  n.pos = {};
   n.g = 0;
   n.f = 0;
   n.tile = tile;

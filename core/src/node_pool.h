@@ -31,8 +31,7 @@ struct FunnelState {
 
 struct SearchNode {
   FunnelState funnel;  // state after entering the polygon
-  Vec3 pos;            // best point of the entry portal (towards the goal)
-  float g;             // cost from the start to `pos`
+  float g;             // cost from the start to the best point of the entry portal
   float f;             // g + heuristic; the goal's f is its full path cost
   uint32_t tile;
   uint32_t poly;

@@ -87,7 +87,6 @@ struct Search {
     }
     SearchNode& n = ctx.pool.node(ni);
     n.funnel = fs;
-    n.pos = pos;
     n.g = g;
     n.f = f;
     n.parent = from;
@@ -279,7 +278,6 @@ void Seed(Search& s, const SurfacePoint& start) {
   SearchNode& r = ctx.pool.node(root);
   const float rate = s.filter.Cost(ctx.Tile(st).poly_area[sp]);
   r.funnel = FunnelState{start.pos, start.pos, start.pos, 0.0f, rate};
-  r.pos = start.pos;
   r.g = 0;
   r.f = s.Heuristic(ctx.Global(st, sp), start.pos);
   r.state = kNodeOpen;
