@@ -5,8 +5,8 @@
 #include <string>
 
 #include "commands.h"
+#include "map_arg.h"
 #include "report_format.h"
-#include "waymesh/loader/map_file.h"
 
 namespace waymesh::cli {
 namespace {
@@ -17,16 +17,13 @@ struct InspectArgs {
 };
 
 int RunInspect(const InspectArgs& args) {
-  absl::StatusOr<std::shared_ptr<const NavMap>> map = LoadMapFile(args.map_path);
-  if (!map.ok()) {
-    std::cerr << "waymesh inspect: " << args.map_path << ": " << map.status().message() << "\n";
-    return kExitFailure;
-  }
+  const std::shared_ptr<const NavMap> map = LoadMapArg("inspect", args.map_path);
+  if (map == nullptr) return kExitFailure;
   const uint64_t bytes = std::filesystem::file_size(args.map_path);
   if (args.json) {
-    std::cout << MapSummaryJson(**map, bytes).dump(2) << "\n";
+    std::cout << MapSummaryJson(*map, bytes).dump(2) << "\n";
   } else {
-    PrintMapSummary(**map, bytes, std::cout);
+    PrintMapSummary(*map, bytes, std::cout);
   }
   return kExitOk;
 }

@@ -17,8 +17,8 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "commands.h"
+#include "map_arg.h"
 #include "waymesh/core/nav_query.h"
-#include "waymesh/loader/map_file.h"
 #include "waymesh/loader/path_queries.h"
 
 namespace waymesh::cli {
@@ -99,11 +99,8 @@ int RunPath(const PathArgs& args) {
     std::cerr << "waymesh path: " << extents.status().message() << "\n";
     return kExitUsage;
   }
-  absl::StatusOr<std::shared_ptr<const NavMap>> map = LoadMapFile(args.map_path);
-  if (!map.ok()) {
-    std::cerr << "waymesh path: " << args.map_path << ": " << map.status().message() << "\n";
-    return kExitFailure;
-  }
+  const std::shared_ptr<const NavMap> map = LoadMapArg("path", args.map_path);
+  if (map == nullptr) return kExitFailure;
   absl::StatusOr<std::vector<PathQuery>> queries = ReadPathQueries(args.queries_path);
   if (!queries.ok()) {
     std::cerr << "waymesh path: " << queries.status().message() << "\n";
@@ -118,14 +115,14 @@ int RunPath(const PathArgs& args) {
     }
     csv << "query,status,length,micros,waypoints\n";
   }
-  NavQuery query(*map);
+  NavQuery query(map);
   PathOptions options;
   options.half_extents = *extents;
   PathResult result;
   Summary summary;
   for (size_t i = 0; i < queries->size(); ++i) {
     const PathQuery& q = (*queries)[i];
-    QueryFilter filter((*map)->info());
+    QueryFilter filter(map->info());
     filter.set_include_flags(q.include_flags);
     filter.set_exclude_flags(q.exclude_flags);
     const auto t0 = std::chrono::steady_clock::now();

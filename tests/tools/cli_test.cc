@@ -1,12 +1,12 @@
 // The `waymesh` command line, run as a user runs it: exit codes, messages, files it writes.
 
-#include <filesystem>
-#include <fstream>
-#include <numeric>
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
+#include <numeric>
 
 #include "cli_runner.h"
 #include "support/test_data.h"
@@ -15,6 +15,7 @@ namespace waymesh::testing {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 std::string Quote(const std::string& path) { return "'" + path + "'"; }
 
@@ -33,8 +34,8 @@ TEST(CliTest, BadArgumentsExitWithCode2AndSayWhy) {
   CliResult missing = RunCli("build /nonexistent/x.json -o /tmp/x.wmesh");
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_THAT(missing.out, HasSubstr("/nonexistent/x.json"));
-  CliResult verts = RunCli("build " + Quote(SharedData("unity/1000.navmesh")) +
-                           " -o /tmp/x.wmesh --max-verts 2");
+  CliResult verts =
+      RunCli("build " + Quote(SharedData("unity/1000.navmesh")) + " -o /tmp/x.wmesh --max-verts 2");
   EXPECT_EQ(verts.exit_code, 2);
   EXPECT_THAT(verts.out, HasSubstr("--max-verts"));
   CliResult no_output = RunCli("build " + Quote(SharedData("unity/1000.navmesh")));
@@ -82,8 +83,9 @@ TEST(CliTest, BuildThenInspectJsonReportsTheMap) {
 TEST(CliTest, SeveralExportsBuildIntoOneWorld) {
   const std::string dir = TempDir("cli-world");
   const std::string one = dir + "/one.wmesh", two = dir + "/two.wmesh";
-  ASSERT_EQ(RunCli("build -q " + Quote(SharedData("unity/1000.navmesh")) + " -o " + Quote(one))
-                .exit_code, 0);
+  ASSERT_EQ(
+      RunCli("build -q " + Quote(SharedData("unity/1000.navmesh")) + " -o " + Quote(one)).exit_code,
+      0);
   CliResult both = RunCli("build -q " + Quote(SharedData("unity/1000.navmesh")) + " " +
                           Quote(SharedData("unity/1200.navmesh")) + " -o " + Quote(two));
   ASSERT_EQ(both.exit_code, 0) << both.out;
@@ -97,14 +99,23 @@ TEST(CliTest, SeveralExportsBuildIntoOneWorld) {
 TEST(CliTest, CorruptedMapIsRejectedWithTheFailingCheck) {
   const std::string dir = TempDir("cli-corrupt");
   const std::string map = dir + "/m.wmesh";
-  ASSERT_EQ(RunCli("build -q " + Quote(SharedData("unity/1100.navmesh")) + " -o " + Quote(map))
-                .exit_code, 0);
+  ASSERT_EQ(
+      RunCli("build -q " + Quote(SharedData("unity/1100.navmesh")) + " -o " + Quote(map)).exit_code,
+      0);
   std::string bytes = ReadFileOrDie(map);
   bytes[bytes.size() - 5] ^= 0x40;  // inside the last tile
   std::ofstream(map, std::ios::binary | std::ios::trunc) << bytes;
   CliResult r = RunCli("inspect " + Quote(map));
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_THAT(r.out, HasSubstr("CRC"));
+  // The loader's message names the file; the verb does not repeat it.
+  EXPECT_THAT(r.out, HasSubstr("waymesh inspect: " + map + ": "));
+  EXPECT_THAT(r.out, Not(HasSubstr(map + ": " + map)));
+  std::ofstream(dir + "/q.txt") << "0 0 1 1\n";
+  CliResult path = RunCli("path " + Quote(map) + " --queries " + Quote(dir + "/q.txt"));
+  EXPECT_EQ(path.exit_code, 1);
+  EXPECT_THAT(path.out, HasSubstr("waymesh path: " + map + ": "));
+  EXPECT_THAT(path.out, Not(HasSubstr(map + ": " + map)));
 }
 
 TEST(CliTest, MalformedExportFailsWithFileAndLine) {
