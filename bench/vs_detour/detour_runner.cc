@@ -1,8 +1,8 @@
 #include "vs_detour/detour_runner.h"
 
-#include <cmath>
-
 #include <DetourNode.h>
+
+#include <cmath>
 
 #include "absl/strings/str_cat.h"
 

@@ -45,8 +45,9 @@ void PrintLengths(const std::vector<MapReport>& reports, std::ostream& out) {
   for (const MapReport& r : reports) {
     const MapComparison& c = r.comparison;
     out << absl::StrFormat(
-        "| %s | %d / %d of %d | %s | %s | %s | %d / %d | %.0f / %.0f |\n", c.map, c.waymesh.complete,
-        c.detour.complete, c.queries, MeanWorst(c.waymesh.length), MeanWorst(c.detour.length),
+        "| %s | %d / %d of %d | %s | %s | %s | %d / %d | %.0f / %.0f |\n", c.map,
+        c.waymesh.complete, c.detour.complete, c.queries, MeanWorst(c.waymesh.length),
+        MeanWorst(c.detour.length),
         c.length_vs_detour.count ? absl::StrFormat("%.5f", c.length_vs_detour.mean) : "n/a",
         c.waymesh.below_optimum, c.detour.below_optimum, c.waymesh.mean_expanded,
         c.detour.mean_expanded);

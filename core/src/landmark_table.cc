@@ -114,7 +114,9 @@ LandmarkTable LandmarkTable::Build(const NavMap& map, uint32_t count) {
       }
     }
   }
-  for (int a = 0; a < kMaxAreas; ++a) table.inverse_reference_costs_[a] = 1.0f / filter.Cost(uint8_t(a));
+  for (int a = 0; a < kMaxAreas; ++a) {
+    table.inverse_reference_costs_[a] = 1.0f / filter.Cost(uint8_t(a));
+  }
   table.areas_present_ = map.digest().areas_present;
   table.crossing_.assign(polygons, 0.0f);
   for (const TileView& t : map.tiles()) {

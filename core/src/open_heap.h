@@ -6,8 +6,8 @@
 // than a d-ary heap's sift-down, whose every level waits on an unpredictable comparison.
 // Keys are non-negative floats compared through their bit patterns (ordered like the floats).
 // A key below the last popped one (an inconsistent heuristic can push one) is filed as equal
-// to it, so it comes out next, as it would from any heap. There is no decrease-key: an improved
-// node is pushed again and the caller skips stale entries on pop.
+// to it: it comes out with the entries tied at that key, before any larger one. There is no
+// decrease-key: an improved node is pushed again and the caller skips stale entries on pop.
 
 #include <array>
 #include <cstddef>

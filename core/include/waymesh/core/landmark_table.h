@@ -56,9 +56,7 @@ class LandmarkTable {
   float FilterScale(const QueryFilter& filter) const;
 
   // Bytes held by the table.
-  size_t bytes() const {
-    return rows_.size() * sizeof(int16_t) + crossing_.size() * sizeof(float);
-  }
+  size_t bytes() const { return rows_.size() * sizeof(int16_t) + crossing_.size() * sizeof(float); }
 
  private:
   // Rows use 15 bits (0 .. kMaxSteps), so that differences fit signed 16-bit lanes.
