@@ -17,9 +17,9 @@ std::optional<SurfacePoint> FindNearestPoly(const QueryContext& ctx, Vec3 pos, V
     if (!filter.Passes(tile.poly_area[poly], tile.poly_flags[poly])) return true;
     // Most candidates in the box lie clearly beside the point: drop them before the exact
     // closest-point search (which could only find them farther still).
-    if (SeparationSqXZ(tile, poly, pos) > best_sq) return true;
-    bool inside = false;
-    Vec3 q = ClosestPointInPolyXZ(tile, poly, pos, &inside);
+    const float separation_sq = SeparationSqXZ(tile, poly, pos);
+    if (separation_sq > best_sq) return true;
+    Vec3 q = ClosestPointInPolyXZ(tile, poly, pos, separation_sq);
     const float dxz_sq = DistSqXZ(q, pos);
     if (dxz_sq > best_sq) return true;  // cannot win even at the same height
     q.y = PolyHeightAt(tile, poly, q.x, q.z);

@@ -40,28 +40,15 @@ float SeparationSqXZ(const TileView& tile, uint32_t poly, Vec3 p) {
   return most;
 }
 
-Vec3 ClosestPointInPolyXZ(const TileView& tile, uint32_t poly, Vec3 p, bool* inside) {
+Vec3 ClosestPointInPolyXZ(const TileView& tile, uint32_t poly, Vec3 p, float separation_sq) {
+  if (separation_sq <= tol::kInsidePolygon * tol::kInsidePolygon) return p;
   const uint32_t n = tile.corner_count(poly);
   const uint32_t first = tile.poly_start[poly];
-  auto corner = [&](uint32_t i) { return tile.vertices[tile.poly_verts[first + i]]; };
-  // Inside (the common case for a point on the mesh) needs only the edge sides.
-  bool outside_any = false;
-  Vec3 a = corner(n - 1);
-  for (uint32_t i = 0; i < n && !outside_any; ++i) {
-    const Vec3 b = corner(i);
-    const float area = TriArea2XZ(a, b, p);
-    if (area < 0 && area * area > tol::kInsidePolygon * tol::kInsidePolygon * DistSqXZ(a, b)) {
-      outside_any = true;
-    }
-    a = b;
-  }
-  *inside = !outside_any;
-  if (!outside_any) return p;
   float best_sq = INFINITY;
   Vec3 best = p;
-  a = corner(n - 1);
+  Vec3 a = tile.vertices[tile.poly_verts[first + n - 1]];
   for (uint32_t i = 0; i < n; ++i) {
-    const Vec3 b = corner(i);
+    const Vec3 b = tile.vertices[tile.poly_verts[first + i]];
     const Vec3 q = Lerp(a, b, ClosestParamXZ(a, b, p));
     const float d = DistSqXZ(q, p);
     if (d < best_sq) {

@@ -33,9 +33,9 @@ bool PointInPolyXZ(const TileView& tile, uint32_t poly, Vec3 p, float tolerance)
 // cross products, so a nearest-polygon search can drop far candidates cheaply.
 float SeparationSqXZ(const TileView& tile, uint32_t poly, Vec3 p);
 
-// The plan-view point of the polygon closest to p; y is left as p.y. Sets *inside when p
-// itself is inside (within tol::kInsidePolygon).
-Vec3 ClosestPointInPolyXZ(const TileView& tile, uint32_t poly, Vec3 p, bool* inside);
+// The plan-view point of the polygon closest to p; y is left as p.y. `separation_sq` is
+// SeparationSqXZ(tile, poly, p): within tol::kInsidePolygon, p is inside and its own answer.
+Vec3 ClosestPointInPolyXZ(const TileView& tile, uint32_t poly, Vec3 p, float separation_sq);
 
 // Surface height of the polygon at plan point (x, z) from its detail triangles; points just
 // outside use the nearest triangle's clamped plane.
@@ -43,8 +43,7 @@ float PolyHeightAt(const TileView& tile, uint32_t poly, float x, float z);
 
 // The surface point of the polygon closest to p in plan view.
 inline Vec3 ClosestPointOnPoly(const TileView& tile, uint32_t poly, Vec3 p) {
-  bool inside = false;
-  Vec3 q = ClosestPointInPolyXZ(tile, poly, p, &inside);
+  Vec3 q = ClosestPointInPolyXZ(tile, poly, p, SeparationSqXZ(tile, poly, p));
   q.y = PolyHeightAt(tile, poly, q.x, q.z);
   return q;
 }

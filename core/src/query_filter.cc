@@ -1,6 +1,5 @@
 #include "waymesh/core/query_filter.h"
 
-#include <algorithm>
 #include <cmath>
 
 namespace waymesh {
@@ -23,14 +22,6 @@ void QueryFilter::SetAreaEnabled(int area, bool enabled) {
 void QueryFilter::SetAreaCost(int area, float cost) {
   if (area < 0 || area >= kMaxAreas || !std::isfinite(cost) || !(cost > 0)) return;
   costs_[area] = cost;
-}
-
-float QueryFilter::MinCost() const {
-  float best = INFINITY;
-  for (int a = 0; a < kMaxAreas; ++a) {
-    if ((area_mask_ >> a) & 1) best = std::min(best, costs_[a]);
-  }
-  return std::isfinite(best) ? best : 1.0f;
 }
 
 }  // namespace waymesh

@@ -40,9 +40,6 @@ class QueryFilter {
   }
   // Cost multiplier of `area` (callers pass 0..63).
   float Cost(uint8_t area) const { return costs_[area & (kMaxAreas - 1)]; }
-  // Smallest cost multiplier among enabled areas (1 when none is enabled); scales the A*
-  // heuristic so it stays admissible when some costs are below 1.
-  float MinCost() const;
 
   static constexpr uint16_t kAllFlags = 0xFFFF;
 
