@@ -40,8 +40,7 @@ struct Search {
   float goal_f = INFINITY;  // best known cost of a complete path
   // Flood mode (FloodDistances): no goal, no heuristic, portal points nearest the apex.
   bool flood = false;
-  const LandmarkTable* landmarks = nullptr;  // null: straight-line heuristic only
-  float landmark_scale = 0;                  // landmarks->FilterScale(filter)
+  LandmarkTable::GoalBound landmarks;  // none: straight-line heuristic only
   uint32_t goal_global = 0;
   bool limit_hit = false;  // a node was not created because the pool or max_nodes was full
 
@@ -50,8 +49,7 @@ struct Search {
   float Heuristic(uint32_t global, Vec3 pos) const {
     if (flood) return 0.0f;
     const float h = Distance(pos, goal.pos) * h_scale;
-    if (landmarks == nullptr) return h;
-    return std::max(h, landmarks->LowerBound(global, goal_global) * landmark_scale);
+    return std::max(h, landmarks.From(global));
   }
 
   // Offers polygon (tile, poly) reached with funnel `fs` at point `pos` (cost `g` there) from
@@ -323,8 +321,11 @@ SearchOutcome SearchCorridor(QueryContext& ctx, const SurfacePoint& start, const
   Search s{ctx,      filter, goal, goal.poly.tile(), goal.poly.poly(), ctx.HeuristicScale(filter),
            max_nodes};
   s.goal_global = ctx.Global(s.goal_tile, s.goal_poly);
-  s.landmarks = ctx.landmarks;
-  if (s.landmarks != nullptr) s.landmark_scale = s.landmarks->FilterScale(filter);
+  if (ctx.landmarks != nullptr) {
+    s.landmarks =
+        ctx.landmarks->ForGoal(filter, ctx.Global(start.poly.tile(), start.poly.poly()),
+                               s.goal_global, ctx.Tile(s.goal_tile), s.goal_poly, goal.pos);
+  }
   Seed(s, start);
   uint32_t expanded = 0;
   absl::Status stop;

@@ -105,18 +105,16 @@ double PolylineCost(NavQuery& q, const PathResult& path, const QueryFilter& filt
   return cost;
 }
 
-TEST(LandmarkTableTest, CostBoundsHoldAndAreTightUnderTheMapsCosts) {
-  const testing::DemoTown& town = testing::Town();
-  const LandmarkTable& table = town.map->landmarks();
-  const QueryFilter filter(town.map->info());
-  ASSERT_EQ(table.FilterScale(filter), 1.0f);
-  // Paths found without the table, so the bound is checked against an independent search.
+// Calls fn(start, goal, path) for `count` complete paths of 5 m or more between random points
+// under `filter`, found without the table (so bounds are checked against an independent
+// search), leaving out paths over off-mesh links (a link's cost is not its length).
+template <typename Fn>
+void ForRandomPaths(const testing::DemoTown& town, const QueryFilter& filter, uint64_t seed,
+                    int count, Fn&& fn) {
   NavQuery q(town.map, NavQueryOptions{.landmarks = false});
-  std::mt19937_64 rng(42);
+  std::mt19937_64 rng(seed);
   PathResult path;
-  double ratio_sum = 0;
-  int n = 0, above = 0;
-  while (n < 150) {
+  for (int n = 0; n < count;) {
     const auto s = q.RandomPoint(filter, rng), g = q.RandomPoint(filter, rng);
     ASSERT_TRUE(s && g);
     ASSERT_TRUE(q.FindPath(*s, *g, filter, PathOptions{}, &path).ok());
@@ -124,22 +122,88 @@ TEST(LandmarkTableTest, CostBoundsHoldAndAreTightUnderTheMapsCosts) {
     const bool uses_link =
         std::any_of(path.waypoints.begin(), path.waypoints.end(),
                     [](const Waypoint& w) { return w.flags & kWaypointOffMeshLink; });
-    if (uses_link) continue;  // a link's cost is not its length
-    const double cost = PolylineCost(q, path, filter);
-    ASSERT_GT(cost, 0);
-    const float bound = table.LowerBound(Global(*town.map, s->poly), Global(*town.map, g->poly));
-    // As with distances (above): a flood's taut corridors may exceed the optimum, rarely by
-    // several percent; sampling the cost errs by a piece per area change.
-    EXPECT_LE(bound, cost * 1.25 + 1.0)
-        << s->pos.x << "," << s->pos.z << " -> " << g->pos.x << "," << g->pos.z;
-    above += bound > cost * 1.005 + 1.0;
-    ratio_sum += bound / cost;
+    if (uses_link) continue;
+    fn(q, *s, *g, path);
     ++n;
   }
+}
+
+TEST(LandmarkTableTest, CostBoundsHoldAndAreTightUnderTheMapsCosts) {
+  const testing::DemoTown& town = testing::Town();
+  const LandmarkTable& table = town.map->landmarks();
+  const QueryFilter filter(town.map->info());
+  ASSERT_EQ(table.FilterScale(filter), 1.0f);
+  double ratio_sum = 0;
+  int n = 0, above = 0;
+  ForRandomPaths(
+      town, filter, 42, 150,
+      [&](NavQuery& q, const SurfacePoint& s, const SurfacePoint& g, const PathResult& path) {
+        const double cost = PolylineCost(q, path, filter);
+        ASSERT_GT(cost, 0);
+        const float bound = table.LowerBound(Global(*town.map, s.poly), Global(*town.map, g.poly));
+        // As with distances (above): a flood's taut corridors may exceed the
+        // optimum, rarely by several percent; sampling the cost errs by a piece per
+        // area change.
+        EXPECT_LE(bound, cost * 1.25 + 1.0)
+            << s.pos.x << "," << s.pos.z << " -> " << g.pos.x << "," << g.pos.z;
+        above += bound > cost * 1.005 + 1.0;
+        ratio_sum += bound / cost;
+        ++n;
+      });
   EXPECT_LT(above, n / 20) << "bounds above the path cost";
   // Tight: a distance bound scaled by the cheapest cost (roads, 0.5) recovers at most half of
   // a path's cost on grass.
   EXPECT_GT(ratio_sum / n, 0.6) << "mean bound / path cost";
+}
+
+// The all-ones filter on a map with 0.5-cost roads: the reference-cost rows count road metres
+// at half, so the query's bound comes from the walking-distance rows, towards the goal point.
+TEST(LandmarkTableTest, GoalBoundsUseDistanceRowsWhenTheyBoundBetter) {
+  const testing::DemoTown& town = testing::Town();
+  const LandmarkTable& table = town.map->landmarks();
+  ASSERT_TRUE(table.has_distance_rows());
+  const QueryFilter every_area_at_one;
+  double goal_sum = 0, cost_rows_sum = 0;
+  int n = 0, above = 0;
+  ForRandomPaths(
+      town, every_area_at_one, 7, 150,
+      [&](NavQuery&, const SurfacePoint& s, const SurfacePoint& g, const PathResult& path) {
+        const uint32_t a = Global(*town.map, s.poly), b = Global(*town.map, g.poly);
+        const TileView& goal_tile = town.map->tile(g.poly.tile());
+        const float bound =
+            table.ForGoal(every_area_at_one, a, b, goal_tile, g.poly.poly(), g.pos).From(a);
+        EXPECT_LE(bound, path.length * 1.25 + 1.0);
+        above += bound > path.length * 1.005 + 1.0;
+        goal_sum += bound / path.length;
+        cost_rows_sum +=
+            table.LowerBound(a, b) * table.FilterScale(every_area_at_one) / path.length;
+        ++n;
+      });
+  EXPECT_LT(above, n / 20) << "bounds above the path length";
+  EXPECT_GT(goal_sum / n, 0.85) << "mean bound / path length";
+  EXPECT_GT(goal_sum / n, cost_rows_sum / n + 0.2) << "the reference-cost rows alone";
+}
+
+TEST(LandmarkTableTest, GoalPointSlackIsAtMostTheCrossing) {
+  auto map = testing::CachedMapFromFile(testing::SharedData("polyanya/meshes/aurora.mesh"),
+                                        RepairOptions{.merge = false});
+  ASSERT_TRUE(map.ok()) << map.status();
+  const LandmarkTable& table = (*map)->landmarks();
+  EXPECT_FALSE(table.has_distance_rows());  // every area costs 1: one set of rows
+  const TileView& t = (*map)->tile(0);
+  for (uint32_t p = 0; p < std::min<uint32_t>(t.poly_count(), 200); ++p) {
+    const Vec3 a = t.corner(p, 0), b = t.corner(p, 1), c = t.corner(p, 2);
+    const Vec3 centre = (a + b + c) * (1.0f / 3);
+    const float at_corner = table.PointSlack(p, t, p, a);
+    const float at_centre = table.PointSlack(p, t, p, centre);
+    // From a corner the farthest corner is the diameter of a triangle; from inside, less.
+    EXPECT_NEAR(at_corner, std::max(Distance(a, b), Distance(a, c)), 1e-3f);
+    EXPECT_LE(at_centre, at_corner + 1e-4f);
+    // Tighter bound than towards anywhere in the polygon, never looser.
+    const uint32_t far = (p * 7919u) % t.poly_count();
+    EXPECT_GE(table.ForGoal(QueryFilter(), far, p, t, p, centre).From(far) + 1e-4f,
+              table.LowerBound(far, p));
+  }
 }
 
 }  // namespace

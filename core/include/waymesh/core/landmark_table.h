@@ -8,8 +8,10 @@
 // Costs are measured with the map's area costs capped at 1 (the "reference costs"). Areas
 // cheaper than walking (roads at 0.5) then count at their real price, so queries with the
 // map's own costs get a tight bound instead of distance times the cheapest cost (half the
-// distance on a map with roads); areas dearer than walking count as 1, so a filter that prices
-// every area at 1 still gets nearly the plain walking-distance bound.
+// distance on a map with roads); areas dearer than walking count as 1. A filter that prices
+// cheap areas higher than the map does (every area at 1, say) would get a weak bound from
+// those rows, so maps with cheap areas also keep rows of plain walking distance, and each
+// query uses whichever set bounds its own start and goal better (GoalBound).
 
 #include <array>
 #include <cstddef>
@@ -23,6 +25,8 @@ namespace waymesh {
 class QueryFilter;
 
 class LandmarkTable {
+  struct Metric;
+
  public:
   // Landmarks per polygon row (the most a table holds; rows are 32 bytes).
   static constexpr uint32_t kSlots = 16;
@@ -30,15 +34,39 @@ class LandmarkTable {
   // Maps with fewer polygons search fast with the plain heuristic: no table is built.
   static constexpr uint32_t kMinPolygons = 1024;
 
-  // An empty table (no landmarks): LowerBound is always 0.
+  // One query's bound towards its goal point, in the cost of its filter.
+  class GoalBound {
+   public:
+    // An estimate from below of the cost from any point of polygon `global` (a dense global
+    // index) to the goal point; 0 when the table knows nothing better. Out of line: compiled
+    // on its own the slot loop vectorises; inlined into the search loop it stays scalar.
+    float From(uint32_t global) const;
+
+   private:
+    friend class LandmarkTable;
+    const Metric* metric_ = nullptr;  // null: no table, the bound is 0
+    uint32_t goal_ = 0;
+    float goal_slack_ = 0;  // see PointSlack
+    float scale_ = 0;       // see FilterScale
+  };
+
+  // An empty table (no landmarks): every bound is 0.
   LandmarkTable() = default;
   // Up to `count` (at most kSlots) landmarks spread by farthest-point sampling over the largest
-  // island group, each with one full-map flood of reference costs. O(count * polygons log
-  // polygons).
+  // island group, each with one full-map flood of reference costs (and one of distance on maps
+  // with cheap areas). O(count * polygons log polygons).
   static LandmarkTable Build(const NavMap& map, uint32_t count = kDefaultCount);
 
   uint32_t count() const { return count_; }
   bool empty() const { return count_ == 0; }
+  // Whether the table also holds plain walking distances (the map has areas cheaper than 1).
+  bool has_distance_rows() const;
+
+  // The bound for one query from polygon `start` to the point `goal_pos` in polygon `goal`
+  // (poly `goal_poly` of `goal_tile`) under `filter`: of the two row sets, the one whose
+  // bound between start and goal is larger.
+  GoalBound ForGoal(const QueryFilter& filter, uint32_t start, uint32_t goal,
+                    const TileView& goal_tile, uint32_t goal_poly, Vec3 goal_pos) const;
 
   // An estimate from below of the reference cost between any point of polygon `a` and any
   // point of polygon `b`, both given as dense global indices (tile polygon offset + polygon);
@@ -46,8 +74,6 @@ class LandmarkTable {
   // accuracy: a flood measures taut paths through the corridors it settled, which on rare
   // long routes exceed the optimum by several percent (measured against Polyanya optima).
   // Multiply by FilterScale(filter) for a bound of the cost under `filter`.
-  // Out of line: compiled on its own the slot loop vectorises; inlined into the search loop
-  // the compiler keeps it scalar.
   float LowerBound(uint32_t a, uint32_t b) const;
 
   // The factor that turns a reference-cost bound into a bound of the cost under `filter`: the
@@ -55,19 +81,40 @@ class LandmarkTable {
   // the map has (1 for the map's own costs). Off-mesh links scale with their area too.
   float FilterScale(const QueryFilter& filter) const;
 
+  // How much more than polygon `global`'s row (the cost to its nearest point) the reference
+  // cost to `point` in it (poly `poly` of `tile`) may be: its farthest corner from the point,
+  // at the polygon's reference cost, and never more than the polygon's crossing cost.
+  float PointSlack(uint32_t global, const TileView& tile, uint32_t poly, Vec3 point) const;
+
   // Bytes held by the table.
-  size_t bytes() const { return rows_.size() * sizeof(int16_t) + crossing_.size() * sizeof(float); }
+  size_t bytes() const;
 
  private:
   // Rows use 15 bits (0 .. kMaxSteps), so that differences fit signed 16-bit lanes.
   static constexpr int16_t kUnreached = 0x7FFF;
   static constexpr int16_t kMaxSteps = kUnreached - 1;
 
+  // One set of floods: costs measured with one set of reference costs.
+  struct Metric {
+    float step = 0;               // reference cost per stored unit
+    std::vector<int16_t> rows;    // polygon-major: rows[global * kSlots + k], floored
+    std::vector<float> crossing;  // per polygon: its diameter times its area's reference cost
+    std::array<float, kMaxAreas> inverse_costs{};  // per area: 1 / reference cost
+
+    bool empty() const { return rows.empty(); }
+    // Lower bound from any point of `a` to a point of `b` within `b_slack` of b's row.
+    float Bound(uint32_t a, uint32_t b, float b_slack) const;
+    float Slack(uint32_t global, const TileView& tile, uint32_t poly, Vec3 point) const;
+    float Scale(const QueryFilter& filter, uint64_t areas_present) const;
+    size_t bytes() const;
+  };
+
+  static Metric Measure(const std::vector<std::vector<float>>& floods, const QueryFilter& filter,
+                        const NavMap& map);
+
   uint32_t count_ = 0;
-  float step_ = 0;               // reference cost per stored unit
-  std::vector<int16_t> rows_;    // polygon-major: rows_[global * kSlots + k], floored
-  std::vector<float> crossing_;  // per polygon: its diameter times its area's reference cost
-  std::array<float, kMaxAreas> inverse_reference_costs_{};  // per area: 1 / min(map cost, 1)
+  Metric cost_;      // the map's costs capped at 1
+  Metric distance_;  // every area at 1; empty when no area is cheaper (then equal to cost_)
   uint64_t areas_present_ = 0;  // MapDigest::areas_present of the map it was built on
 };
 
