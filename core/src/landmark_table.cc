@@ -84,6 +84,11 @@ float Diameter(const TileView& t, uint32_t p) {
   return d;
 }
 
+// `cost` in steps of `step`, rounded up (saturating well inside int16_t).
+int16_t UpSteps(float cost, float step) {
+  return int16_t(std::min(std::ceil(cost / step), 16384.0f));
+}
+
 }  // namespace
 
 LandmarkTable LandmarkTable::Build(const NavMap& map, uint32_t count) {
@@ -116,6 +121,12 @@ LandmarkTable LandmarkTable::Build(const NavMap& map, uint32_t count) {
   if (table.cost_.empty()) return table;
   table.count_ = uint32_t(floods.size());
   table.areas_present_ = map.digest().areas_present;
+  table.link_end_.assign(polygons, false);
+  for (const TileView& t : map.tiles()) {
+    for (const OffMeshLink& link : t.off_mesh_links) {
+      table.link_end_[ctx.Global(link.end_tile, link.end_poly)] = true;
+    }
+  }
   if (HasCheapAreas(map)) {
     const QueryFilter walking = DistanceFilter(map.info());
     for (uint32_t k = 0; k < points.size(); ++k) {
@@ -149,52 +160,77 @@ LandmarkTable::Metric LandmarkTable::Measure(const std::vector<std::vector<float
     }
   }
   for (int a = 0; a < kMaxAreas; ++a) m.inverse_costs[a] = 1.0f / filter.Cost(uint8_t(a));
-  m.crossing.assign(polygons, 0.0f);
+  m.crossing.assign(polygons, 0);
   uint32_t base = 0;
   for (const TileView& t : map.tiles()) {
     for (uint32_t p = 0; p < t.poly_count(); ++p) {
-      m.crossing[base + p] = Diameter(t, p) * filter.Cost(t.poly_area[p]);
+      m.crossing[base + p] = UpSteps(Diameter(t, p) * filter.Cost(t.poly_area[p]), m.step);
     }
     base += t.poly_count();
   }
   return m;
 }
 
-float LandmarkTable::Metric::Bound(uint32_t a, uint32_t b, float b_slack) const {
+int LandmarkTable::Metric::Bound(uint32_t a, const int16_t* goal_row,
+                                 const int16_t* goal_upper) const {
   const int16_t* ra = &rows[size_t(a) * kSlots];
-  const int16_t* rb = &rows[size_t(b) * kSlots];
   // Branch-free 16-bit lanes over a fixed number of slots, so that even baseline x86-64
-  // (SSE2: signed 16-bit max/min, no 32-bit ones) runs it as a few vector instructions;
-  // unused slots and unreached polygons hold kUnreached and contribute 0.
-  int16_t most = 0, least = 0;
+  // (SSE2: signed 16-bit max, no 32-bit one) runs it as a few vector instructions; unused
+  // slots, unreached polygons and unknown goal costs hold kUnreached and contribute 0.
+  int16_t a_farther = 0, goal_farther = 0;
   for (uint32_t k = 0; k < kSlots; ++k) {
-    const int16_t va = ra[k], vb = rb[k];
-    const int16_t known = int16_t(-int((va != kUnreached) & (vb != kUnreached)));
-    const int16_t diff = int16_t((va - vb) & known);
-    most = diff > most ? diff : most;
-    least = diff < least ? diff : least;
+    const int16_t va = ra[k], vg = goal_row[k], vu = goal_upper[k];
+    const int16_t a_known = int16_t(-int(va != kUnreached));
+    const int16_t up = int16_t((va - vu) & a_known & int16_t(-int(vu != kUnreached)));
+    const int16_t down = int16_t((vg - va) & a_known & int16_t(-int(vg != kUnreached)));
+    a_farther = up > a_farther ? up : a_farther;
+    goal_farther = down > goal_farther ? down : goal_farther;
   }
-  const int a_farther = most, b_farther = -int(least);
-  // Each row holds the cost to the polygon's nearest point, floored to a step: a point of
-  // the nearer polygon may cost up to its crossing cost more (b: its slack), and the floors
-  // cost one step.
-  const float via_a = float(a_farther - 1) * step - b_slack;
-  const float via_b = float(b_farther - 1) * step - crossing[a];
-  const float bound = via_a > via_b ? via_a : via_b;
-  return bound > 0 ? bound : 0.0f;
+  // Rows hold the cost to a polygon's nearest point, floored: a point of `a` may cost up to
+  // its crossing more than its row, and the goal row's floor costs one step.
+  const int via_goal = int(goal_farther) - 1 - crossing[a];
+  return std::max(int(a_farther), via_goal);
 }
 
-float LandmarkTable::Metric::Slack(uint32_t global, const TileView& tile, uint32_t poly,
-                                   Vec3 point) const {
-  // The row was measured to a point of the polygon (on its boundary, or the landmark itself
-  // inside it); distance to `point` is convex, so no point of the polygon is farther from it
-  // than its farthest corner.
-  float farthest = 0;
-  for (uint32_t i = 0, n = tile.corner_count(poly); i < n; ++i) {
-    farthest = std::max(farthest, Distance(tile.corner(poly, i), point));
+void LandmarkTable::Metric::AnywhereRows(uint32_t goal, GoalBound* out) const {
+  const int16_t* rg = &rows[size_t(goal) * kSlots];
+  for (uint32_t k = 0; k < kSlots; ++k) {
+    out->goal_row_[k] = rg[k];
+    const int upper = rg[k] + 1 + crossing[goal];
+    out->goal_upper_[k] = rg[k] != kUnreached && upper < kUnreached ? int16_t(upper) : kUnreached;
   }
-  const float slack = farthest / inverse_costs[tile.poly_area[poly] & (kMaxAreas - 1)];
-  return std::min(slack, crossing[global]);
+}
+
+void LandmarkTable::Metric::GoalRows(const Goal& goal, bool entered_by_link, GoalBound* out) const {
+  const TileView& t = *goal.tile;
+  const int16_t* rg = &rows[size_t(goal.global) * kSlots];
+  const float rate = 1.0f / inverse_costs[t.poly_area[goal.poly] & (kMaxAreas - 1)];
+  const uint32_t n = t.corner_count(goal.poly);
+  // Distance to the goal point is convex, so over a polygon or an edge it peaks at a corner.
+  float farthest = 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    farthest = std::max(farthest, Distance(t.corner(goal.poly, i), goal.pos));
+  }
+  for (uint32_t k = 0; k < kSlots; ++k) {
+    out->goal_row_[k] = rg[k];
+    out->goal_upper_[k] = kUnreached;
+    if (rg[k] == kUnreached) continue;
+    // The row is the cost to the point where the landmark's flood entered the polygon. That
+    // point is on an edge to the polygon it came from, whose row is no larger; without such
+    // an edge (the landmark inside, a link's end), anywhere in the polygon.
+    float slack = -1;
+    if (rg[k] > 0 && !entered_by_link) {
+      for (uint32_t i = 0; i < n && i < goal.neighbours.size(); ++i) {
+        const uint32_t q = goal.neighbours[i];
+        if (q == kNoNeighbour || rows[size_t(q) * kSlots + k] > rg[k]) continue;
+        const Vec3 c0 = t.corner(goal.poly, i), c1 = t.corner(goal.poly, i + 1 == n ? 0 : i + 1);
+        slack = std::max({slack, Distance(c0, goal.pos), Distance(c1, goal.pos)});
+      }
+    }
+    if (slack < 0) slack = farthest;
+    const int upper = rg[k] + 1 + std::min<int>(UpSteps(slack * rate, step), crossing[goal.global]);
+    if (upper < kUnreached) out->goal_upper_[k] = int16_t(upper);
+  }
 }
 
 float LandmarkTable::Metric::Scale(const QueryFilter& filter, uint64_t areas_present) const {
@@ -207,7 +243,7 @@ float LandmarkTable::Metric::Scale(const QueryFilter& filter, uint64_t areas_pre
 }
 
 size_t LandmarkTable::Metric::bytes() const {
-  return rows.size() * sizeof(int16_t) + crossing.size() * sizeof(float);
+  return (rows.size() + crossing.size()) * sizeof(int16_t);
 }
 
 bool LandmarkTable::has_distance_rows() const { return !distance_.empty(); }
@@ -215,21 +251,20 @@ bool LandmarkTable::has_distance_rows() const { return !distance_.empty(); }
 size_t LandmarkTable::bytes() const { return cost_.bytes() + distance_.bytes(); }
 
 float LandmarkTable::LowerBound(uint32_t a, uint32_t b) const {
-  return empty() ? 0.0f : cost_.Bound(a, b, cost_.crossing[b]);
+  if (empty()) return 0.0f;
+  // Towards anywhere in b: b's row plus its whole crossing, and the floor's step.
+  GoalBound towards_b;
+  cost_.AnywhereRows(b, &towards_b);
+  return std::max(cost_.Bound(a, towards_b.goal_row_.data(), towards_b.goal_upper_.data()), 0) *
+         cost_.step;
 }
 
 float LandmarkTable::FilterScale(const QueryFilter& filter) const {
   return cost_.Scale(filter, areas_present_);
 }
 
-float LandmarkTable::PointSlack(uint32_t global, const TileView& tile, uint32_t poly,
-                                Vec3 point) const {
-  return empty() ? 0.0f : cost_.Slack(global, tile, poly, point);
-}
-
 LandmarkTable::GoalBound LandmarkTable::ForGoal(const QueryFilter& filter, uint32_t start,
-                                                uint32_t goal, const TileView& goal_tile,
-                                                uint32_t goal_poly, Vec3 goal_pos) const {
+                                                const Goal& goal) const {
   GoalBound best;
   if (empty()) return best;
   float best_value = -1;
@@ -237,9 +272,8 @@ LandmarkTable::GoalBound LandmarkTable::ForGoal(const QueryFilter& filter, uint3
     if (m->empty()) continue;
     GoalBound b;
     b.metric_ = m;
-    b.goal_ = goal;
-    b.goal_slack_ = m->Slack(goal, goal_tile, goal_poly, goal_pos);
     b.scale_ = m->Scale(filter, areas_present_);
+    m->GoalRows(goal, link_end_[goal.global], &b);
     const float value = b.From(start);
     if (value > best_value) {
       best = b;
@@ -251,7 +285,8 @@ LandmarkTable::GoalBound LandmarkTable::ForGoal(const QueryFilter& filter, uint3
 
 float LandmarkTable::GoalBound::From(uint32_t global) const {
   if (metric_ == nullptr) return 0.0f;
-  return metric_->Bound(global, goal_, goal_slack_) * scale_;
+  const int steps = metric_->Bound(global, goal_row_.data(), goal_upper_.data());
+  return steps > 0 ? float(steps) * metric_->step * scale_ : 0.0f;
 }
 
 }  // namespace waymesh

@@ -266,6 +266,24 @@ void VisiblePart(const FunnelState& s, Vec3 l, Vec3 r, Vec3* vis_l, Vec3* vis_r)
 
 namespace {
 
+// Per edge of polygon `poly` of `t`: the global index of the polygon across it, or
+// LandmarkTable::kNoNeighbour.
+void NeighbourGlobals(const QueryContext& ctx, const TileView& t, uint32_t poly,
+                      std::vector<uint32_t>* out) {
+  out->clear();
+  for (uint32_t i = t.poly_start[poly]; i < t.poly_start[poly + 1]; ++i) {
+    const uint32_t nb = t.poly_neighbors[i];
+    if (nb == kWall) {
+      out->push_back(LandmarkTable::kNoNeighbour);
+    } else if (nb & kCrossTileBit) {
+      const CrossTileLink& link = t.cross_links[nb & ~kCrossTileBit];
+      out->push_back(ctx.Global(link.tile, link.poly));
+    } else {
+      out->push_back(ctx.Global(t.index, nb));
+    }
+  }
+}
+
 // Puts the start node in the open list.
 void Seed(Search& s, const SurfacePoint& start) {
   QueryContext& ctx = s.ctx;
@@ -322,9 +340,11 @@ SearchOutcome SearchCorridor(QueryContext& ctx, const SurfacePoint& start, const
            max_nodes};
   s.goal_global = ctx.Global(s.goal_tile, s.goal_poly);
   if (ctx.landmarks != nullptr) {
-    s.landmarks =
-        ctx.landmarks->ForGoal(filter, ctx.Global(start.poly.tile(), start.poly.poly()),
-                               s.goal_global, ctx.Tile(s.goal_tile), s.goal_poly, goal.pos);
+    const TileView& gt = ctx.Tile(s.goal_tile);
+    NeighbourGlobals(ctx, gt, s.goal_poly, &ctx.goal_neighbours);
+    s.landmarks = ctx.landmarks->ForGoal(
+        filter, ctx.Global(start.poly.tile(), start.poly.poly()),
+        LandmarkTable::Goal{s.goal_global, &gt, s.goal_poly, goal.pos, ctx.goal_neighbours});
   }
   Seed(s, start);
   uint32_t expanded = 0;

@@ -88,7 +88,6 @@ struct QueryContext {
   const TileView* PinSlow(uint32_t tile) const;
 
  public:
-
   // Stands in for a tile that could not be loaded (no polygons); never indexed by callers
   // that reached tiles through Exists / TryTile first.
   static const TileView kUnreachableTile;
@@ -112,8 +111,8 @@ struct QueryContext {
   std::vector<FunnelPoint> points;
   std::vector<CornerInfo> corners;  // parallel to the last built path's waypoints
   std::vector<CornerInfo> corners_alt;
-  PathResult path_alt;  // candidate path during refinement
-  std::vector<uint32_t> scratch;
+  PathResult path_alt;                    // candidate path during refinement
+  std::vector<uint32_t> goal_neighbours;  // LandmarkTable::Goal::neighbours of a path search
 
   // Tiles pinned by the current query (paged maps): stamp == generation marks a pinned tile.
   mutable uint32_t pin_generation = 1;

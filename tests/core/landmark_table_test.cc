@@ -25,6 +25,26 @@ uint32_t Global(const NavMap& map, PolyRef ref) {
   return base + ref.poly();
 }
 
+// The bound towards point `g` from polygon `from` (see LandmarkTable::ForGoal).
+float PointBound(const NavMap& map, const QueryFilter& filter, uint32_t from,
+                 const SurfacePoint& g) {
+  const TileView& t = map.tile(g.poly.tile());
+  std::vector<uint32_t> neighbours;
+  for (uint32_t i = t.poly_start[g.poly.poly()]; i < t.poly_start[g.poly.poly() + 1]; ++i) {
+    const uint32_t nb = t.poly_neighbors[i];
+    if (nb == kWall) {
+      neighbours.push_back(LandmarkTable::kNoNeighbour);
+    } else if (nb & kCrossTileBit) {
+      const CrossTileLink& link = t.cross_links[nb & ~kCrossTileBit];
+      neighbours.push_back(Global(map, PolyRef(link.tile, link.poly)));
+    } else {
+      neighbours.push_back(Global(map, PolyRef(g.poly.tile(), nb)));
+    }
+  }
+  const LandmarkTable::Goal goal{Global(map, g.poly), &t, g.poly.poly(), g.pos, neighbours};
+  return map.landmarks().ForGoal(filter, from, goal).From(from);
+}
+
 TEST(LandmarkTableTest, BoundsNeverExceedTheOptimumAndAreTight) {
   auto map = testing::CachedMapFromFile(testing::SharedData("polyanya/meshes/aurora.mesh"),
                                         RepairOptions{.merge = false});
@@ -35,8 +55,8 @@ TEST(LandmarkTableTest, BoundsNeverExceedTheOptimumAndAreTight) {
   NavQuery q(*map);
   const auto queries = testing::ReadExpectedFile(
       testing::SharedData("polyanya/expected/aurora_euclid_expected.csv"));
-  double ratio_sum = 0;
-  int n = 0, above = 0;
+  double ratio_sum = 0, point_ratio_sum = 0;
+  int n = 0, above = 0, point_above = 0;
   for (const auto& e : queries) {
     auto s = q.FindNearest(e.start, {0.5f, 1, 0.5f}, QueryFilter());
     auto g = q.FindNearest(e.goal, {0.5f, 1, 0.5f}, QueryFilter());
@@ -49,12 +69,20 @@ TEST(LandmarkTableTest, BoundsNeverExceedTheOptimumAndAreTight) {
     EXPECT_LE(bound, e.length * 1.25 + 1e-3) << e.start.x << "," << e.start.z;
     above += bound > e.length * 1.005 + 1e-3;
     ratio_sum += e.length > 0 ? bound / e.length : 1.0;
+    // Towards the goal point itself: at least as tight, and just as safe.
+    const float point_bound = PointBound(**map, QueryFilter(), a, *g);
+    EXPECT_GE(point_bound, bound);
+    EXPECT_LE(point_bound, e.length * 1.25 + 1e-3) << e.start.x << "," << e.start.z;
+    point_above += point_bound > e.length * 1.005 + 1e-3;
+    point_ratio_sum += e.length > 0 ? point_bound / e.length : 1.0;
     ++n;
   }
   EXPECT_LT(above, n / 20) << "bounds above the optimum";
+  EXPECT_LT(point_above, n / 20) << "point bounds above the optimum";
   EXPECT_EQ(table.LowerBound(0, 0), 0.0f);
   // Useful: on average the bound recovers most of the true distance.
   EXPECT_GT(ratio_sum / n, 0.6) << "mean bound / optimum";
+  EXPECT_GT(point_ratio_sum / n, ratio_sum / n) << "mean point bound / optimum";
 }
 
 TEST(LandmarkTableTest, SmallMapsHaveNoTable) {
@@ -169,9 +197,7 @@ TEST(LandmarkTableTest, GoalBoundsUseDistanceRowsWhenTheyBoundBetter) {
       town, every_area_at_one, 7, 150,
       [&](NavQuery&, const SurfacePoint& s, const SurfacePoint& g, const PathResult& path) {
         const uint32_t a = Global(*town.map, s.poly), b = Global(*town.map, g.poly);
-        const TileView& goal_tile = town.map->tile(g.poly.tile());
-        const float bound =
-            table.ForGoal(every_area_at_one, a, b, goal_tile, g.poly.poly(), g.pos).From(a);
+        const float bound = PointBound(*town.map, every_area_at_one, a, g);
         EXPECT_LE(bound, path.length * 1.25 + 1.0);
         above += bound > path.length * 1.005 + 1.0;
         goal_sum += bound / path.length;
@@ -182,28 +208,6 @@ TEST(LandmarkTableTest, GoalBoundsUseDistanceRowsWhenTheyBoundBetter) {
   EXPECT_LT(above, n / 20) << "bounds above the path length";
   EXPECT_GT(goal_sum / n, 0.85) << "mean bound / path length";
   EXPECT_GT(goal_sum / n, cost_rows_sum / n + 0.2) << "the reference-cost rows alone";
-}
-
-TEST(LandmarkTableTest, GoalPointSlackIsAtMostTheCrossing) {
-  auto map = testing::CachedMapFromFile(testing::SharedData("polyanya/meshes/aurora.mesh"),
-                                        RepairOptions{.merge = false});
-  ASSERT_TRUE(map.ok()) << map.status();
-  const LandmarkTable& table = (*map)->landmarks();
-  EXPECT_FALSE(table.has_distance_rows());  // every area costs 1: one set of rows
-  const TileView& t = (*map)->tile(0);
-  for (uint32_t p = 0; p < std::min<uint32_t>(t.poly_count(), 200); ++p) {
-    const Vec3 a = t.corner(p, 0), b = t.corner(p, 1), c = t.corner(p, 2);
-    const Vec3 centre = (a + b + c) * (1.0f / 3);
-    const float at_corner = table.PointSlack(p, t, p, a);
-    const float at_centre = table.PointSlack(p, t, p, centre);
-    // From a corner the farthest corner is the diameter of a triangle; from inside, less.
-    EXPECT_NEAR(at_corner, std::max(Distance(a, b), Distance(a, c)), 1e-3f);
-    EXPECT_LE(at_centre, at_corner + 1e-4f);
-    // Tighter bound than towards anywhere in the polygon, never looser.
-    const uint32_t far = (p * 7919u) % t.poly_count();
-    EXPECT_GE(table.ForGoal(QueryFilter(), far, p, t, p, centre).From(far) + 1e-4f,
-              table.LowerBound(far, p));
-  }
 }
 
 }  // namespace

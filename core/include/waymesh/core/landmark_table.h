@@ -16,6 +16,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "waymesh/core/nav_map.h"
@@ -45,9 +46,23 @@ class LandmarkTable {
    private:
     friend class LandmarkTable;
     const Metric* metric_ = nullptr;  // null: no table, the bound is 0
-    uint32_t goal_ = 0;
-    float goal_slack_ = 0;  // see PointSlack
-    float scale_ = 0;       // see FilterScale
+    float scale_ = 0;                 // see FilterScale
+    // Per landmark, in steps: the goal polygon's row, and an upper bound of the cost to the
+    // goal point (kUnreached: unknown).
+    alignas(16) std::array<int16_t, kSlots> goal_row_{};
+    alignas(16) std::array<int16_t, kSlots> goal_upper_{};
+  };
+
+  // What ForGoal needs to know of the goal: its polygon (global index, and poly of tile), the
+  // point, and per edge i (corner i to i + 1) the global index of the polygon across it or
+  // kNoNeighbour.
+  static constexpr uint32_t kNoNeighbour = 0xFFFFFFFFu;
+  struct Goal {
+    uint32_t global;
+    const TileView* tile;
+    uint32_t poly;
+    Vec3 pos;
+    std::span<const uint32_t> neighbours;
   };
 
   // An empty table (no landmarks): every bound is 0.
@@ -62,11 +77,9 @@ class LandmarkTable {
   // Whether the table also holds plain walking distances (the map has areas cheaper than 1).
   bool has_distance_rows() const;
 
-  // The bound for one query from polygon `start` to the point `goal_pos` in polygon `goal`
-  // (poly `goal_poly` of `goal_tile`) under `filter`: of the two row sets, the one whose
-  // bound between start and goal is larger.
-  GoalBound ForGoal(const QueryFilter& filter, uint32_t start, uint32_t goal,
-                    const TileView& goal_tile, uint32_t goal_poly, Vec3 goal_pos) const;
+  // The bound for one query from polygon `start` to `goal` under `filter`: of the two row
+  // sets, the one whose bound between start and goal is larger.
+  GoalBound ForGoal(const QueryFilter& filter, uint32_t start, const Goal& goal) const;
 
   // An estimate from below of the reference cost between any point of polygon `a` and any
   // point of polygon `b`, both given as dense global indices (tile polygon offset + polygon);
@@ -81,11 +94,6 @@ class LandmarkTable {
   // the map has (1 for the map's own costs). Off-mesh links scale with their area too.
   float FilterScale(const QueryFilter& filter) const;
 
-  // How much more than polygon `global`'s row (the cost to its nearest point) the reference
-  // cost to `point` in it (poly `poly` of `tile`) may be: its farthest corner from the point,
-  // at the polygon's reference cost, and never more than the polygon's crossing cost.
-  float PointSlack(uint32_t global, const TileView& tile, uint32_t poly, Vec3 point) const;
-
   // Bytes held by the table.
   size_t bytes() const;
 
@@ -96,15 +104,19 @@ class LandmarkTable {
 
   // One set of floods: costs measured with one set of reference costs.
   struct Metric {
-    float step = 0;               // reference cost per stored unit
-    std::vector<int16_t> rows;    // polygon-major: rows[global * kSlots + k], floored
-    std::vector<float> crossing;  // per polygon: its diameter times its area's reference cost
+    float step = 0;                 // reference cost per stored unit
+    std::vector<int16_t> rows;      // polygon-major: rows[global * kSlots + k], floored
+    std::vector<int16_t> crossing;  // per polygon, in steps (rounded up): its diameter at
+                                    // its area's reference cost
     std::array<float, kMaxAreas> inverse_costs{};  // per area: 1 / reference cost
 
     bool empty() const { return rows.empty(); }
-    // Lower bound from any point of `a` to a point of `b` within `b_slack` of b's row.
-    float Bound(uint32_t a, uint32_t b, float b_slack) const;
-    float Slack(uint32_t global, const TileView& tile, uint32_t poly, Vec3 point) const;
+    // Lower bound in steps from any point of `a` to a goal given as GoalBound rows.
+    int Bound(uint32_t a, const int16_t* goal_row, const int16_t* goal_upper) const;
+    // Fills the goal rows of `out` (see GoalBound) for a goal anywhere in polygon `goal`.
+    void AnywhereRows(uint32_t goal, GoalBound* out) const;
+    // The same for the goal point of `goal` (tighter).
+    void GoalRows(const Goal& goal, bool entered_by_link, GoalBound* out) const;
     float Scale(const QueryFilter& filter, uint64_t areas_present) const;
     size_t bytes() const;
   };
@@ -116,6 +128,7 @@ class LandmarkTable {
   Metric cost_;      // the map's costs capped at 1
   Metric distance_;  // every area at 1; empty when no area is cheaper (then equal to cost_)
   uint64_t areas_present_ = 0;  // MapDigest::areas_present of the map it was built on
+  std::vector<bool> link_end_;  // per polygon: some off-mesh link ends in it
 };
 
 }  // namespace waymesh
