@@ -267,19 +267,22 @@ LandmarkTable::GoalBound LandmarkTable::ForGoal(const QueryFilter& filter, uint3
                                                 const Goal& goal) const {
   GoalBound best;
   if (empty()) return best;
+  // The row set is chosen on the cheap polygon-to-polygon bound; only the chosen one gets the
+  // goal point's rows (a look at every neighbour's row per landmark).
   float best_value = -1;
   for (const Metric* m : {&cost_, &distance_}) {
     if (m->empty()) continue;
     GoalBound b;
     b.metric_ = m;
     b.scale_ = m->Scale(filter, areas_present_);
-    m->GoalRows(goal, link_end_[goal.global], &b);
+    m->AnywhereRows(goal.global, &b);
     const float value = b.From(start);
     if (value > best_value) {
       best = b;
       best_value = value;
     }
   }
+  best.metric_->GoalRows(goal, link_end_[goal.global], &best);
   return best;
 }
 
