@@ -12,8 +12,10 @@ uint32_t OrderedBits(float key) { return std::bit_cast<uint32_t>(key + 0.0f); }
 }  // namespace
 
 OpenHeap::OpenHeap(uint32_t capacity) {
-  // Most entries of a search sit in the high buckets (far from the last popped key) or in
-  // bucket 0; reserving the whole capacity there keeps warm searches from allocating.
+  // Most entries of a search sit in bucket 0 (ties at the last popped key) or in the high
+  // buckets (far from it): capacity/8 for bucket 0 and capacity/32 for every other bucket
+  // (12-byte entries: about 14 bytes per node of capacity in all) cover typical searches, so
+  // warm ones do not allocate; a bucket that needs more grows once and keeps its size.
   buckets_[0].reserve(std::max<uint32_t>(capacity / 8, 1));
   for (int b = 1; b < kBuckets; ++b) buckets_[b].reserve(std::max<uint32_t>(capacity / 32, 1));
 }

@@ -98,7 +98,9 @@ TEST_P(UnityPathsTest, DifferentIslandGroupsAnswerNoPathWithoutSearch) {
       ++pairs;
     }
   }
-  if (islands.size() > 1) EXPECT_GT(pairs, 0);
+  if (islands.size() > 1) {
+    EXPECT_GT(pairs, 0);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Unity, UnityPathsTest,

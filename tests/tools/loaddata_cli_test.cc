@@ -88,7 +88,9 @@ TEST(LoadDataCliTest, EveryRpcGetsItsFieldsAndZonesStayLocal) {
     for (const Json& req : data) {
       EXPECT_EQ(req["map_id"], "zone1");
       for (const char* f : k.fields) {
-        if (f != nullptr) EXPECT_TRUE(req.contains(f)) << k.rpc << " lacks " << f;
+        if (f != nullptr) {
+          EXPECT_TRUE(req.contains(f)) << k.rpc << " lacks " << f;
+        }
       }
     }
     if (std::string(k.rpc) == "ValidateMove") {
