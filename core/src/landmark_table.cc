@@ -205,11 +205,18 @@ void LandmarkTable::Metric::GoalRows(const Goal& goal, bool entered_by_link, Goa
   const TileView& t = *goal.tile;
   const int16_t* rg = &rows[size_t(goal.global) * kSlots];
   const float rate = 1.0f / inverse_costs[t.poly_area[goal.poly] & (kMaxAreas - 1)];
+  // Distance to the goal point is convex, so over a polygon or an edge it peaks at a corner:
+  // per edge, the farther of its two corners (edges beyond kMaxEdges count as the farthest).
+  constexpr uint32_t kMaxEdges = 32;
+  std::array<float, kMaxEdges> edge_reach;
   const uint32_t n = t.corner_count(goal.poly);
-  // Distance to the goal point is convex, so over a polygon or an edge it peaks at a corner.
-  float farthest = 0;
+  const uint32_t edges = std::min<uint32_t>({n, kMaxEdges, uint32_t(goal.neighbours.size())});
+  float farthest = 0, first = Distance(t.corner(goal.poly, 0), goal.pos), prev = first;
   for (uint32_t i = 0; i < n; ++i) {
-    farthest = std::max(farthest, Distance(t.corner(goal.poly, i), goal.pos));
+    const float next = i + 1 == n ? first : Distance(t.corner(goal.poly, i + 1), goal.pos);
+    if (i < edges) edge_reach[i] = std::max(prev, next);
+    farthest = std::max(farthest, prev);
+    prev = next;
   }
   for (uint32_t k = 0; k < kSlots; ++k) {
     out->goal_row_[k] = rg[k];
@@ -219,12 +226,11 @@ void LandmarkTable::Metric::GoalRows(const Goal& goal, bool entered_by_link, Goa
     // point is on an edge to the polygon it came from, whose row is no larger; without such
     // an edge (the landmark inside, a link's end), anywhere in the polygon.
     float slack = -1;
-    if (rg[k] > 0 && !entered_by_link) {
-      for (uint32_t i = 0; i < n && i < goal.neighbours.size(); ++i) {
+    if (rg[k] > 0 && !entered_by_link && edges == n) {
+      for (uint32_t i = 0; i < edges; ++i) {
         const uint32_t q = goal.neighbours[i];
         if (q == kNoNeighbour || rows[size_t(q) * kSlots + k] > rg[k]) continue;
-        const Vec3 c0 = t.corner(goal.poly, i), c1 = t.corner(goal.poly, i + 1 == n ? 0 : i + 1);
-        slack = std::max({slack, Distance(c0, goal.pos), Distance(c1, goal.pos)});
+        slack = std::max(slack, edge_reach[i]);
       }
     }
     if (slack < 0) slack = farthest;
