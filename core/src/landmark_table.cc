@@ -84,9 +84,11 @@ float Diameter(const TileView& t, uint32_t p) {
   return d;
 }
 
-// `cost` in steps of `step`, rounded up (saturating well inside int16_t).
+// `cost` in steps of `step`, rounded up. Saturates at kMaxSteps (0x7FFE), which every use
+// treats as out of reach: an upper cost that large is unknown, a crossing that large cancels
+// its bound.
 int16_t UpSteps(float cost, float step) {
-  return int16_t(std::min(std::ceil(cost / step), 16384.0f));
+  return int16_t(std::min(std::ceil(cost / step), float(0x7FFE)));
 }
 
 }  // namespace
