@@ -69,6 +69,7 @@ std::string WaypointText(const PathResult& r) {
 struct Summary {
   std::vector<int> by_status = std::vector<int>(5, 0);
   std::vector<double> micros;
+  std::vector<uint32_t> nodes;  // A* nodes expanded, per query that found a path
   double ratio_sum = 0, ratio_worst = 0;
   int ratios = 0, below_expected = 0;
 };
@@ -85,6 +86,15 @@ void PrintSummary(const Summary& s, std::ostream& out) {
     out << absl::StrFormat(
         "time per query  mean %.1f us, median %.1f us, p99 %.1f us, max %.1f us\n", sum / t.size(),
         t[t.size() / 2], t[std::min(t.size() - 1, t.size() * 99 / 100)], t.back());
+  }
+  std::vector<uint32_t> n = s.nodes;
+  std::sort(n.begin(), n.end());
+  if (!n.empty()) {
+    double sum = 0;
+    for (uint32_t v : n) sum += v;
+    out << absl::StrFormat("nodes expanded  mean %.1f, median %d, p99 %d, max %d\n", sum / n.size(),
+                           n[n.size() / 2], n[std::min(n.size() - 1, n.size() * 99 / 100)],
+                           n.back());
   }
   if (s.ratios > 0) {
     out << absl::StrFormat(
@@ -135,6 +145,9 @@ int RunPath(const PathArgs& args) {
       return kExitFailure;
     }
     summary.micros.push_back(us);
+    if (result.status == QueryStatus::kComplete || result.status == QueryStatus::kPartial) {
+      summary.nodes.push_back(result.nodes_expanded);
+    }
     summary.by_status[int(result.status)]++;
     if (q.expected > 0 && result.status == QueryStatus::kComplete) {
       const double ratio = result.length / q.expected;

@@ -70,14 +70,9 @@ void MoveAlongSurfaceImpl(QueryContext& ctx, const SurfacePoint& start, Vec3 end
     for (uint32_t i = 0; i < n; ++i) {
       const Vec3 a = t.corner(cur.poly, i);
       const Vec3 b = t.corner(cur.poly, i + 1 == n ? 0 : i + 1);
-      const uint32_t nb = t.poly_neighbors[base + i];
-      uint32_t ntile = cur.tile, npoly = nb;
-      if (nb != kWall && (nb & kCrossTileBit)) {
-        const CrossTileLink& link = t.cross_links[nb & ~kCrossTileBit];
-        ntile = link.tile;
-        npoly = link.poly;
-      }
-      const bool open = nb != kWall && ctx.Exists(ntile, npoly) && ctx.Passes(filter, ntile, npoly);
+      const std::optional<TilePoly> nb = t.across(base + i);
+      const bool open =
+          nb && ctx.Exists(nb->tile, nb->poly) && ctx.Passes(filter, nb->tile, nb->poly);
       if (!open) {
         // A wall: its point closest to the target inside the disc is a candidate resting place.
         float t0, t1;
@@ -92,8 +87,9 @@ void MoveAlongSurfaceImpl(QueryContext& ctx, const SurfacePoint& start, Vec3 end
         continue;
       }
       if (SegmentDistSq(a, b, center) > radius_sq) continue;
-      if (ctx.pool.Find(ctx.Global(ntile, npoly)) != kNoNode) continue;
-      const uint32_t ni = ctx.pool.Create(ctx.Global(ntile, npoly), ntile, npoly);
+      const uint32_t global = ctx.Global(nb->tile, nb->poly);
+      if (ctx.pool.Find(global) != kNoNode) continue;
+      const uint32_t ni = ctx.pool.Create(global, nb->tile, nb->poly);
       if (ni == kNoNode) {
         out->status = QueryStatus::kPartial;
         continue;

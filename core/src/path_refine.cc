@@ -66,19 +66,13 @@ bool SwapFan(const QueryContext& ctx, const QueryFilter& filter, std::vector<Cor
     // The corridor crossed edges ending at v (left corner) or starting at v (right corner);
     // the other side of v is reached through the other edge at v.
     const uint32_t edge = side > 0 ? uint32_t(c) : (uint32_t(c) + n - 1) % n;
-    const uint32_t nb = t.poly_neighbors[t.poly_start[poly] + edge];
-    if (nb == kWall) return false;
-    uint32_t ntile = tile, npoly = nb;
-    if (nb & kCrossTileBit) {
-      const CrossTileLink& link = t.cross_links[nb & ~kCrossTileBit];
-      ntile = link.tile;
-      npoly = link.poly;
-    }
-    if (!ctx.Exists(ntile, npoly) || !ctx.Passes(filter, ntile, npoly)) return false;
-    if (cost(ntile, npoly) != rate) return false;
-    fan->push_back({ntile, npoly, edge});
-    tile = ntile;
-    poly = npoly;
+    const std::optional<TilePoly> nb = t.across(t.poly_start[poly] + edge);
+    if (!nb) return false;
+    if (!ctx.Exists(nb->tile, nb->poly) || !ctx.Passes(filter, nb->tile, nb->poly)) return false;
+    if (cost(nb->tile, nb->poly) != rate) return false;
+    fan->push_back({nb->tile, nb->poly, edge});
+    tile = nb->tile;
+    poly = nb->poly;
   }
   s.erase(s.begin() + k0 - 1, s.begin() + k1 + 1);
   s.insert(s.begin() + k0 - 1, fan->begin(), fan->end());

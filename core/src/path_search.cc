@@ -30,6 +30,14 @@ float CostTo(FunnelState s, Vec3 target) {
   return s.g + s.rate * Distance(s.apex, target);
 }
 
+// Asks the memory system for the corner lists ExpandEdges will read if polygon `poly` of `t`
+// is expanded (see Search::Gather, which already asked for its poly_start entry).
+void PrefetchCorners(const TileView& t, uint32_t poly) {
+  const uint32_t first = t.poly_start[poly];
+  __builtin_prefetch(t.poly_neighbors.data() + first);
+  __builtin_prefetch(t.poly_verts.data() + first);
+}
+
 struct Search {
   QueryContext& ctx;
   const QueryFilter& filter;
@@ -78,6 +86,7 @@ struct Search {
         limit_hit = true;
         return;
       }
+      PrefetchCorners(ctx.Tile(tile), poly);
     } else if (!(f < ctx.pool.node(ni).f) || (ctx.pool.node(ni).expanded && IsAncestor(ni, from))) {
       // Costs are compared by f, which does not grow strictly along a path, so re-parenting
       // an expanded node under its own descendant would close a loop.
@@ -102,48 +111,79 @@ struct Search {
     return false;
   }
 
+  // A polygon across an edge of the polygon being expanded.
+  struct Across {
+    uint32_t edge;  // corner index i of edge (i, i + 1)
+    uint32_t tile, poly, global;
+    const TileView* view;
+  };
+  // Edges are taken in groups of this many: all of a group's neighbours are looked up first.
+  static constexpr uint32_t kGroup = 8;
+
+  // Resolves the neighbours across edges [first, end) of the expanded polygon (s = its first
+  // corner) into *out, skipping walls, unloadable tiles and the parent polygon, and prefetches
+  // what relaxing them reads. On a large map a neighbour's node slot, area, flags, landmark
+  // row and corner range each sit on a cache line of their own, mostly outside the caches:
+  // asked for together, they arrive in parallel instead of one miss after another (short
+  // routes on the 1022 m demo world: about 15 % less time). Returns how many were written.
+  uint32_t Gather(const TileView& t, uint32_t s, uint32_t first, uint32_t end,
+                  uint32_t parent_global, Across* out) const {
+    uint32_t count = 0;
+    for (uint32_t i = first; i < end; ++i) {
+      const std::optional<TilePoly> nb = t.across(s + i);
+      if (!nb) continue;
+      Across a{i, nb->tile, nb->poly, 0, nb->tile == t.index ? &t : ctx.TryTile(nb->tile)};
+      if (a.view == nullptr) continue;  // a tile that cannot be loaded is a wall
+      a.global = ctx.Global(a.tile, a.poly);
+      if (a.global == parent_global) continue;
+      ctx.pool.Prefetch(a.global);
+      __builtin_prefetch(a.view->poly_area.data() + a.poly);
+      __builtin_prefetch(a.view->poly_flags.data() + a.poly);
+      __builtin_prefetch(a.view->poly_start.data() + a.poly);
+      landmarks.Prefetch(a.global);
+      out[count++] = a;
+    }
+    return count;
+  }
+
   void ExpandEdges(uint32_t ci) {
     const SearchNode cur = ctx.pool.node(ci);
     const TileView& t = ctx.Tile(cur.tile);
     const uint32_t s = t.poly_start[cur.poly];
     const uint32_t n = t.poly_start[cur.poly + 1] - s;
-    uint32_t parent_tile = kNoNode, parent_poly = kNoNode;
-    if (cur.parent != kNoNode) {
-      parent_tile = ctx.pool.node(cur.parent).tile;
-      parent_poly = ctx.pool.node(cur.parent).poly;
+    const uint32_t parent_global =
+        cur.parent == kNoNode
+            ? kNoNode
+            : ctx.Global(ctx.pool.node(cur.parent).tile, ctx.pool.node(cur.parent).poly);
+    Across group[kGroup];
+    for (uint32_t first = 0; first < n; first += kGroup) {
+      const uint32_t count = Gather(t, s, first, std::min(n, first + kGroup), parent_global, group);
+      for (uint32_t k = 0; k < count; ++k) Offer(ci, cur, t, s, n, group[k]);
     }
-    for (uint32_t i = 0; i < n; ++i) {
-      const uint32_t nb = t.poly_neighbors[s + i];
-      if (nb == kWall) continue;
-      uint32_t ntile = cur.tile, npoly = nb;
-      const TileView* ntp = &t;
-      if (nb & kCrossTileBit) {
-        const CrossTileLink& link = t.cross_links[nb & ~kCrossTileBit];
-        ntile = link.tile;
-        npoly = link.poly;
-        ntp = ctx.TryTile(ntile);
-        if (ntp == nullptr) continue;  // a tile that cannot be loaded is a wall
-      }
-      if (ntile == parent_tile && npoly == parent_poly) continue;
-      // f never drops along a path (cones only narrow, bends only add cost), so a neighbour
-      // already reached at most this cheaply cannot improve: skip the funnel work.
-      const uint32_t known = ctx.pool.Find(ctx.Global(ntile, npoly));
-      if (known != kNoNode && ctx.pool.node(known).f <= cur.f) continue;
-      const TileView& nt = *ntp;
-      const uint8_t area = nt.poly_area[npoly];
-      if (!filter.Passes(area, nt.poly_flags[npoly])) continue;
-      const Vec3 r = t.vertices[t.poly_verts[s + i]];
-      const Vec3 l = t.vertices[t.poly_verts[s + (i + 1 == n ? 0 : i + 1)]];
-      FunnelState fs = cur.funnel;
-      AdvanceFunnel(&fs, l, r);
-      Vec3 vl, vr;
-      VisiblePart(fs, l, r, &vl, &vr);
-      // Towards the goal; in a flood, the portal point nearest the apex.
-      const Vec3 target = flood ? fs.apex : goal.pos;
-      const Vec3 p = Lerp(vl, vr, BestPortalParam(fs.apex, target, vl, vr));
-      const float g = fs.g + fs.rate * Distance(fs.apex, p);
-      Relax(ci, ntile, npoly, known, area, fs, p, g, i);
-    }
+  }
+
+  // Relaxes neighbour `a` of the expanded node `ci` (its copy `cur`, polygon of `t` with `n`
+  // corners from `s`).
+  void Offer(uint32_t ci, const SearchNode& cur, const TileView& t, uint32_t s, uint32_t n,
+             const Across& a) {
+    // f never drops along a path (cones only narrow, bends only add cost), so a neighbour
+    // already reached at most this cheaply cannot improve: skip the funnel work.
+    const uint32_t known = ctx.pool.Find(a.global);
+    if (known != kNoNode && ctx.pool.node(known).f <= cur.f) return;
+    const uint8_t area = a.view->poly_area[a.poly];
+    if (!filter.Passes(area, a.view->poly_flags[a.poly])) return;
+    const uint32_t i = a.edge;
+    const Vec3 r = t.vertices[t.poly_verts[s + i]];
+    const Vec3 l = t.vertices[t.poly_verts[s + (i + 1 == n ? 0 : i + 1)]];
+    FunnelState fs = cur.funnel;
+    AdvanceFunnel(&fs, l, r);
+    Vec3 vl, vr;
+    VisiblePart(fs, l, r, &vl, &vr);
+    // Towards the goal; in a flood, the portal point nearest the apex.
+    const Vec3 target = flood ? fs.apex : goal.pos;
+    const Vec3 p = Lerp(vl, vr, BestPortalParam(fs.apex, target, vl, vr));
+    const float g = fs.g + fs.rate * Distance(fs.apex, p);
+    Relax(ci, a.tile, a.poly, known, area, fs, p, g, i);
   }
 
   void ExpandLinks(uint32_t ci) {
@@ -272,15 +312,8 @@ void NeighbourGlobals(const QueryContext& ctx, const TileView& t, uint32_t poly,
                       std::vector<uint32_t>* out) {
   out->clear();
   for (uint32_t i = t.poly_start[poly]; i < t.poly_start[poly + 1]; ++i) {
-    const uint32_t nb = t.poly_neighbors[i];
-    if (nb == kWall) {
-      out->push_back(LandmarkTable::kNoNeighbour);
-    } else if (nb & kCrossTileBit) {
-      const CrossTileLink& link = t.cross_links[nb & ~kCrossTileBit];
-      out->push_back(ctx.Global(link.tile, link.poly));
-    } else {
-      out->push_back(ctx.Global(t.index, nb));
-    }
+    const std::optional<TilePoly> nb = t.across(i);
+    out->push_back(nb ? ctx.Global(nb->tile, nb->poly) : LandmarkTable::kNoNeighbour);
   }
 }
 

@@ -175,19 +175,15 @@ std::optional<SurfacePoint> RandomPointInDisc(QueryContext& ctx, const SurfacePo
     area += PolyArea(t, cur.poly);
     const uint32_t base = t.poly_start[cur.poly], n = t.corner_count(cur.poly);
     for (uint32_t i = 0; i < n; ++i) {
-      const uint32_t nb = t.poly_neighbors[base + i];
-      if (nb == kWall) continue;
-      uint32_t ntile = cur.tile, npoly = nb;
-      if (nb & kCrossTileBit) {
-        const CrossTileLink& link = t.cross_links[nb & ~kCrossTileBit];
-        ntile = link.tile;
-        npoly = link.poly;
+      const std::optional<TilePoly> nb = t.across(base + i);
+      if (!nb || !ctx.Exists(nb->tile, nb->poly) || !ctx.Passes(filter, nb->tile, nb->poly)) {
+        continue;
       }
-      if (!ctx.Exists(ntile, npoly) || !ctx.Passes(filter, ntile, npoly)) continue;
       const Vec3 a = t.corner(cur.poly, i), b = t.corner(cur.poly, i + 1 == n ? 0 : i + 1);
       if (DistSqXZ(Lerp(a, b, ClosestParamXZ(a, b, c)), c) > r_sq) continue;
-      if (ctx.pool.Find(ctx.Global(ntile, npoly)) != kNoNode) continue;
-      ctx.pool.Create(ctx.Global(ntile, npoly), ntile, npoly);
+      const uint32_t global = ctx.Global(nb->tile, nb->poly);
+      if (ctx.pool.Find(global) != kNoNode) continue;
+      ctx.pool.Create(global, nb->tile, nb->poly);
     }
   }
   const uint32_t count = ctx.pool.size();

@@ -58,14 +58,8 @@ void RaycastAlongSurface(const QueryContext& ctx, const SurfacePoint& start, Vec
       out->hit_point = {end.x, PolyHeightAt(t, poly, end.x, end.z), end.z};
       return;
     }
-    const uint32_t nb = t.poly_neighbors[t.poly_start[poly] + uint32_t(edge)];
-    uint32_t ntile = tile, npoly = nb;
-    if (nb != kWall && (nb & kCrossTileBit)) {
-      const CrossTileLink& link = t.cross_links[nb & ~kCrossTileBit];
-      ntile = link.tile;
-      npoly = link.poly;
-    }
-    if (nb == kWall || !ctx.Exists(ntile, npoly) || !ctx.Passes(filter, ntile, npoly)) {
+    const std::optional<TilePoly> nb = t.across(t.poly_start[poly] + uint32_t(edge));
+    if (!nb || !ctx.Exists(nb->tile, nb->poly) || !ctx.Passes(filter, nb->tile, nb->poly)) {
       const uint32_t n = t.corner_count(poly);
       const Vec3 a = t.corner(poly, uint32_t(edge));
       const Vec3 b = t.corner(poly, (uint32_t(edge) + 1) % n);
@@ -79,8 +73,8 @@ void RaycastAlongSurface(const QueryContext& ctx, const SurfacePoint& start, Vec
       out->normal = len > 0 ? Vec3{-ez / len, 0.0f, ex / len} : Vec3{};
       return;
     }
-    tile = ntile;
-    poly = npoly;
+    tile = nb->tile;
+    poly = nb->poly;
     t_in = exit;
   }
   // Unreachable on a valid map; report a hit where we stopped rather than loop.

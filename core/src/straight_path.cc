@@ -107,22 +107,18 @@ bool IsWallCorner(const QueryContext& ctx, const QueryFilter& filter, uint32_t t
     const TileView& t = ctx.Tile(tile);
     const uint32_t n = t.corner_count(poly);
     const uint32_t s = t.poly_start[poly];
-    const uint32_t before = t.poly_neighbors[s + (corner + n - 1) % n];
-    const uint32_t after = t.poly_neighbors[s + corner];
-    if (before == kWall || after == kWall) return true;
+    if (t.poly_neighbors[s + (corner + n - 1) % n] == kWall) return true;
     // Walk across the edge leaving the vertex.
-    uint32_t ntile = tile, npoly = after;
-    if (after & kCrossTileBit) {
-      const CrossTileLink& link = t.cross_links[after & ~kCrossTileBit];
-      ntile = link.tile;
-      npoly = link.poly;
+    const std::optional<TilePoly> after = t.across(s + corner);
+    if (!after || !ctx.Exists(after->tile, after->poly) ||
+        !ctx.Passes(filter, after->tile, after->poly)) {
+      return true;
     }
-    if (!ctx.Exists(ntile, npoly) || !ctx.Passes(filter, ntile, npoly)) return true;
-    if (ntile == first_tile && npoly == first_poly) return false;
-    const int c = FindCorner(ctx.Tile(ntile), npoly, v);
+    if (after->tile == first_tile && after->poly == first_poly) return false;
+    const int c = FindCorner(ctx.Tile(after->tile), after->poly, v);
     if (c < 0) return true;  // adjacency without a shared vertex: be conservative
-    tile = ntile;
-    poly = npoly;
+    tile = after->tile;
+    poly = after->poly;
     corner = uint32_t(c);
   }
   return true;

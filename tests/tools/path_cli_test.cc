@@ -48,6 +48,7 @@ TEST(PathCliTest, ExpectedFileGivesSummaryAndCsv) {
   EXPECT_THAT(r.out, HasSubstr("160 queries"));
   EXPECT_THAT(r.out, HasSubstr("COMPLETE        160"));
   EXPECT_THAT(r.out, HasSubstr("length / expected  mean 1.000"));
+  EXPECT_THAT(r.out, HasSubstr("nodes expanded  mean "));
   EXPECT_THAT(r.out, HasSubstr("(0 shorter than expected)"));
   const std::vector<std::string> lines = Lines(csv);
   ASSERT_EQ(lines.size(), 161u);

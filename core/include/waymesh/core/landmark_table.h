@@ -42,6 +42,9 @@ class LandmarkTable {
     // index) to the goal point; 0 when the table knows nothing better. Out of line: compiled
     // on its own the slot loop vectorises; inlined into the search loop it stays scalar.
     float From(uint32_t global) const;
+    // Asks the memory system for what From(global) will read, so that the rows of several
+    // polygons arrive in parallel (a query on a large map finds most rows outside the caches).
+    void Prefetch(uint32_t global) const;
 
    private:
     friend class LandmarkTable;

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -116,6 +117,12 @@ struct OffMeshLink {
   uint16_t pad;
 };
 
+// A polygon named by its tile and its index inside that tile.
+struct TilePoly {
+  uint32_t tile;
+  uint32_t poly;
+};
+
 // One tile. All spans point into the map's bytes.
 struct TileView {
   uint32_t index = 0;
@@ -138,6 +145,18 @@ struct TileView {
   uint32_t poly_count() const { return poly_start.empty() ? 0 : uint32_t(poly_start.size() - 1); }
   uint32_t corner_count(uint32_t p) const { return poly_start[p + 1] - poly_start[p]; }
   Vec3 corner(uint32_t p, uint32_t i) const { return vertices[poly_verts[poly_start[p] + i]]; }
+  // The polygon across the edge of corner slot `c` (poly_start[p] + i: the edge from corner i
+  // to corner i + 1 of p), in this tile or, across a tile seam, in the one the seam's link
+  // names; nullopt for a wall.
+  std::optional<TilePoly> across(uint32_t c) const {
+    const uint32_t nb = poly_neighbors[c];
+    if (nb == kWall) return std::nullopt;
+    if (nb & kCrossTileBit) {
+      const CrossTileLink& link = cross_links[nb & ~kCrossTileBit];
+      return TilePoly{link.tile, link.poly};
+    }
+    return TilePoly{index, nb};
+  }
   std::span<const DetailTri> detail(uint32_t p) const {
     return detail_tris.subspan(poly_start[p] - 2 * p, corner_count(p) - 2);
   }
