@@ -16,20 +16,4 @@ void NodePool::Reset() {
   }
 }
 
-uint32_t NodePool::Create(uint32_t global, uint32_t tile, uint32_t poly) {
-  if (used_ == nodes_.size()) return kNoNode;
-  const uint32_t i = used_++;
-  slots_[global] = Slot{generation_, i};
-  SearchNode& n = nodes_[i];
-  n.g = 0;
-  n.f = 0;
-  n.tile = tile;
-  n.poly = poly;
-  n.parent = kNoNode;
-  n.via = kViaStart;
-  n.state = kNodeNew;
-  n.expanded = false;
-  return i;
-}
-
 }  // namespace waymesh::internal

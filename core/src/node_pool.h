@@ -55,8 +55,23 @@ class NodePool {
   }
   // Asks the memory system for Find(global)'s slot ahead of the call.
   void Prefetch(uint32_t global) const { __builtin_prefetch(&slots_[global]); }
-  // New node for `global` (must not exist yet), or kNoNode when the pool is full.
-  uint32_t Create(uint32_t global, uint32_t tile, uint32_t poly);
+  // New node for `global` (must not exist yet), or kNoNode when the pool is full. Inline: the
+  // search creates a node for most polygons it relaxes.
+  uint32_t Create(uint32_t global, uint32_t tile, uint32_t poly) {
+    if (used_ == nodes_.size()) return kNoNode;
+    const uint32_t i = used_++;
+    slots_[global] = Slot{generation_, i};
+    SearchNode& n = nodes_[i];
+    n.g = 0;
+    n.f = 0;
+    n.tile = tile;
+    n.poly = poly;
+    n.parent = kNoNode;
+    n.via = kViaStart;
+    n.state = kNodeNew;
+    n.expanded = false;
+    return i;
+  }
   SearchNode& node(uint32_t i) { return nodes_[i]; }
   const SearchNode& node(uint32_t i) const { return nodes_[i]; }
   uint32_t size() const { return used_; }

@@ -4,13 +4,6 @@
 #include <bit>
 
 namespace waymesh::internal {
-namespace {
-
-// Non-negative floats order like their bit patterns; -0 becomes +0.
-uint32_t OrderedBits(float key) { return std::bit_cast<uint32_t>(key + 0.0f); }
-
-}  // namespace
-
 OpenHeap::OpenHeap(uint32_t capacity) {
   // Most entries of a search sit in bucket 0 (ties at the last popped key) or in the high
   // buckets (far from it): capacity/8 for bucket 0 and capacity/32 for every other bucket
@@ -28,12 +21,6 @@ void OpenHeap::Clear() {
   head_ = 0;
 }
 
-void OpenHeap::Push(uint32_t node, float key) {
-  const uint32_t bits = std::max(OrderedBits(key), last_);
-  File(Filed{bits, Entry{key, node}});
-  ++size_;
-}
-
 OpenHeap::Entry OpenHeap::Pop() {
   std::vector<Filed>& ties = buckets_[0];
   if (head_ == ties.size()) {
@@ -44,12 +31,6 @@ OpenHeap::Entry OpenHeap::Pop() {
   }
   --size_;
   return ties[head_++].entry;
-}
-
-void OpenHeap::File(const Filed& f) {
-  const int b = BucketOf(f.bits);
-  buckets_[b].push_back(f);
-  filled_ |= uint64_t{1} << b;
 }
 
 void OpenHeap::Refill() {

@@ -9,7 +9,9 @@
 // to it: it comes out with the entries tied at that key, before any larger one. There is no
 // decrease-key: an improved node is pushed again and the caller skips stale entries on pop.
 
+#include <algorithm>
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -30,7 +32,12 @@ class OpenHeap {
   bool Empty() const { return size_ == 0; }
   uint32_t size() const { return size_; }
   // Inserts `node` with `key` (>= 0; the node may already be in the heap with another key).
-  void Push(uint32_t node, float key);
+  // Inline: the search pushes once per relaxed neighbour.
+  void Push(uint32_t node, float key) {
+    const uint32_t bits = std::max(OrderedBits(key), last_);
+    File(Filed{bits, Entry{key, node}});
+    ++size_;
+  }
   // Removes and returns an entry with the smallest key.
   Entry Pop();
 
@@ -43,8 +50,14 @@ class OpenHeap {
 
   // Bucket of an entry whose ordered key bits are `bits` (>= last_).
   int BucketOf(uint32_t bits) const { return bits == last_ ? 0 : 32 - __builtin_clz(bits ^ last_); }
+  // Non-negative floats order like their bit patterns; -0 becomes +0.
+  static uint32_t OrderedBits(float key) { return std::bit_cast<uint32_t>(key + 0.0f); }
   // Appends `f` to its bucket.
-  void File(const Filed& f);
+  void File(const Filed& f) {
+    const int b = BucketOf(f.bits);
+    buckets_[b].push_back(f);
+    filled_ |= uint64_t{1} << b;
+  }
   // Moves the entries of the lowest non-empty bucket down so that bucket 0 holds the minimum.
   void Refill();
 

@@ -146,9 +146,16 @@ struct Search {
     return count;
   }
 
-  void ExpandEdges(uint32_t ci) {
+  // Offers every polygon one step from node `ci`: across its edges, then through the off-mesh
+  // links that leave it (most tiles have none: no call then).
+  void Expand(uint32_t ci) {
     const SearchNode cur = ctx.pool.node(ci);
     const TileView& t = ctx.Tile(cur.tile);
+    ExpandEdges(ci, cur, t);
+    if (!t.off_mesh_links.empty()) ExpandLinks(ci, cur, t);
+  }
+
+  void ExpandEdges(uint32_t ci, const SearchNode& cur, const TileView& t) {
     const uint32_t s = t.poly_start[cur.poly];
     const uint32_t n = t.poly_start[cur.poly + 1] - s;
     const uint32_t parent_global =
@@ -164,8 +171,8 @@ struct Search {
 
   // Relaxes neighbour `a` of the expanded node `ci` (its copy `cur`, polygon of `t` with `n`
   // corners from `s`).
-  void Offer(uint32_t ci, const SearchNode& cur, const TileView& t, uint32_t s, uint32_t n,
-             const Across& a) {
+  [[gnu::flatten]] void Offer(uint32_t ci, const SearchNode& cur, const TileView& t, uint32_t s,
+                              uint32_t n, const Across& a) {
     // f never drops along a path (cones only narrow, bends only add cost), so a neighbour
     // already reached at most this cheaply cannot improve: skip the funnel work.
     const uint32_t known = ctx.pool.Find(a.global);
@@ -186,11 +193,8 @@ struct Search {
     Relax(ci, a.tile, a.poly, known, area, fs, p, g, i);
   }
 
-  void ExpandLinks(uint32_t ci) {
-    const TileView& t = ctx.Tile(ctx.pool.node(ci).tile);
+  void ExpandLinks(uint32_t ci, const SearchNode& cur, const TileView& t) {
     const auto links = t.off_mesh_links;
-    if (links.empty()) return;
-    const SearchNode cur = ctx.pool.node(ci);
     auto it = std::lower_bound(
         links.begin(), links.end(), cur.poly,
         [](const OffMeshLink& link, uint32_t poly) { return link.start_poly < poly; });
@@ -357,8 +361,7 @@ uint32_t Run(Search& s, uint64_t budget, QueryInterrupt* interrupt, uint32_t* ex
     cur.expanded = true;
     ++*expanded;
     if (cur.tile == s.goal_tile && cur.poly == s.goal_poly) return ci;
-    s.ExpandEdges(ci);
-    s.ExpandLinks(ci);
+    s.Expand(ci);
   }
   return kNoNode;
 }
