@@ -8,8 +8,32 @@
 
 namespace waymesh::internal {
 
+namespace {
+
+// An accepted polygon whose surface passes through `pos` (plan view inside it, height within
+// tol::kOnSurface), found by walking only the boxes over the point itself; nullopt when there is
+// none. Most lookups are of points on the surface (a mover's position, a path's end), and the
+// walk of the whole query box would first measure exactly every candidate it meets.
+std::optional<SurfacePoint> SurfaceThrough(const QueryContext& ctx, Vec3 pos, float reach_y,
+                                           const QueryFilter& filter) {
+  const Aabb line{{pos.x, pos.y - reach_y, pos.z}, {pos.x, pos.y + reach_y, pos.z}};
+  std::optional<SurfacePoint> found;
+  ForEachPolyInBox(ctx, line, [&](const TileView& tile, uint32_t poly) {
+    if (!filter.Passes(tile.poly_area[poly], tile.poly_flags[poly])) return true;
+    if (!PointInPolyXZ(tile, poly, pos, tol::kInsidePolygon)) return true;
+    const float y = PolyHeightAt(tile, poly, pos.x, pos.z);
+    if (std::fabs(y - pos.y) > tol::kOnSurface) return true;
+    found = SurfacePoint{PolyRef(tile.index, poly), Vec3{pos.x, y, pos.z}};
+    return false;
+  });
+  return found;
+}
+
+}  // namespace
+
 std::optional<SurfacePoint> FindNearestPoly(const QueryContext& ctx, Vec3 pos, Vec3 half_extents,
                                             const QueryFilter& filter) {
+  if (std::optional<SurfacePoint> on = SurfaceThrough(ctx, pos, half_extents.y, filter)) return on;
   const Aabb box{pos - half_extents, pos + half_extents};
   float best_sq = INFINITY;
   SurfacePoint best;
