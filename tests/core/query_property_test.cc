@@ -9,6 +9,7 @@
 
 #include "gtest/gtest.h"
 #include "mesh_oracle.h"
+#include "support/demo_town.h"
 #include "support/map_builder.h"
 #include "support/test_data.h"
 #include "waymesh/core/nav_query.h"
@@ -285,6 +286,31 @@ TEST(FindNearestPropertyTest, NoAcceptedPolygonIsCloserAndTheAnswerIsOnTheSurfac
     EXPECT_LT(Distance(*on, n->pos), 1e-3) << i;
   }
   EXPECT_GT(found, 1000);
+}
+
+// Most lookups are of points already on the surface, which FindNearest answers from the
+// polygons under the point alone: on maps with bridges over roads and ramps over floors, every
+// such point must come back as itself, on a polygon that really holds it.
+TEST(FindNearestPropertyTest, PointsOnTheSurfaceComeBackAsThemselves) {
+  auto unity = testing::CachedMapFromFile(testing::SharedData("unity/1100.navmesh"));
+  ASSERT_TRUE(unity.ok()) << unity.status();
+  for (const std::shared_ptr<const NavMap>& map : {testing::Town().map, *unity}) {
+    NavQuery q(map);
+    std::mt19937_64 rng(27);
+    for (int i = 0; i < 2000; ++i) {
+      const auto on = q.RandomPoint(QueryFilter(), rng);
+      ASSERT_TRUE(on);
+      const auto n = q.FindNearest(on->pos, {2, 4, 2}, QueryFilter());
+      ASSERT_TRUE(n) << i;
+      EXPECT_LE(Distance(n->pos, on->pos), 2e-4f) << i;
+      // Brute force: the answer's polygon holds the point (plan view) at that height.
+      const TileView& t = map->tile(n->poly.tile());
+      float inside;
+      InMapPoly(t, n->poly.poly(), on->pos.x, on->pos.z, &inside);
+      EXPECT_GE(inside, -1e-3f) << i;
+      EXPECT_NEAR(MapPolyHeight(t, n->poly.poly(), on->pos.x, on->pos.z), on->pos.y, 1e-3f) << i;
+    }
+  }
 }
 
 }  // namespace
