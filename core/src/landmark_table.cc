@@ -294,12 +294,6 @@ LandmarkTable::GoalBound LandmarkTable::ForGoal(const QueryFilter& filter, uint3
   return best;
 }
 
-void LandmarkTable::GoalBound::Prefetch(uint32_t global) const {
-  if (metric_ == nullptr) return;
-  __builtin_prefetch(metric_->rows.data() + size_t(global) * kSlots);
-  __builtin_prefetch(metric_->crossing.data() + global);
-}
-
 float LandmarkTable::GoalBound::From(uint32_t global) const {
   if (metric_ == nullptr) return 0.0f;
   const int steps = metric_->Bound(global, goal_row_.data(), goal_upper_.data());

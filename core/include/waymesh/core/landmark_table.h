@@ -44,7 +44,11 @@ class LandmarkTable {
     float From(uint32_t global) const;
     // Asks the memory system for what From(global) will read, so that the rows of several
     // polygons arrive in parallel (a query on a large map finds most rows outside the caches).
-    void Prefetch(uint32_t global) const;
+    void Prefetch(uint32_t global) const {
+      if (metric_ == nullptr) return;
+      __builtin_prefetch(metric_->rows.data() + size_t(global) * kSlots);
+      __builtin_prefetch(metric_->crossing.data() + global);
+    }
 
    private:
     friend class LandmarkTable;
