@@ -60,28 +60,34 @@ struct Search {
     return std::max(h, landmarks.From(global));
   }
 
-  // Offers polygon (tile, poly) reached with funnel `fs` at point `pos` (cost `g` there) from
-  // node `from` via `via`; `known` is the polygon's node if it has one (else kNoNode), `area`
-  // its area.
-  void Relax(uint32_t from, uint32_t tile, uint32_t poly, uint32_t known, uint8_t area,
-             FunnelState fs, Vec3 pos, float g, uint32_t via) {
-    const float rate = filter.Cost(area);
+  // A polygon offered to the search: where it is, its node if it has one (else kNoNode), its
+  // area.
+  struct Candidate {
+    uint32_t tile, poly, global, known;
+    uint8_t area;
+  };
+
+  // Offers polygon `c` reached with funnel `fs` at point `pos` (cost `g` there) from node
+  // `from` via `via`.
+  void Relax(uint32_t from, const Candidate& c, FunnelState fs, Vec3 pos, float g, uint32_t via) {
+    const uint32_t tile = c.tile, poly = c.poly;
+    const float rate = filter.Cost(c.area);
     if (rate != fs.rate) {
       // Another cost per metre from here on: restart the funnel at the portal point.
       fs = FunnelState{pos, pos, pos, g, rate};
     }
     const bool is_goal = tile == goal_tile && poly == goal_poly;
-    const float f = is_goal ? CostTo(fs, goal.pos) : g + Heuristic(ctx.Global(tile, poly), pos);
+    const float f = is_goal ? CostTo(fs, goal.pos) : g + Heuristic(c.global, pos);
     // Popped only after the goal: never worth a node.
     if (f >= goal_f) return;
     if (is_goal) goal_f = f;
-    uint32_t ni = known;
+    uint32_t ni = c.known;
     if (ni == kNoNode) {
       if (ctx.pool.size() >= max_nodes) {
         limit_hit = true;
         return;
       }
-      ni = ctx.pool.Create(ctx.Global(tile, poly), tile, poly);
+      ni = ctx.pool.Create(c.global, tile, poly);
       if (ni == kNoNode) {
         limit_hit = true;
         return;
@@ -190,7 +196,7 @@ struct Search {
     const Vec3 target = flood ? fs.apex : goal.pos;
     const Vec3 p = Lerp(vl, vr, BestPortalParam(fs.apex, target, vl, vr));
     const float g = fs.g + fs.rate * Distance(fs.apex, p);
-    Relax(ci, a.tile, a.poly, known, area, fs, p, g, i);
+    Relax(ci, {a.tile, a.poly, a.global, known, area}, fs, p, g, i);
   }
 
   void ExpandLinks(uint32_t ci, const SearchNode& cur, const TileView& t) {
@@ -206,9 +212,9 @@ struct Search {
       const float g = CostTo(cur.funnel, link.start) + ctx.LinkCost(link, filter);
       const uint8_t area = ctx.Tile(link.end_tile).poly_area[link.end_poly];
       const FunnelState fs{link.end, link.end, link.end, g, filter.Cost(area)};
-      Relax(ci, link.end_tile, link.end_poly,
-            ctx.pool.Find(ctx.Global(link.end_tile, link.end_poly)), area, fs, link.end, g,
-            kViaLinkBit | uint32_t(it - links.begin()));
+      const uint32_t global = ctx.Global(link.end_tile, link.end_poly);
+      Relax(ci, {link.end_tile, link.end_poly, global, ctx.pool.Find(global), area}, fs, link.end,
+            g, kViaLinkBit | uint32_t(it - links.begin()));
     }
   }
 };
