@@ -77,14 +77,16 @@ std::vector<Pair> RandomPairs(NavQuery& q, int count) {
   return pairs;
 }
 
-void BM_FindNearest(benchmark::State& state, std::string rel, bool merge) {
+// Points `offset` away from random surface points: {0, 0, 0} is the common case of a point on
+// the surface (answered from the polygons under it), others search the whole box.
+void BM_FindNearest(benchmark::State& state, std::string rel, bool merge, Vec3 offset) {
   NavQuery q(Build(rel, merge));
   const std::vector<Pair> pairs = RandomPairs(q, 1024);
   const QueryFilter filter;
   size_t i = 0;
   for (auto _ : state) {
     const Pair& p = pairs[i++ % pairs.size()];
-    benchmark::DoNotOptimize(q.FindNearest(p.start + Vec3{0.3f, 0.5f, -0.2f}, {2, 4, 2}, filter));
+    benchmark::DoNotOptimize(q.FindNearest(p.start + offset, {2, 4, 2}, filter));
   }
 }
 
@@ -167,8 +169,13 @@ const std::string kAuroraExpected = "polyanya/expected/aurora_euclid_expected.cs
 const std::string kUnity = "unity/1100.navmesh";
 const std::string kLaya = "unity/lear315/LayaNavMesh.obj";
 
-BENCHMARK_CAPTURE(BM_FindNearest, aurora, kAurora, false);
-BENCHMARK_CAPTURE(BM_FindNearest, laya, kLaya, true);
+const Vec3 kOnSurface{0, 0, 0};
+const Vec3 kBeside{0.3f, 0.5f, -0.2f};
+
+BENCHMARK_CAPTURE(BM_FindNearest, aurora_on_surface, kAurora, false, kOnSurface);
+BENCHMARK_CAPTURE(BM_FindNearest, aurora_beside, kAurora, false, kBeside);
+BENCHMARK_CAPTURE(BM_FindNearest, laya_on_surface, kLaya, true, kOnSurface);
+BENCHMARK_CAPTURE(BM_FindNearest, laya_beside, kLaya, true, kBeside);
 BENCHMARK_CAPTURE(BM_FindPathPolyanya, aurora, kAurora, kAuroraExpected, false);
 BENCHMARK_CAPTURE(BM_FindPathPolyanya, aurora_merged, kAuroraMerged, kAuroraExpected, false);
 BENCHMARK_CAPTURE(BM_FindPathRandom, unity_1100, kUnity, true);

@@ -1,5 +1,6 @@
 #include "nearest_poly.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "poly_geometry.h"
@@ -10,21 +11,25 @@ namespace waymesh::internal {
 
 namespace {
 
-// An accepted polygon whose surface passes through `pos` (plan view inside it, height within
-// tol::kOnSurface), found by walking only the boxes over the point itself; nullopt when there is
-// none. Most lookups are of points on the surface (a mover's position, a path's end), and the
-// walk of the whole query box would first measure exactly every candidate it meets.
-std::optional<SurfacePoint> SurfaceThrough(const QueryContext& ctx, Vec3 pos, float reach_y,
-                                           const QueryFilter& filter) {
+// The accepted polygon under `pos` (plan view inside it) whose surface there is nearest in
+// height, within reach_y, and that surface point; nullopt when there is none. Walks only the
+// boxes over the point itself and stops at a surface within tol::kOnSurface of it. Most lookups
+// are of points on the surface (a mover's position, a path's end), answered here at once; for
+// the others it is a candidate that lets the walk of the whole box skip most of its polygons.
+std::optional<SurfacePoint> SurfaceUnder(const QueryContext& ctx, Vec3 pos, float reach_y,
+                                         const QueryFilter& filter) {
   const Aabb line{{pos.x, pos.y - reach_y, pos.z}, {pos.x, pos.y + reach_y, pos.z}};
   std::optional<SurfacePoint> found;
+  float best_dy = INFINITY;
   ForEachPolyInBox(ctx, line, [&](const TileView& tile, uint32_t poly) {
     if (!filter.Passes(tile.poly_area[poly], tile.poly_flags[poly])) return true;
     if (!PointInPolyXZ(tile, poly, pos, tol::kInsidePolygon)) return true;
     const float y = PolyHeightAt(tile, poly, pos.x, pos.z);
-    if (std::fabs(y - pos.y) > tol::kOnSurface) return true;
+    const float dy = std::fabs(y - pos.y);
+    if (dy > reach_y || dy >= best_dy) return true;
+    best_dy = dy;
     found = SurfacePoint{PolyRef(tile.index, poly), Vec3{pos.x, y, pos.z}};
-    return false;
+    return dy > tol::kOnSurface;
   });
   return found;
 }
@@ -33,10 +38,21 @@ std::optional<SurfacePoint> SurfaceThrough(const QueryContext& ctx, Vec3 pos, fl
 
 std::optional<SurfacePoint> FindNearestPoly(const QueryContext& ctx, Vec3 pos, Vec3 half_extents,
                                             const QueryFilter& filter) {
-  if (std::optional<SurfacePoint> on = SurfaceThrough(ctx, pos, half_extents.y, filter)) return on;
-  const Aabb box{pos - half_extents, pos + half_extents};
+  const std::optional<SurfacePoint> under = SurfaceUnder(ctx, pos, half_extents.y, filter);
+  if (under && std::fabs(under->pos.y - pos.y) <= tol::kOnSurface) return under;
+  // The point above or below the surface under it: that distance is the one to beat (same x
+  // and z), and only polygons reaching within it of the point can, so the box shrinks to it.
+  Vec3 reach = half_extents;
   float best_sq = INFINITY;
   SurfacePoint best;
+  if (under) {
+    const float d = std::fabs(under->pos.y - pos.y);
+    best_sq = d * d;
+    best = *under;
+    const float r = d * (1 + 1e-5f) + tol::kOnSurface;  // rounding must not shut a rival out
+    reach = {std::min(reach.x, r), std::min(reach.y, r), std::min(reach.z, r)};
+  }
+  const Aabb box{pos - reach, pos + reach};
   ForEachPolyInBox(ctx, box, [&](const TileView& tile, uint32_t poly) {
     if (!filter.Passes(tile.poly_area[poly], tile.poly_flags[poly])) return true;
     // Most candidates in the box lie clearly beside the point: drop them before the exact
