@@ -69,32 +69,37 @@ std::string WaypointText(const PathResult& r) {
 struct Summary {
   std::vector<int> by_status = std::vector<int>(5, 0);
   std::vector<double> micros;
-  std::vector<uint32_t> nodes;  // A* nodes expanded, per query that found a path
+  std::vector<double> nodes;  // A* nodes expanded, per query that found a path
   double ratio_sum = 0, ratio_worst = 0;
   int ratios = 0, below_expected = 0;
 };
+
+// Mean, median, 99th percentile and largest value of a sample that is not empty.
+struct Spread {
+  double mean, median, p99, max;
+};
+Spread SpreadOf(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  double sum = 0;
+  for (double x : v) sum += x;
+  return {sum / v.size(), v[v.size() / 2], v[std::min(v.size() - 1, v.size() * 99 / 100)],
+          v.back()};
+}
 
 void PrintSummary(const Summary& s, std::ostream& out) {
   for (int i = 0; i < 5; ++i) {
     out << absl::StrFormat("%-15s %d\n", QueryStatusName(QueryStatus(i)), s.by_status[i]);
   }
-  std::vector<double> t = s.micros;
-  std::sort(t.begin(), t.end());
-  if (!t.empty()) {
-    double sum = 0;
-    for (double v : t) sum += v;
+  if (!s.micros.empty()) {
+    const Spread t = SpreadOf(s.micros);
     out << absl::StrFormat(
-        "time per query  mean %.1f us, median %.1f us, p99 %.1f us, max %.1f us\n", sum / t.size(),
-        t[t.size() / 2], t[std::min(t.size() - 1, t.size() * 99 / 100)], t.back());
+        "time per query  mean %.1f us, median %.1f us, p99 %.1f us, max %.1f us\n", t.mean,
+        t.median, t.p99, t.max);
   }
-  std::vector<uint32_t> n = s.nodes;
-  std::sort(n.begin(), n.end());
-  if (!n.empty()) {
-    double sum = 0;
-    for (uint32_t v : n) sum += v;
-    out << absl::StrFormat("nodes expanded  mean %.1f, median %d, p99 %d, max %d\n", sum / n.size(),
-                           n[n.size() / 2], n[std::min(n.size() - 1, n.size() * 99 / 100)],
-                           n.back());
+  if (!s.nodes.empty()) {
+    const Spread n = SpreadOf(s.nodes);
+    out << absl::StrFormat("nodes expanded  mean %.1f, median %.0f, p99 %.0f, max %.0f\n", n.mean,
+                           n.median, n.p99, n.max);
   }
   if (s.ratios > 0) {
     out << absl::StrFormat(
