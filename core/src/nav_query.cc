@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "absl/strings/str_format.h"
+#include "line_of_sight.h"
 #include "move_along_surface.h"
 #include "nearest_poly.h"
 #include "path_refine.h"
@@ -147,7 +148,9 @@ absl::Status NavQuery::FindPath(const SurfacePoint& start, const SurfacePoint& g
   }
   const uint32_t max_nodes = options.max_nodes == 0 ? ctx.pool.capacity() : options.max_nodes;
   const internal::SearchOutcome found =
-      internal::SearchCorridor(ctx, start, goal, filter, max_nodes, options.interrupt);
+      internal::FindLineOfSightCorridor(ctx, start, goal, filter)
+          ? internal::SearchOutcome{QueryStatus::kComplete, 0, absl::OkStatus()}
+          : internal::SearchCorridor(ctx, start, goal, filter, max_nodes, options.interrupt);
   if (!found.stop.ok()) {
     ClearPath(out, QueryStatus::kPartial);
     out->nodes_expanded = found.expanded;

@@ -43,44 +43,38 @@ void RaycastAlongSurface(const QueryContext& ctx, const SurfacePoint& start, Vec
   out->hit = false;
   out->t = 1.0f;
   out->normal = {};
-  const Vec3 s = start.pos;
-  const Vec3 d{end.x - s.x, 0.0f, end.z - s.z};
-  uint32_t tile = start.poly.tile(), poly = start.poly.poly();
-  float t_in = 0;
-  // Each step enters a new polygon further along the ray; the bound only stops corrupt data.
-  const uint64_t max_steps = uint64_t(ctx.tile_base.back()) + 1;
-  for (uint64_t step = 0; step < max_steps; ++step) {
+  const RayWalkEnd walk = WalkRay(ctx, start, end, filter, [&](uint32_t tile, uint32_t poly, int) {
     out->polys.push_back(PolyRef(tile, poly));
-    const TileView& t = ctx.Tile(tile);
-    int edge = -1;
-    const float exit = std::max(RayExit(t, poly, s, d, &edge), t_in);
-    if (exit >= 1.0f || edge < 0) {
+    return true;
+  });
+  const Vec3 s = start.pos;
+  const TileView& t = ctx.Tile(walk.last.tile);
+  const uint32_t poly = walk.last.poly;
+  switch (walk.kind) {
+    case RayWalkEnd::kReachedEnd:
       out->hit_point = {end.x, PolyHeightAt(t, poly, end.x, end.z), end.z};
       return;
-    }
-    const std::optional<TilePoly> nb = t.across(t.poly_start[poly] + uint32_t(edge));
-    if (!nb || !ctx.Exists(nb->tile, nb->poly) || !ctx.Passes(filter, nb->tile, nb->poly)) {
+    case RayWalkEnd::kBlocked: {
       const uint32_t n = t.corner_count(poly);
-      const Vec3 a = t.corner(poly, uint32_t(edge));
-      const Vec3 b = t.corner(poly, (uint32_t(edge) + 1) % n);
+      const Vec3 a = t.corner(poly, uint32_t(walk.edge));
+      const Vec3 b = t.corner(poly, (uint32_t(walk.edge) + 1) % n);
       const float ex = b.x - a.x, ez = b.z - a.z;
       const float len = std::hypot(ex, ez);
       out->hit = true;
-      out->t = exit;
-      const float x = s.x + d.x * exit, z = s.z + d.z * exit;
+      out->t = walk.t;
+      const float x = s.x + (end.x - s.x) * walk.t, z = s.z + (end.z - s.z) * walk.t;
       out->hit_point = {x, PolyHeightAt(t, poly, x, z), z};
       // Inward (left) normal of a counter-clockwise edge.
       out->normal = len > 0 ? Vec3{-ez / len, 0.0f, ex / len} : Vec3{};
       return;
     }
-    tile = nb->tile;
-    poly = nb->poly;
-    t_in = exit;
+    case RayWalkEnd::kStopped:
+      // Only corrupt adjacency gets here; report a hit where the walk stopped rather than loop.
+      out->hit = true;
+      out->t = walk.t;
+      out->hit_point = Lerp(s, end, walk.t);
+      return;
   }
-  // Unreachable on a valid map; report a hit where we stopped rather than loop.
-  out->hit = true;
-  out->t = t_in;
-  out->hit_point = Lerp(s, end, t_in);
 }
 
 }  // namespace waymesh::internal

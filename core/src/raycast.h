@@ -2,6 +2,10 @@
 // Raycast along the surface: walks the polygons a plan-view segment crosses through their
 // adjacency (so stacked floors never mix) until a wall or a rejected polygon stops it.
 
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+
 #include "query_context.h"
 #include "waymesh/core/query_filter.h"
 #include "waymesh/core/raycast_result.h"
@@ -17,5 +21,45 @@ void RaycastAlongSurface(const QueryContext& ctx, const SurfacePoint& start, Vec
 // exit parameter and the corner index of the crossed edge (edge i -> i+1); s = +inf and
 // *edge = -1 when the ray never leaves (d = 0).
 float RayExit(const TileView& tile, uint32_t poly, Vec3 start, Vec3 d, int* edge);
+
+// How a walk along a plan-view segment ended, in the last polygon it reached.
+struct RayWalkEnd {
+  enum Kind { kReachedEnd, kBlocked, kStopped } kind;
+  TilePoly last;  // the polygon holding the end point, or the one the walk stopped in
+  float t;        // fraction of the segment walked (1 for kReachedEnd)
+  int edge;       // kBlocked: corner index of the wall (or rejected neighbour's) edge of `last`
+};
+
+// Walks the segment start.pos -> end (plan view) from start.poly through the polygons it
+// crosses. `enter(tile, poly, edge)` is called for each polygon entered, the start polygon
+// first with edge -1, then each next one with the corner index of the previous polygon's edge
+// it was entered through; returning false stops the walk there (kStopped).
+template <typename Enter>
+RayWalkEnd WalkRay(const QueryContext& ctx, const SurfacePoint& start, Vec3 end,
+                   const QueryFilter& filter, Enter&& enter) {
+  const Vec3 s = start.pos;
+  const Vec3 d{end.x - s.x, 0.0f, end.z - s.z};
+  TilePoly at{start.poly.tile(), start.poly.poly()};
+  int via = -1;
+  float t_in = 0;
+  // Each step enters a new polygon further along the ray; the bound only stops corrupt data.
+  const uint64_t max_steps = uint64_t(ctx.tile_base.back()) + 1;
+  for (uint64_t step = 0; step < max_steps; ++step) {
+    if (!enter(at.tile, at.poly, via)) return {RayWalkEnd::kStopped, at, t_in, -1};
+    const TileView& t = ctx.Tile(at.tile);
+    int edge = -1;
+    const float exit = std::max(RayExit(t, at.poly, s, d, &edge), t_in);
+    if (exit >= 1.0f || edge < 0) return {RayWalkEnd::kReachedEnd, at, 1.0f, -1};
+    const std::optional<TilePoly> nb = t.across(t.poly_start[at.poly] + uint32_t(edge));
+    if (!nb || !ctx.Exists(nb->tile, nb->poly) || !ctx.Passes(filter, nb->tile, nb->poly)) {
+      return {RayWalkEnd::kBlocked, at, exit, edge};
+    }
+    at = *nb;
+    via = edge;
+    t_in = exit;
+  }
+  // Unreachable on a valid map; report a stop where we are rather than loop.
+  return {RayWalkEnd::kStopped, at, t_in, -1};
+}
 
 }  // namespace waymesh::internal

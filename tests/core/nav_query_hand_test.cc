@@ -198,14 +198,116 @@ TEST(NavQueryHandTest, AreaCrossingWaypoints) {
 }
 
 TEST(NavQueryHandTest, NodeLimitGivesPartialTowardsGoal) {
-  NavQuery q(Grid(10, 10));
+  // The wall hides the goal, so the search runs (a goal in sight needs no nodes).
+  NavQuery q(WallMap());
   PathResult r;
   PathOptions options;
   options.max_nodes = 5;
-  ASSERT_TRUE(q.FindPath({0.5f, 0, 0.5f}, {9.5f, 0, 9.5f}, QueryFilter(), options, &r).ok());
+  ASSERT_TRUE(q.FindPath({0.5f, 0, 0.5f}, {9.5f, 0, 0.5f}, QueryFilter(), options, &r).ok());
   EXPECT_EQ(r.status, QueryStatus::kPartial);
   EXPECT_LE(r.corridor.size(), 5u);
   EXPECT_GE(r.corridor.size(), 2u);
+}
+
+TEST(NavQueryHandTest, GoalInSightIsAnsweredWithoutSearching) {
+  NavQuery q(Grid(10, 10));
+  PathResult r;
+  PathOptions options;
+  options.max_nodes = 1;  // no search needed, so no node limit can cut the path short
+  ASSERT_TRUE(q.FindPath({0.5f, 0, 0.5f}, {9.5f, 0, 7.5f}, QueryFilter(), options, &r).ok());
+  EXPECT_EQ(r.status, QueryStatus::kComplete);
+  EXPECT_EQ(r.nodes_expanded, 0u);
+  EXPECT_FALSE(r.node_limit);
+  ASSERT_EQ(r.waypoints.size(), 2u);
+  EXPECT_NEAR(r.length, Dist2(0.5f, 0.5f, 9.5f, 7.5f), 1e-4);
+  // The corridor is every cell the segment crosses, each one next to the one before (it
+  // passes exactly through the grid vertex (5, 4)).
+  ASSERT_GE(r.corridor.size(), 16u);
+  EXPECT_EQ(r.corridor.front(), r.start.poly);
+  EXPECT_EQ(r.corridor.back(), r.end.poly);
+  const TileView& t = q.map().tile(0);
+  for (size_t k = 1; k < r.corridor.size(); ++k) {
+    bool adjacent = false;
+    const uint32_t p = r.corridor[k - 1].poly();
+    for (uint32_t c = t.poly_start[p]; c < t.poly_start[p + 1]; ++c) {
+      adjacent |= t.poly_neighbors[c] == r.corridor[k].poly();
+    }
+    EXPECT_TRUE(adjacent) << "corridor step " << k;
+  }
+}
+
+TEST(NavQueryHandTest, GoalInSightOverDearerGroundIsSearchedFor) {
+  // The straight line crosses the area-3 strip; at cost 100 walking round it is cheaper.
+  NavQuery q(StripMap(false));
+  QueryFilter filter;
+  filter.SetAreaCost(3, 100.0f);
+  PathResult r;
+  ASSERT_TRUE(q.FindPath({2.5f, 0, 0.5f}, {2.5f, 0, 4.5f}, filter, {}, &r).ok());
+  EXPECT_EQ(r.status, QueryStatus::kComplete);
+  EXPECT_GT(r.nodes_expanded, 0u);
+  EXPECT_FALSE(CorridorUsesArea(q, r, 3));
+  EXPECT_GT(r.length, 4.5);
+}
+
+TEST(NavQueryHandTest, CheaperOffMeshLinkBeatsTheGoalInSight) {
+  // A 10 x 1 strip with a link from the first cell to the last costing 2, against 9 m walking.
+  auto [v, p] = GridPolygons(10, 1, 1.0f);
+  const auto map = BuildHandMap(v, p, {HandLink{{0.5f, 0, 0.5f}, {9.5f, 0, 0.5f}, 0, 9, 2.0f}});
+  NavQuery q(map);
+  PathResult r;
+  ASSERT_TRUE(q.FindPath({0.5f, 0, 0.5f}, {9.5f, 0, 0.5f}, QueryFilter(), {}, &r).ok());
+  EXPECT_EQ(r.status, QueryStatus::kComplete);
+  EXPECT_GT(r.nodes_expanded, 0u);
+  bool took_link = false;
+  for (const Waypoint& w : r.waypoints) took_link |= (w.flags & kWaypointOffMeshLink) != 0;
+  EXPECT_TRUE(took_link);
+}
+
+// Two floors over one footprint joined by ramps round the east side: a ground floor
+// x 0..4, z 0..4 at y = 0; an upper floor x 0..4, z 2..4 at y = 3 above its north half;
+// ramp 1 (z 0..2) climbs from the ground floor to a landing at x 8..10, y = 1.5; ramp 2
+// (z 2..4) climbs on from the landing to the upper floor.
+std::shared_ptr<const NavMap> StackedFloorsMap() {
+  std::vector<Vec3> v{
+      // 0-5: ground floor
+      {0, 0, 0},
+      {4, 0, 0},
+      {4, 0, 2},
+      {0, 0, 2},
+      {4, 0, 4},
+      {0, 0, 4},
+      // 6-10: landing
+      {8, 1.5f, 0},
+      {8, 1.5f, 2},
+      {8, 1.5f, 4},
+      {10, 1.5f, 0},
+      {10, 1.5f, 4},
+      // 11-14: upper floor
+      {0, 3, 2},
+      {4, 3, 2},
+      {4, 3, 4},
+      {0, 3, 4},
+  };
+  return BuildHandMap(v, {
+                             {{0, 1, 2, 3}},      // ground south
+                             {{3, 2, 4, 5}},      // ground north
+                             {{1, 6, 7, 2}},      // ramp 1
+                             {{6, 9, 10, 8, 7}},  // landing
+                             {{12, 7, 8, 13}},    // ramp 2
+                             {{11, 12, 13, 14}},  // upper floor
+                         });
+}
+
+TEST(NavQueryHandTest, GoalOnTheFloorAboveIsNotInSight) {
+  NavQuery q(StackedFloorsMap());
+  PathResult r;
+  // In plan view the segment lies inside the ground floor's north half, under the goal.
+  ASSERT_TRUE(q.FindPath({1, 0, 3}, {3, 3, 3}, QueryFilter(), {}, &r).ok());
+  ASSERT_EQ(r.status, QueryStatus::kComplete);
+  EXPECT_EQ(r.end.poly.poly(), 5u);
+  EXPECT_GT(r.nodes_expanded, 0u);
+  EXPECT_GT(r.length, 12.0);  // out along the ground, up both ramps and back above the start
+  EXPECT_NEAR(r.waypoints.back().pos.y, 3, kEps);
 }
 
 TEST(NavQueryHandTest, MaxWaypointsTruncates) {

@@ -52,7 +52,8 @@ struct PathResult {
   std::vector<PolyRef> corridor;    // polygons from start to the last reached polygon
   std::vector<Waypoint> waypoints;  // string-pulled path, first = start, last = end
   double length = 0;                // 3D length of the waypoint polyline (metres)
-  uint32_t nodes_expanded = 0;      // A* nodes taken from the open list (for metrics)
+  uint32_t nodes_expanded = 0;      // A* nodes taken from the open list (for metrics); 0 when
+                                    // the goal was in straight sight (line_of_sight.h)
   bool truncated = false;           // waypoints hit PathOptions::max_waypoints
   bool node_limit = false;          // kPartial because the node limit stopped the search (not
                                     // because the goal is unreachable under the filter)
