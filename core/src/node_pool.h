@@ -37,8 +37,7 @@ struct SearchNode {
   uint32_t poly;
   uint32_t parent;  // node index or kNoNode
   uint32_t via;     // see kVia*
-  uint8_t state;    // NodeState
-  bool expanded;    // has been expanded, so other nodes may descend from it
+  uint8_t state;    // NodeState; kNodeClosed (expanded) is final
 };
 
 class NodePool {
@@ -69,7 +68,6 @@ class NodePool {
     n.parent = kNoNode;
     n.via = kViaStart;
     n.state = kNodeNew;
-    n.expanded = false;
     return i;
   }
   SearchNode& node(uint32_t i) { return nodes_[i]; }
