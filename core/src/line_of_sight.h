@@ -5,8 +5,8 @@
 // ends in the goal's polygon, and every polygon on it costs the cheapest rate any path can
 // have (QueryContext::HeuristicScale, which counts off-mesh links too), no path is cheaper:
 // any path costs at least that rate times its length, and no path is shorter than the
-// segment. Monster AI and patrols ask for such paths all the time; this answers them for the
-// price of one raycast instead of an A* search.
+// segment. Such a query then costs one raycast instead of an A* search. On maps with cheaper
+// areas (roads) a line not all on them is not provably cheapest and is searched for.
 
 #include "query_context.h"
 #include "waymesh/core/query_filter.h"
