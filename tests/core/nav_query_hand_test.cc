@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <random>
 
 #include "gtest/gtest.h"
@@ -230,7 +231,8 @@ TEST(NavQueryHandTest, GoalInSightIsAnsweredWithoutSearching) {
     bool adjacent = false;
     const uint32_t p = r.corridor[k - 1].poly();
     for (uint32_t c = t.poly_start[p]; c < t.poly_start[p + 1]; ++c) {
-      adjacent |= t.poly_neighbors[c] == r.corridor[k].poly();
+      const std::optional<TilePoly> nb = t.across(c);
+      adjacent |= nb && nb->tile == r.corridor[k].tile() && nb->poly == r.corridor[k].poly();
     }
     EXPECT_TRUE(adjacent) << "corridor step " << k;
   }
