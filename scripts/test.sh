@@ -68,7 +68,10 @@ for f in "${fuzzers[@]}"; do
   if "$BUILD/fuzz/tests/$f" -max_total_time="$FUZZ_SECONDS" -rss_limit_mb=2048 -timeout=10 \
        -print_final_stats=0 "$corpus" $( [[ -d $seeds ]] && echo "$seeds" ) \
        >"$BUILD/fuzz/$f.log" 2>&1; then
-    echo "fuzz $f: ok ($(grep -Eo 'stat::number_of_executed_units: [0-9]+|#[0-9]+' "$BUILD/fuzz/$f.log" | tail -1) runs)"
+    # libFuzzer's closing line; progress lines are no good, as a recommended dictionary entry
+    # printed after them can itself look like "#11".
+    runs=$(sed -nE 's/^Done ([0-9]+) runs in .*/\1/p' "$BUILD/fuzz/$f.log" | tail -1)
+    echo "fuzz $f: ok (${runs:-unknown} runs)"
     passed=$((passed + 1))
   else
     echo "fuzz $f: FAILED"; tail -40 "$BUILD/fuzz/$f.log"
