@@ -4,6 +4,7 @@
 #include <cmath>
 #include <mutex>
 
+#include "waymesh/core/dead_end_table.h"
 #include "waymesh/core/landmark_table.h"
 #include "waymesh/core/tile_source.h"
 
@@ -12,6 +13,8 @@ namespace waymesh {
 struct NavMap::LazyState {
   std::once_flag landmarks_once;
   LandmarkTable landmarks;
+  std::once_flag dead_ends_once;
+  DeadEndTable dead_ends;
 };
 
 void AddTileToDigest(const MapInfo& info, const TileView& tile, MapDigest* digest) {
@@ -45,12 +48,14 @@ NavMap::NavMap(MapInfo info, std::vector<TileView> tiles, std::shared_ptr<const 
 }
 
 NavMap::NavMap(MapInfo info, MapDigest digest, std::shared_ptr<const TileSource> source,
-               std::shared_ptr<const LandmarkTable> landmarks)
+               std::shared_ptr<const LandmarkTable> landmarks,
+               std::shared_ptr<const DeadEndTable> dead_ends)
     : lazy_(std::make_shared<LazyState>()),
       info_(std::move(info)),
       digest_(std::move(digest)),
       source_(std::move(source)),
-      paged_landmarks_(std::move(landmarks)) {
+      paged_landmarks_(std::move(landmarks)),
+      paged_dead_ends_(std::move(dead_ends)) {
   BuildGrid();
 }
 
@@ -83,6 +88,12 @@ const LandmarkTable& NavMap::landmarks() const {
   if (paged()) return paged_landmarks_ ? *paged_landmarks_ : lazy_->landmarks;  // empty default
   std::call_once(lazy_->landmarks_once, [this] { lazy_->landmarks = LandmarkTable::Build(*this); });
   return lazy_->landmarks;
+}
+
+const DeadEndTable& NavMap::dead_ends() const {
+  if (paged()) return paged_dead_ends_ ? *paged_dead_ends_ : lazy_->dead_ends;  // empty default
+  std::call_once(lazy_->dead_ends_once, [this] { lazy_->dead_ends = DeadEndTable::Build(*this); });
+  return lazy_->dead_ends;
 }
 
 }  // namespace waymesh

@@ -80,7 +80,8 @@ void ClearPath(PathResult* out, QueryStatus status) {
 }  // namespace
 
 NavQuery::NavQuery(std::shared_ptr<const NavMap> map, const NavQueryOptions& options)
-    : ctx_(std::make_unique<QueryContext>(std::move(map), options.max_nodes, options.landmarks)) {}
+    : ctx_(std::make_unique<QueryContext>(std::move(map), options.max_nodes, options.landmarks,
+                                          options.dead_ends)) {}
 NavQuery::~NavQuery() = default;
 NavQuery::NavQuery(NavQuery&&) noexcept = default;
 NavQuery& NavQuery::operator=(NavQuery&&) noexcept = default;

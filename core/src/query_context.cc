@@ -20,7 +20,7 @@ uint32_t TotalPolygons(const NavMap& map) {
 const TileView QueryContext::kUnreachableTile{};
 
 QueryContext::QueryContext(std::shared_ptr<const NavMap> map_in, uint32_t max_nodes,
-                           bool with_landmarks)
+                           bool with_landmarks, bool with_dead_ends)
     : owner(std::move(map_in)),
       map(owner.get()),
       pool(TotalPolygons(*map), max_nodes),
@@ -45,6 +45,7 @@ QueryContext::QueryContext(std::shared_ptr<const NavMap> map_in, uint32_t max_no
   }
   // Built once per map and shared; doing it here keeps the cost out of the first query.
   if (with_landmarks && !map->landmarks().empty()) landmarks = &map->landmarks();
+  if (with_dead_ends && !map->dead_ends().empty()) dead_ends = &map->dead_ends();
 }
 
 const TileView* QueryContext::PinSlow(uint32_t tile) const {

@@ -11,6 +11,7 @@
 #include "funnel.h"
 #include "node_pool.h"
 #include "open_heap.h"
+#include "waymesh/core/dead_end_table.h"
 #include "waymesh/core/landmark_table.h"
 #include "waymesh/core/nav_map.h"
 #include "waymesh/core/path_result.h"
@@ -21,9 +22,10 @@
 namespace waymesh::internal {
 
 struct QueryContext {
-  // `with_landmarks`: make sure the map's landmark table exists (false only while building it).
-  QueryContext(std::shared_ptr<const NavMap> map_in, uint32_t max_nodes,
-               bool with_landmarks = true);
+  // `with_landmarks`: make sure the map's landmark table exists (false only while building it);
+  // `with_dead_ends` likewise for its dead-end table.
+  QueryContext(std::shared_ptr<const NavMap> map_in, uint32_t max_nodes, bool with_landmarks = true,
+               bool with_dead_ends = true);
 
   // Dense global index of a polygon.
   uint32_t Global(uint32_t tile, uint32_t poly) const { return tile_base[tile] + poly; }
@@ -95,6 +97,7 @@ struct QueryContext {
   std::shared_ptr<const NavMap> owner;
   const NavMap* map;
   const LandmarkTable* landmarks = nullptr;  // the map's, when it has one
+  const DeadEndTable* dead_ends = nullptr;   // the map's, when it has dead ends
   std::vector<uint32_t> tile_base;           // tiles + 1 prefix sums of polygon counts
   std::vector<double> tile_area_prefix;      // tiles + 1 prefix sums of tile surface area
   std::array<float, kMaxAreas> inv_default_cost;

@@ -12,6 +12,7 @@
 #include "polyanya_data.h"
 #include "support/map_builder.h"
 #include "support/test_data.h"
+#include "waymesh/core/dead_end_table.h"
 #include "waymesh/core/landmark_table.h"
 #include "waymesh/core/nav_query.h"
 #include "waymesh/core/tile_source.h"
@@ -78,9 +79,11 @@ TEST(PagedMapTest, AnswersEqualTheResidentMapAndEveryCallReleasesItsTiles) {
   ASSERT_GT(f.paged->tile_count(), 16u);
   EXPECT_TRUE(f.paged->paged());
   EXPECT_TRUE(f.paged->landmarks().empty());
-  NavQueryOptions no_landmarks;
-  no_landmarks.landmarks = false;  // the paged map has none: same heuristic, same search
-  NavQuery resident(f.resident, no_landmarks);
+  EXPECT_TRUE(f.paged->dead_ends().empty());
+  NavQueryOptions bare;  // the paged map has neither: same heuristic, same search
+  bare.landmarks = false;
+  bare.dead_ends = false;
+  NavQuery resident(f.resident, bare);
   NavQuery paged(f.paged);
   PathOptions po;
   po.half_extents = {0.5f, 1, 0.5f};
@@ -131,14 +134,17 @@ TEST(PagedMapTest, AnswersEqualTheResidentMapAndEveryCallReleasesItsTiles) {
   EXPECT_LT(f.source->acquired(), int(queries.size()) * 200);
 }
 
-TEST(PagedMapTest, WithTheResidentLandmarksPathsEqualTheResidentMapsPaths) {
+TEST(PagedMapTest, WithTheResidentTablesPathsEqualTheResidentMapsPaths) {
   PagedFixture f = MakePaged();
   ASSERT_NE(f.paged, nullptr);
   ASSERT_FALSE(f.resident->landmarks().empty());
+  ASSERT_FALSE(f.resident->dead_ends().empty());
   auto landmarks = std::make_shared<const LandmarkTable>(f.resident->landmarks());
+  auto dead_ends = std::make_shared<const DeadEndTable>(f.resident->dead_ends());
   auto paged = std::make_shared<const NavMap>(f.resident->info(), f.resident->digest(), f.source,
-                                              landmarks);
+                                              landmarks, dead_ends);
   EXPECT_FALSE(paged->landmarks().empty());
+  EXPECT_FALSE(paged->dead_ends().empty());
   NavQuery resident(f.resident);
   NavQuery q(paged);
   PathOptions po;
@@ -197,8 +203,7 @@ TEST(PagedMapTest, ATileThatCannotBeLoadedIsAWallNotACrash) {
   EXPECT_GT(unavailable, 0) << "no query reached the broken tile " << broken;
   // A reference into the broken tile is refused with a clear error.
   SurfacePoint inside{PolyRef(broken, 0), f.resident->tile(broken).corner(0, 0)};
-  const absl::Status s =
-      paged.FindPath(inside, inside, QueryFilter(), po, &path);
+  const absl::Status s = paged.FindPath(inside, inside, QueryFilter(), po, &path);
   EXPECT_EQ(s.code(), absl::StatusCode::kUnavailable) << s;
 }
 

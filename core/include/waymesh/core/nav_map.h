@@ -186,6 +186,7 @@ struct MapDigest {
 // Appends `tile` (the next tile by index) to `digest`; `info` gives the area costs.
 void AddTileToDigest(const MapInfo& info, const TileView& tile, MapDigest* digest);
 
+class DeadEndTable;
 class LandmarkTable;
 class TileSource;
 
@@ -195,10 +196,11 @@ class NavMap {
  public:
   // Resident. `tiles[i].index` must be i; tiles must lie inside the grid of `info`.
   NavMap(MapInfo info, std::vector<TileView> tiles, std::shared_ptr<const void> storage);
-  // Paged. `digest` must describe exactly the tiles `source` serves; `landmarks` (optional)
-  // must have been built on the same map resident (see landmarks()).
+  // Paged. `digest` must describe exactly the tiles `source` serves; `landmarks` and
+  // `dead_ends` (optional) must have been built on the same map resident (see landmarks()).
   NavMap(MapInfo info, MapDigest digest, std::shared_ptr<const TileSource> source,
-         std::shared_ptr<const LandmarkTable> landmarks = nullptr);
+         std::shared_ptr<const LandmarkTable> landmarks = nullptr,
+         std::shared_ptr<const DeadEndTable> dead_ends = nullptr);
   ~NavMap();
 
   const MapInfo& info() const { return info_; }
@@ -223,6 +225,9 @@ class NavMap {
   // first call for a resident map (thread-safe, once per map; empty for small maps), given at
   // construction for a paged one (building it would load every tile). See landmark_table.h.
   const LandmarkTable& landmarks() const;
+  // The polygons a path search may skip (dead_end_table.h), shared likewise: built on first
+  // call for a resident map, given at construction for a paged one.
+  const DeadEndTable& dead_ends() const;
 
  private:
   void BuildGrid();
@@ -236,6 +241,7 @@ class NavMap {
   std::shared_ptr<const void> storage_;
   std::shared_ptr<const TileSource> source_;  // paged maps
   std::shared_ptr<const LandmarkTable> paged_landmarks_;
+  std::shared_ptr<const DeadEndTable> paged_dead_ends_;
 };
 
 }  // namespace waymesh

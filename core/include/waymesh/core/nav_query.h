@@ -28,9 +28,12 @@ struct QueryContext;
 struct NavQueryOptions {
   // Capacity of the A* / flood-fill node pool: the most polygons one query may touch.
   uint32_t max_nodes = 65536;
-  // Use the map's landmark table (a sharper A* heuristic) when it has one. Paged maps have
-  // none; false gives a resident map the same search, step for step.
+  // Use the map's landmark table (a sharper A* heuristic) when it has one. A paged map has
+  // one only when given it; false gives a resident map the same search as a paged map without.
   bool landmarks = true;
+  // Skip the map's dead ends (dead_end_table.h) when it has any; the same choice for paged
+  // maps as for landmarks.
+  bool dead_ends = true;
 };
 
 class NavQuery {
