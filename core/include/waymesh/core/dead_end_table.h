@@ -41,8 +41,6 @@ class DeadEndTable {
     if (t.first != kCore && !t.Holds(f.first)) return !t.Holds(g);  // down into `to`'s subtree
     return f.first != kCore && !f.Holds(t.first) && f.Holds(g);     // up out of `from`'s
   }
-  // Asks the memory system for what Skippable(_, to, _) reads first.
-  void Prefetch(uint32_t to) const { __builtin_prefetch(subtree_.data() + to); }
 
  private:
   static constexpr uint32_t kCore = 0xFFFFFFFFu;
