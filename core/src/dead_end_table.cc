@@ -47,8 +47,7 @@ std::vector<bool> LinkEnds(const NavMap& map, const std::vector<uint32_t>& tile_
 }  // namespace
 
 DeadEndTable DeadEndTable::Build(const NavMap& map) {
-  std::vector<uint32_t> tile_base{0};
-  for (const TileView& t : map.tiles()) tile_base.push_back(tile_base.back() + t.poly_count());
+  const std::vector<uint32_t> tile_base = map.PolygonBases();
   const uint32_t polygons = tile_base.back();
   const Neighbours nb = ListNeighbours(map, tile_base);
   const std::vector<bool> pinned = LinkEnds(map, tile_base);

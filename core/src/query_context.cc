@@ -26,12 +26,10 @@ QueryContext::QueryContext(std::shared_ptr<const NavMap> map_in, uint32_t max_no
       pool(TotalPolygons(*map), max_nodes),
       heap(std::max<uint32_t>(max_nodes, 1)) {
   const uint32_t tiles = map->tile_count();
-  tile_base.assign(tiles + 1, 0);
+  tile_base = map->PolygonBases();
   tile_area_prefix.assign(tiles + 1, 0.0);
   for (uint32_t i = 0; i < tiles; ++i) {
-    const TileSummary& t = map->summary(i);
-    tile_base[i + 1] = tile_base[i] + t.poly_count;
-    tile_area_prefix[i + 1] = tile_area_prefix[i] + t.area;
+    tile_area_prefix[i + 1] = tile_area_prefix[i] + map->summary(i).area;
   }
   const MapInfo& info = map->info();
   for (int a = 0; a < kMaxAreas; ++a) {

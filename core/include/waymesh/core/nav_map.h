@@ -207,6 +207,9 @@ class NavMap {
   uint32_t tile_count() const { return static_cast<uint32_t>(digest_.tiles.size()); }
   const TileSummary& summary(uint32_t i) const { return digest_.tiles[i]; }
   const MapDigest& digest() const { return digest_; }
+  // Per tile, the dense global index of its first polygon, then the polygon total (tiles + 1
+  // entries): the numbering of every per-polygon table of the map.
+  std::vector<uint32_t> PolygonBases() const;
   // Index of the tile covering grid cell (x, z), or -1 when the cell has no walkable surface.
   int32_t TileIndexAt(int32_t x, int32_t z) const;
 
