@@ -91,11 +91,9 @@ void RefinePath(QueryContext& ctx, const QueryFilter& filter, const PathOptions&
     for (size_t w = ctx.corners.size(); w-- > 0;) {
       const CornerInfo c = ctx.corners[w];
       if (c.side == 0 || c.step == 0 || c.step >= ctx.steps.size()) continue;
-      const CorridorStep& from = ctx.steps[c.step - 1];
-      const uint32_t n = ctx.Tile(from.tile).corner_count(from.poly);
-      const uint32_t i = ctx.steps[c.step].via;
-      const uint32_t corner = c.side > 0 ? (i + 1) % n : i;
-      if (IsWallCorner(ctx, filter, from.tile, from.poly, corner)) continue;
+      // No separate wall test: the corridor crossed every edge at the corner on its own side,
+      // and SwapFan fails at a wall or a rejected polygon on the other, so a swap that
+      // succeeds is around a vertex no wall touches (IsWallCorner walked the same fan again).
       swapped |= SwapFan(ctx, filter, &ctx.steps, c.step, c.side, &fan);
     }
     if (!swapped) return;
