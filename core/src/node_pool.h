@@ -33,6 +33,7 @@ struct SearchNode {
   FunnelState funnel;  // state after entering the polygon
   float g;             // cost from the start to the best point of the entry portal
   float f;             // g + heuristic; the goal's f is its full path cost
+  float landmark;      // the landmark bound of the polygon (fixed per query): computed once
   uint32_t tile;
   uint32_t poly;
   uint32_t parent;  // node index or kNoNode
@@ -63,6 +64,7 @@ class NodePool {
     SearchNode& n = nodes_[i];
     n.g = 0;
     n.f = 0;
+    n.landmark = 0;
     n.tile = tile;
     n.poly = poly;
     n.parent = kNoNode;

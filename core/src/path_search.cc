@@ -52,12 +52,15 @@ struct Search {
   uint32_t goal_global = 0;
   bool limit_hit = false;  // a node was not created because the pool or max_nodes was full
 
-  // Estimate of the cost from `pos` in polygon `global` to the goal: the straight distance
-  // times the cheapest cost per metre, or the landmark bound, whichever is larger.
-  float Heuristic(uint32_t global, Vec3 pos) const {
+  // The landmark bound of polygon `global`; 0 in a flood (no goal).
+  float LandmarkBound(uint32_t global) const { return flood ? 0.0f : landmarks.From(global); }
+
+  // Estimate of the cost from `pos` to the goal, given the landmark bound of pos's polygon: the
+  // straight distance times the cheapest cost per metre, or the landmark bound, whichever is
+  // larger.
+  float Heuristic(float landmark, Vec3 pos) const {
     if (flood) return 0.0f;
-    const float h = Distance(pos, goal.pos) * h_scale;
-    return std::max(h, landmarks.From(global));
+    return std::max(Distance(pos, goal.pos) * h_scale, landmark);
   }
 
   // A polygon offered to the search: where it is, its node if it has one (else kNoNode), its
@@ -77,7 +80,12 @@ struct Search {
       fs = FunnelState{pos, pos, pos, g, rate};
     }
     const bool is_goal = tile == goal_tile && poly == goal_poly;
-    const float f = is_goal ? CostTo(fs, goal.pos) : g + Heuristic(c.global, pos);
+    // A polygon is offered about twice as often as it gets a node: its landmark bound (a tenth
+    // of a demo-world query's instructions) is kept with the node.
+    const float landmark = is_goal              ? 0.0f
+                           : c.known != kNoNode ? ctx.pool.node(c.known).landmark
+                                                : LandmarkBound(c.global);
+    const float f = is_goal ? CostTo(fs, goal.pos) : g + Heuristic(landmark, pos);
     // Popped only after the goal: never worth a node.
     if (f >= goal_f) return;
     if (is_goal) goal_f = f;
@@ -104,6 +112,7 @@ struct Search {
     n.funnel = fs;
     n.g = g;
     n.f = f;
+    n.landmark = landmark;
     n.parent = from;
     n.via = via;
     n.state = kNodeOpen;
@@ -340,7 +349,8 @@ void Seed(Search& s, const SurfacePoint& start) {
   const float rate = s.filter.Cost(ctx.Tile(st).poly_area[sp]);
   r.funnel = FunnelState{start.pos, start.pos, start.pos, 0.0f, rate};
   r.g = 0;
-  r.f = s.Heuristic(ctx.Global(st, sp), start.pos);
+  r.landmark = s.LandmarkBound(ctx.Global(st, sp));
+  r.f = s.Heuristic(r.landmark, start.pos);
   r.state = kNodeOpen;
   ctx.heap.Push(root, r.f);
 }
