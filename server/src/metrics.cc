@@ -149,6 +149,8 @@ absl::Status ServerMetrics::RegisterWaymeshMetrics() {
       {&queue_capacity_, "waymesh_queue_capacity",
        "Requests the worker queue holds before answering RESOURCE_EXHAUSTED."},
       {&workers_, "waymesh_workers", "Worker threads running queries."},
+      {&overloaded_, "waymesh_overloaded",
+       "1 while calls arrive faster than the workers serve them and the pool sheds load."},
       {&cache_bytes_, "waymesh_tile_cache_bytes", "Bytes of navmesh tiles resident in memory."},
       {&cache_budget_bytes_, "waymesh_tile_cache_budget_bytes",
        "Tile cache budget (--tile-cache-bytes)."},
@@ -223,6 +225,8 @@ void ServerMetrics::SetWorkerPool(int64_t workers, int64_t queue_capacity) {
 }
 
 void ServerMetrics::RecordRejected() { rejected_->Increment(); }
+
+void ServerMetrics::SetOverloaded(bool overloaded) { overloaded_->Set(overloaded ? 1.0 : 0.0); }
 
 void ServerMetrics::SetRegistrySource(std::function<RegistrySnapshot()> source) {
   std::lock_guard<std::mutex> lock(source_mu_);

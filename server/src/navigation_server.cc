@@ -67,6 +67,15 @@ absl::Status NavigationServer::Init(const ServerConfig& config, ServerHooks hook
   pool_options.queue_capacity = EffectiveQueueCapacity(config);
   pool_options.query.max_nodes = config.max_search_nodes;
   pool_options.on_queue_depth = [m = metrics_.get()](int64_t depth) { m->SetQueueDepth(depth); };
+  pool_options.overload_shedding = config.overload_shedding;
+  pool_options.on_overload = [m = metrics_.get()](bool overloaded) {
+    m->SetOverloaded(overloaded);
+    if (overloaded) {
+      spdlog::warn("overload: calls arrive faster than the workers serve them; shedding load");
+    } else {
+      spdlog::info("overload over: serving with every worker again");
+    }
+  };
   pool_ = std::make_unique<WorkerPool>(std::move(pool_options));
   metrics_->SetWorkerPool(pool_->workers(), pool_->queue_capacity());
 

@@ -60,6 +60,16 @@ class NavigationService::Call {
 
 namespace {
 
+// Why a call was refused, for the client's log.
+std::string RefusalMessage(const WorkerPool& pool) {
+  if (pool.overloaded()) {
+    return "the server is overloaded (calls arrive faster than its workers serve them) and "
+           "is shedding load; retry later, with backoff";
+  }
+  return absl::StrCat("all ", pool.workers(), " workers are busy and ", pool.queue_capacity(),
+                      " calls are queued; retry later");
+}
+
 grpc::Status Unavailable() {
   return grpc::Status(grpc::StatusCode::UNAVAILABLE, "the server is shutting down");
 }
@@ -171,10 +181,7 @@ void NavigationService::Enqueue(std::unique_ptr<Call> call, Work work) {
   if (!queued) {
     std::unique_ptr<Call> c(raw);
     metrics_->RecordRejected();
-    c->Finish(
-        grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
-                     absl::StrCat("all ", pool_->workers(), " workers are busy and ",
-                                  pool_->queue_capacity(), " calls are queued; retry later")));
+    c->Finish(grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED, RefusalMessage(*pool_)));
   }
 }
 

@@ -18,6 +18,10 @@ ABSL_FLAG(int, workers, 0, "Query worker threads; 0 = one per CPU core.");
 ABSL_FLAG(int, queue_capacity, 0,
           "Calls that may wait for a worker; beyond it calls fail at once with "
           "RESOURCE_EXHAUSTED. 0 = 16 per worker.");
+ABSL_FLAG(bool, overload_shedding, true,
+          "Once the queue overflows, shed load in 500 ms spells (one worker fewer, at most 2 "
+          "waiting calls per running worker) until a probe with the normal limits does not "
+          "overflow: the excess is refused fast and accepted calls stay quick.");
 ABSL_FLAG(uint64_t, tile_cache_bytes, uint64_t{256} << 20,
           "Memory budget (bytes) of navmesh tiles kept loaded, over all maps (LRU).");
 ABSL_FLAG(absl::Duration, reload_interval, absl::Seconds(2),
@@ -47,13 +51,13 @@ namespace waymesh::server {
 
 std::span<const absl::string_view> ServerFlagNames() {
   static constexpr absl::string_view kNames[] = {
-      "maps_dir",         "listen_address",    "port",
-      "metrics_address",  "metrics_port",      "workers",
-      "queue_capacity",   "tile_cache_bytes",  "reload_interval",
-      "max_search_nodes", "max_message_bytes", "tls_cert",
-      "tls_key",          "tls_client_ca",     "auth_token",
-      "log_format",       "log_level",         "shutdown_grace",
-      "max_connection_age"};
+      "maps_dir",        "listen_address",    "port",
+      "metrics_address", "metrics_port",      "workers",
+      "queue_capacity",  "overload_shedding", "tile_cache_bytes",
+      "reload_interval", "max_search_nodes",  "max_message_bytes",
+      "tls_cert",        "tls_key",           "tls_client_ca",
+      "auth_token",      "log_format",        "log_level",
+      "shutdown_grace",  "max_connection_age"};
   return kNames;
 }
 
@@ -66,6 +70,7 @@ absl::StatusOr<ServerConfig> ServerConfigFromFlags() {
   c.metrics_port = absl::GetFlag(FLAGS_metrics_port);
   c.workers = absl::GetFlag(FLAGS_workers);
   c.queue_capacity = absl::GetFlag(FLAGS_queue_capacity);
+  c.overload_shedding = absl::GetFlag(FLAGS_overload_shedding);
   c.tile_cache_bytes = absl::GetFlag(FLAGS_tile_cache_bytes);
   c.reload_interval = absl::GetFlag(FLAGS_reload_interval);
   c.max_search_nodes = absl::GetFlag(FLAGS_max_search_nodes);

@@ -147,7 +147,10 @@ TEST(ServerMetricsTest, QueueAndPoolGauges) {
   metrics->SetWorkerPool(2, 256);
   metrics->SetQueueDepth(17);
   metrics->RecordRejected();
+  EXPECT_EQ(FindSample(Scrape(*metrics), "waymesh_overloaded", {}), 0.0);
+  metrics->SetOverloaded(true);
   const Exposition e = Scrape(*metrics);
+  EXPECT_EQ(FindSample(e, "waymesh_overloaded", {}), 1.0);
   EXPECT_EQ(FindSample(e, "waymesh_workers", {}), 2.0);
   EXPECT_EQ(FindSample(e, "waymesh_queue_capacity", {}), 256.0);
   EXPECT_EQ(FindSample(e, "waymesh_queue_depth", {}), 17.0);

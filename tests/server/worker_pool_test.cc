@@ -1,8 +1,10 @@
 // The bounded pool: every accepted task runs exactly once on a worker, a full queue refuses at
-// once, Stop() drains what was queued, and each worker keeps its own state.
+// once, Stop() drains what was queued, each worker keeps its own state, and in overload the pool
+// runs one worker fewer with a short queue.
 
 #include "waymesh/server/worker_pool.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <future>
@@ -94,6 +96,108 @@ TEST(WorkerPoolTest, EachWorkerHasItsOwnState) {
   EXPECT_EQ(states.size(), threads.size());
   EXPECT_LE(threads.size(), 3u);
   EXPECT_EQ(pool.workers(), 3);
+}
+
+// Raises *max to at least v.
+void RaiseTo(std::atomic<int>* max, int v) {
+  for (int m = max->load(); v > m && !max->compare_exchange_weak(m, v);) {
+  }
+}
+
+TEST(WorkerPoolTest, OverloadRunsOneWorkerFewerAndShortensTheQueue) {
+  std::atomic<int> overload_events{0};
+  WorkerPoolOptions options;
+  options.workers = 3;
+  options.queue_capacity = 64;
+  options.overload_shedding = true;
+  options.overload.hold = absl::Seconds(2);                   // longer than the test: no probe
+  const int limit = 2 * WorkerPool::kOverloadQueuePerWorker;  // 2 running workers
+  options.on_overload = [&](bool on) { overload_events += on ? 1 : 0; };
+  WorkerPool pool(options);
+
+  // A flood while the workers are stuck: three run, 64 queue, and the first refusal starts
+  // an overload episode.
+  Gate gate;
+  std::atomic<int> concurrent{0};
+  std::atomic<int> max_concurrent{0};  // among calls that started after the first three
+  std::atomic<int> next_id{0};
+  auto call = [&](WorkerState&, int id) {
+    gate.Wait();
+    const int c = ++concurrent;
+    if (id >= 3) RaiseTo(&max_concurrent, c);
+    std::this_thread::sleep_for(std::chrono::microseconds(300));
+    --concurrent;
+  };
+  auto offer = [&] {
+    const int id = next_id++;
+    if (!pool.TrySubmit([&call, id](WorkerState& w) { call(w, id); })) --next_id;
+  };
+  EXPECT_FALSE(pool.overloaded());
+  const auto flood_end = std::chrono::steady_clock::now() + std::chrono::milliseconds(40);
+  while (std::chrono::steady_clock::now() < flood_end) offer();
+  EXPECT_TRUE(pool.overloaded());
+  EXPECT_EQ(overload_events, 1);
+  // The queue filled up (a worker still waking when shedding began runs nothing new).
+  EXPECT_GE(pool.queue_depth(), 61);
+
+  // Released while the flood goes on: two workers run, at most two calls each wait.
+  gate.Open();
+  const auto drain_end = std::chrono::steady_clock::now() + std::chrono::milliseconds(150);
+  bool drained = false;  // the queue has been down to the overload limit
+  int64_t max_depth_after = 0;
+  while (std::chrono::steady_clock::now() < drain_end) {
+    offer();
+    const int64_t depth = pool.queue_depth();
+    drained = drained || depth <= limit;
+    if (drained) max_depth_after = std::max(max_depth_after, depth);
+  }
+  EXPECT_TRUE(pool.overloaded());
+  EXPECT_TRUE(drained);
+  EXPECT_LE(max_depth_after, limit);
+  EXPECT_LE(max_concurrent, 2);
+  EXPECT_GT(next_id, 67);  // calls were accepted again once the queue was short
+  pool.Stop();
+}
+
+TEST(WorkerPoolTest, AProbeWithoutOverflowEndsTheEpisode) {
+  std::atomic<int> started{0}, ended{0};
+  WorkerPoolOptions options;
+  options.workers = 2;
+  options.queue_capacity = 4;
+  options.overload_shedding = true;
+  options.overload.hold = absl::Milliseconds(50);
+  options.on_overload = [&](bool on) { ++(on ? started : ended); };
+  WorkerPool pool(options);
+  Gate gate;
+  auto blocking = [&](WorkerState&) { gate.Wait(); };
+  while (!pool.overloaded()) pool.TrySubmit(blocking);  // 2 run, 4 wait, 1 refused
+  EXPECT_EQ(started, 1);
+  gate.Open();
+  // Calm calls, one at a time: shedding gives way to a probe after 50 ms, and a probe with no
+  // overflow for 50 ms ends the episode.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (pool.overloaded() && std::chrono::steady_clock::now() < deadline) {
+    std::promise<void> done;
+    if (pool.TrySubmit([&](WorkerState&) { done.set_value(); })) done.get_future().wait();
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  EXPECT_FALSE(pool.overloaded());
+  EXPECT_EQ(started, 1);
+  EXPECT_EQ(ended, 1);
+  pool.Stop();
+}
+
+TEST(WorkerPoolTest, WithoutSheddingThePoolIsNeverOverloaded) {
+  WorkerPoolOptions options;
+  options.workers = 2;
+  options.queue_capacity = 4;
+  WorkerPool pool(options);
+  Gate gate;
+  auto blocking = [&](WorkerState&) { gate.Wait(); };
+  for (int i = 0; i < 10000; ++i) pool.TrySubmit(blocking);
+  EXPECT_FALSE(pool.overloaded());
+  gate.Open();
+  pool.Stop();
 }
 
 }  // namespace

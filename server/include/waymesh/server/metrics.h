@@ -101,6 +101,8 @@ class ServerMetrics {
   void SetWorkerPool(int64_t workers, int64_t queue_capacity);
   // A call answered RESOURCE_EXHAUSTED because the queue was full (waymesh_rejected_total).
   void RecordRejected();
+  // The pool started (true) or stopped (false) shedding load (waymesh_overloaded).
+  void SetOverloaded(bool overloaded);
 
   // Called at each scrape to refresh the waymesh_tile_cache_* / waymesh_maps_* metrics. Set it
   // once, before serving; the source must stay valid until the metrics stop being rendered.
@@ -134,6 +136,7 @@ class ServerMetrics {
   Gauge* queue_depth_ = nullptr;
   Gauge* queue_capacity_ = nullptr;
   Gauge* workers_ = nullptr;
+  Gauge* overloaded_ = nullptr;
   Counter* rejected_ = nullptr;
 
   // Fed by Collect() from the registry source.

@@ -18,6 +18,7 @@ struct ServerConfig {
   int metrics_port = 9464;                   // /metrics and /healthz; 0 picks one, -1 disables
   int workers = 0;                           // query threads; 0 = one per core
   int queue_capacity = 0;                    // calls waiting for a worker; 0 = 16 per worker
+  bool overload_shedding = true;             // shrink the pool in overload (worker_pool.h)
   uint64_t tile_cache_bytes = 256ull << 20;  // budget of resident tiles over all maps
   absl::Duration reload_interval = absl::Seconds(2);  // maps dir poll; 0 = no hot reload
   uint32_t max_search_nodes = 65536;                  // A* node pool per query object (request cap)

@@ -4,6 +4,11 @@
 // service answers RESOURCE_EXHAUSTED) instead of letting latency grow without bound. Each
 // worker owns a WorkerState, so a query object is never shared between threads.
 //
+// With overload shedding on, once the queue overflows the pool sheds load for a while
+// (OverloadDetector): it runs one worker fewer (at least one) and queues at most
+// kOverloadQueuePerWorker calls per running worker, so that gRPC's own threads keep the CPU
+// they need to refuse the excess quickly.
+//
 // std::mutex / std::condition_variable rather than absl::Mutex: Debian's abseil is built
 // without ThreadSanitizer annotations, and the concurrency tests run under TSan.
 
@@ -16,6 +21,7 @@
 
 #include "absl/functional/any_invocable.h"
 #include "waymesh/core/nav_query.h"
+#include "waymesh/server/overload_detector.h"
 #include "waymesh/server/worker_state.h"
 
 namespace waymesh::server {
@@ -26,6 +32,10 @@ struct WorkerPoolOptions {
   NavQueryOptions query;    // for every NavQuery the workers build
   // Called (from any thread) with the new number of waiting tasks after each change.
   std::function<void(int64_t)> on_queue_depth;
+  bool overload_shedding = false;  // see the top of this file
+  OverloadOptions overload;
+  // Called (from any thread) when an overload episode starts (true) or ends (false).
+  std::function<void(bool)> on_overload;
 };
 
 class WorkerPool {
@@ -50,9 +60,20 @@ class WorkerPool {
   int64_t queue_depth() const;
   int workers() const { return static_cast<int>(threads_.size()); }
   int queue_capacity() const { return options_.queue_capacity; }
+  // Whether an overload episode is going on (always false with overload shedding off).
+  bool overloaded() const;
+
+  // While shedding: queued calls allowed per running worker.
+  static constexpr int kOverloadQueuePerWorker = 2;
 
  private:
   void Run(int worker);
+  // Workers allowed to run tasks and tasks allowed to wait, now (mu_ held).
+  size_t RunningLimit() const;
+  size_t QueueLimit() const;
+  // Queues `task` if the limits allow (mu_ held); updates shedding_ and reports an overload
+  // episode starting or ending in *event.
+  bool Admit(Task& task, OverloadDetector::Event* event);
 
   const WorkerPoolOptions options_;
   mutable std::mutex mu_;
@@ -61,6 +82,9 @@ class WorkerPool {
   size_t head_ = 0;
   size_t size_ = 0;
   bool stopping_ = false;
+  size_t running_ = 0;         // tasks being run
+  bool shedding_ = false;      // the detector's verdict at the last arrival
+  OverloadDetector detector_;  // guarded by mu_
   std::vector<std::thread> threads_;
 };
 
