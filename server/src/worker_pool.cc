@@ -40,8 +40,10 @@ bool WorkerPool::Admit(Task& task, OverloadDetector::Event* event) {
     return true;
   }
   if (options_.overload_shedding && !shedding_) {
-    // The normal queue overflowed.
-    detector_.OnQueueFull(now, event);
+    // The normal queue overflowed. Right as a probe ended the episode, that only continues it.
+    OverloadDetector::Event full;
+    detector_.OnQueueFull(now, &full);
+    *event = *event == OverloadDetector::Event::kEnded ? OverloadDetector::Event::kNone : full;
     shedding_ = true;
   }
   return false;
