@@ -1,7 +1,7 @@
 // Every error code the service promises, over real TCP: INVALID_ARGUMENT naming the field,
-// NOT_FOUND, UNAUTHENTICATED, RESOURCE_EXHAUSTED from a full queue (at once) and from the
-// message size limit, DEADLINE_EXCEEDED and CANCELLED for calls that expired or were
-// cancelled while queued (their query never runs).
+// NOT_FOUND, UNAUTHENTICATED, RESOURCE_EXHAUSTED from a full queue (at once, then as overload
+// shedding) and from the message size limit, DEADLINE_EXCEEDED and CANCELLED for calls that
+// expired or were cancelled while queued (their query never runs).
 
 #include <atomic>
 #include <limits>
@@ -143,6 +143,11 @@ TEST_F(ServerErrorsTest, FullQueueIsResourceExhaustedAtOnce) {
   const grpc::Status third = Call(Path());
   EXPECT_EQ(third.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
   EXPECT_LT(absl::Now() - before, absl::Seconds(5));  // answered without waiting for a worker
+  // The overflow starts an overload episode (shedding is on by default): refusals say so.
+  EXPECT_THAT(server_->metrics().Render(), HasSubstr("\nwaymesh_overloaded 1\n"));
+  const grpc::Status fourth = Call(Path());
+  EXPECT_EQ(fourth.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_THAT(fourth.error_message(), HasSubstr("overloaded"));
   gate.Open();
   a.join();
   b.join();
