@@ -150,7 +150,7 @@ absl::Status ServerMetrics::RegisterWaymeshMetrics() {
        "Requests the worker queue holds before answering RESOURCE_EXHAUSTED."},
       {&workers_, "waymesh_workers", "Worker threads running queries."},
       {&overloaded_, "waymesh_overloaded",
-       "1 while calls arrive faster than the workers serve them and the pool sheds load."},
+       "1 during an overload episode: the queue overflowed and the pool sheds load."},
       {&cache_bytes_, "waymesh_tile_cache_bytes", "Bytes of navmesh tiles resident in memory."},
       {&cache_budget_bytes_, "waymesh_tile_cache_budget_bytes",
        "Tile cache budget (--tile-cache-bytes)."},

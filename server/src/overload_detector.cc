@@ -2,21 +2,18 @@
 
 namespace waymesh::server {
 
-bool OverloadDetector::Shedding(absl::Time now, Event* event) {
-  *event = Event::kNone;
+bool OverloadDetector::Shedding(absl::Time now) {
   if (state_ == State::kShedding && now - since_ >= options_.hold) {
     state_ = State::kProbing;
     since_ = now;
   } else if (state_ == State::kProbing && now - since_ >= options_.hold) {
     state_ = State::kNormal;
     since_ = now;
-    *event = Event::kEnded;
   }
   return state_ == State::kShedding;
 }
 
-void OverloadDetector::OnQueueFull(absl::Time now, Event* event) {
-  *event = state_ == State::kNormal ? Event::kStarted : Event::kNone;
+void OverloadDetector::OnQueueFull(absl::Time now) {
   state_ = State::kShedding;
   since_ = now;
 }

@@ -15,56 +15,50 @@ WorkerPool::WorkerPool(WorkerPoolOptions options)
 
 WorkerPool::~WorkerPool() { Stop(); }
 
-size_t WorkerPool::RunningLimit() const {
-  const size_t all = threads_.size();
-  return shedding_ && all > 1 ? all - 1 : all;
-}
+size_t WorkerPool::SheddingWorkers() const { return std::max<size_t>(1, threads_.size() - 1); }
+
+size_t WorkerPool::RunningLimit() const { return shedding_ ? SheddingWorkers() : threads_.size(); }
 
 size_t WorkerPool::QueueLimit() const {
   if (!shedding_) return ring_.size();
-  const size_t running = std::max<size_t>(1, threads_.size() - 1);
-  return std::min(ring_.size(), running * kOverloadQueuePerWorker);
+  return std::min(ring_.size(), SheddingWorkers() * kOverloadQueuePerWorker);
 }
 
-bool WorkerPool::Admit(Task& task, OverloadDetector::Event* event) {
-  *event = OverloadDetector::Event::kNone;
+bool WorkerPool::Admit(Task& task, absl::Time now) {
   if (stopping_) return false;
-  absl::Time now;
-  if (options_.overload_shedding) {
-    now = absl::Now();
-    shedding_ = detector_.Shedding(now, event);
-  }
+  if (options_.overload_shedding) shedding_ = detector_.Shedding(now);
   if (size_ < QueueLimit()) {
     ring_[(head_ + size_) % ring_.size()] = std::move(task);
     ++size_;
     return true;
   }
   if (options_.overload_shedding && !shedding_) {
-    // The normal queue overflowed. Right as a probe ended the episode, that only continues it.
-    OverloadDetector::Event full;
-    detector_.OnQueueFull(now, &full);
-    *event = *event == OverloadDetector::Event::kEnded ? OverloadDetector::Event::kNone : full;
+    detector_.OnQueueFull(now);  // the normal queue overflowed
     shedding_ = true;
   }
   return false;
 }
 
 bool WorkerPool::TrySubmit(Task task) {
+  const absl::Time now = options_.overload_shedding ? absl::Now() : absl::InfinitePast();
   bool queued;
   bool released;  // shedding stopped: the idle worker may run again
-  OverloadDetector::Event event;
+  bool episode_changed;
+  bool overloaded;
   int64_t depth;
   {
     std::lock_guard<std::mutex> lock(mu_);
     const bool was_shedding = shedding_;
-    queued = Admit(task, &event);
+    const bool was_overloaded = detector_.overloaded();
+    queued = Admit(task, now);
     released = was_shedding && !shedding_;
+    overloaded = detector_.overloaded();
+    // A probe that ends an episode and overflows in the same call only continues it.
+    episode_changed = overloaded != was_overloaded;
     depth = static_cast<int64_t>(size_);
   }
   if (released) ready_.notify_all();
-  if (event != OverloadDetector::Event::kNone && options_.on_overload) {
-    options_.on_overload(event == OverloadDetector::Event::kStarted);
-  }
+  if (episode_changed && options_.on_overload) options_.on_overload(overloaded);
   if (!queued) return false;
   ready_.notify_one();
   if (options_.on_queue_depth) options_.on_queue_depth(depth);

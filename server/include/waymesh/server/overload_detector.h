@@ -26,16 +26,14 @@ struct OverloadOptions {
 
 class OverloadDetector {
  public:
-  enum class Event { kNone, kStarted, kEnded };  // of an overload episode
-
   explicit OverloadDetector(OverloadOptions options) : options_(options) {}
 
   // Whether the pool sheds load at `now`; may end a shedding spell (probe) or, after a probe
-  // without overflow, the episode (*event = kEnded).
-  bool Shedding(absl::Time now, Event* event);
-  // The normal queue was full at `now`: shed load from now on (*event = kStarted when this
-  // begins an episode).
-  void OnQueueFull(absl::Time now, Event* event);
+  // without overflow, the episode.
+  bool Shedding(absl::Time now);
+  // The normal queue was full at `now`: shed load from now on (an episode begins unless one
+  // is going on).
+  void OnQueueFull(absl::Time now);
 
   // Whether an overload episode is going on (shedding or probing).
   bool overloaded() const { return state_ != State::kNormal; }

@@ -71,9 +71,10 @@ class WorkerPool {
   // Workers allowed to run tasks and tasks allowed to wait, now (mu_ held).
   size_t RunningLimit() const;
   size_t QueueLimit() const;
-  // Queues `task` if the limits allow (mu_ held); updates shedding_ and reports an overload
-  // episode starting or ending in *event.
-  bool Admit(Task& task, OverloadDetector::Event* event);
+  // Workers that run while shedding: one fewer, at least one.
+  size_t SheddingWorkers() const;
+  // Queues `task` if the limits at `now` allow (mu_ held); updates shedding_ and the detector.
+  bool Admit(Task& task, absl::Time now);
 
   const WorkerPoolOptions options_;
   mutable std::mutex mu_;
