@@ -60,18 +60,26 @@ class NavigationService::Call {
 
 namespace {
 
-// Why a call was refused, for the client's log.
-std::string RefusalMessage(const WorkerPool& pool) {
-  if (pool.overloaded()) {
-    return "the server is overloaded (calls arrive faster than its workers serve them) and "
-           "is shedding load; retry later, with backoff";
-  }
-  return absl::StrCat("all ", pool.workers(), " workers are busy and ", pool.queue_capacity(),
-                      " calls are queued; retry later");
-}
-
 grpc::Status Unavailable() {
   return grpc::Status(grpc::StatusCode::UNAVAILABLE, "the server is shutting down");
+}
+
+// The answer to a call the pool refused, with why, for the client's log.
+grpc::Status Refusal(Admission why, const WorkerPool& pool) {
+  switch (why) {
+    case Admission::kStopping:
+      return Unavailable();
+    case Admission::kShedding:
+      return grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
+                          "the server is overloaded (calls arrive faster than its workers serve "
+                          "them) and is shedding load; retry later, with backoff");
+    case Admission::kQueueFull:
+    case Admission::kQueued:
+      break;
+  }
+  return grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
+                      absl::StrCat("all ", pool.workers(), " workers are busy and ",
+                                   pool.queue_capacity(), " calls are queued; retry later"));
 }
 
 grpc::Status Unauthenticated() {
@@ -167,21 +175,22 @@ void NavigationService::Enqueue(std::unique_ptr<Call> call, Work work) {
   }
   // The task owns the call only if it is queued; a refused task is destroyed unrun.
   Call* raw = call.release();
-  const bool queued = pool_->TrySubmit([this, raw, work = std::move(work)](WorkerState& w) mutable {
+  const Admission admission =
+      pool_->TrySubmit([this, raw, work = std::move(work)](WorkerState& w) mutable {
+        std::unique_ptr<Call> c(raw);
+        // It may have waited in the queue past its deadline, or its client may have gone.
+        if (grpc::Status alive = CheckAlive(c->ctx()); !alive.ok()) {
+          c->Finish(alive);
+          return;
+        }
+        if (options_.before_query) options_.before_query(c->method());
+        queries_run_.fetch_add(1, std::memory_order_relaxed);
+        c->Finish(work(w, c->ctx()));
+      });
+  if (admission != Admission::kQueued) {
     std::unique_ptr<Call> c(raw);
-    // It may have waited in the queue past its deadline, or its client may have gone.
-    if (grpc::Status alive = CheckAlive(c->ctx()); !alive.ok()) {
-      c->Finish(alive);
-      return;
-    }
-    if (options_.before_query) options_.before_query(c->method());
-    queries_run_.fetch_add(1, std::memory_order_relaxed);
-    c->Finish(work(w, c->ctx()));
-  });
-  if (!queued) {
-    std::unique_ptr<Call> c(raw);
-    metrics_->RecordRejected();
-    c->Finish(grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED, RefusalMessage(*pool_)));
+    if (admission != Admission::kStopping) metrics_->RecordRejected();
+    c->Finish(Refusal(admission, *pool_));
   }
 }
 

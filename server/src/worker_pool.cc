@@ -24,24 +24,24 @@ size_t WorkerPool::QueueLimit() const {
   return std::min(ring_.size(), SheddingWorkers() * kOverloadQueuePerWorker);
 }
 
-bool WorkerPool::Admit(Task& task, absl::Time now) {
-  if (stopping_) return false;
+Admission WorkerPool::Admit(Task& task, absl::Time now) {
+  if (stopping_) return Admission::kStopping;
   if (options_.overload_shedding) shedding_ = detector_.Shedding(now);
   if (size_ < QueueLimit()) {
     ring_[(head_ + size_) % ring_.size()] = std::move(task);
     ++size_;
-    return true;
+    return Admission::kQueued;
   }
   if (options_.overload_shedding && !shedding_) {
     detector_.OnQueueFull(now);  // the normal queue overflowed
     shedding_ = true;
   }
-  return false;
+  return shedding_ ? Admission::kShedding : Admission::kQueueFull;
 }
 
-bool WorkerPool::TrySubmit(Task task) {
+Admission WorkerPool::TrySubmit(Task task) {
   const absl::Time now = options_.overload_shedding ? absl::Now() : absl::InfinitePast();
-  bool queued;
+  Admission admission;
   bool released;  // shedding stopped: the idle worker may run again
   bool episode_changed;
   bool overloaded;
@@ -50,7 +50,7 @@ bool WorkerPool::TrySubmit(Task task) {
     std::lock_guard<std::mutex> lock(mu_);
     const bool was_shedding = shedding_;
     const bool was_overloaded = detector_.overloaded();
-    queued = Admit(task, now);
+    admission = Admit(task, now);
     released = was_shedding && !shedding_;
     overloaded = detector_.overloaded();
     // A probe that ends an episode and overflows in the same call only continues it.
@@ -59,10 +59,10 @@ bool WorkerPool::TrySubmit(Task task) {
   }
   if (released) ready_.notify_all();
   if (episode_changed && options_.on_overload) options_.on_overload(overloaded);
-  if (!queued) return false;
+  if (admission != Admission::kQueued) return admission;
   ready_.notify_one();
   if (options_.on_queue_depth) options_.on_queue_depth(depth);
-  return true;
+  return admission;
 }
 
 void WorkerPool::Stop() {

@@ -52,17 +52,17 @@ TEST(WorkerPoolTest, FullQueueRefusesAtOnceAndStopDrains) {
     ++ran;
   };
   // Two tasks occupy both workers...
-  ASSERT_TRUE(pool.TrySubmit(blocking));
-  ASSERT_TRUE(pool.TrySubmit(blocking));
+  ASSERT_EQ(pool.TrySubmit(blocking), Admission::kQueued);
+  ASSERT_EQ(pool.TrySubmit(blocking), Admission::kQueued);
   for (int i = 0; i < 2000 && started < 2; ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   ASSERT_EQ(started, 2);
   // ...three more fill the queue, the sixth is refused without waiting.
-  for (int i = 0; i < 3; ++i) ASSERT_TRUE(pool.TrySubmit(blocking)) << i;
+  for (int i = 0; i < 3; ++i) ASSERT_EQ(pool.TrySubmit(blocking), Admission::kQueued) << i;
   EXPECT_EQ(pool.queue_depth(), 3);
   EXPECT_EQ(last_depth, 3);
   const auto before = std::chrono::steady_clock::now();
-  EXPECT_FALSE(pool.TrySubmit(blocking));
+  EXPECT_EQ(pool.TrySubmit(blocking), Admission::kQueueFull);
   EXPECT_LT(std::chrono::steady_clock::now() - before, std::chrono::seconds(1));
 
   gate.Open();
@@ -70,7 +70,7 @@ TEST(WorkerPoolTest, FullQueueRefusesAtOnceAndStopDrains) {
   EXPECT_EQ(ran, 5);  // every accepted task ran, the refused one never did
   EXPECT_EQ(pool.queue_depth(), 0);
   EXPECT_EQ(last_depth, 0);
-  EXPECT_FALSE(pool.TrySubmit(blocking));  // stopped
+  EXPECT_EQ(pool.TrySubmit(blocking), Admission::kStopping);
 }
 
 TEST(WorkerPoolTest, EachWorkerHasItsOwnState) {
@@ -83,13 +83,14 @@ TEST(WorkerPoolTest, EachWorkerHasItsOwnState) {
   std::set<std::thread::id> threads;
   std::atomic<int> done{0};
   for (int i = 0; i < 60; ++i) {
-    ASSERT_TRUE(pool.TrySubmit([&](WorkerState& w) {
+    ASSERT_EQ(pool.TrySubmit([&](WorkerState& w) {
       std::this_thread::sleep_for(std::chrono::microseconds(200));
       std::lock_guard<std::mutex> lock(mu);
       states.insert(&w);
       threads.insert(std::this_thread::get_id());
       ++done;
-    }));
+    }),
+              Admission::kQueued);
   }
   pool.Stop();
   EXPECT_EQ(done, 60);
@@ -130,7 +131,11 @@ TEST(WorkerPoolTest, OverloadRunsOneWorkerFewerAndShortensTheQueue) {
   };
   auto offer = [&] {
     const int id = next_id++;
-    if (!pool.TrySubmit([&call, id](WorkerState& w) { call(w, id); })) --next_id;
+    const Admission a = pool.TrySubmit([&call, id](WorkerState& w) { call(w, id); });
+    if (a != Admission::kQueued) {
+      --next_id;
+      EXPECT_EQ(a, pool.overloaded() ? Admission::kShedding : Admission::kQueueFull);
+    }
   };
   EXPECT_FALSE(pool.overloaded());
   const auto flood_end = std::chrono::steady_clock::now() + std::chrono::milliseconds(40);
@@ -170,7 +175,9 @@ TEST(WorkerPoolTest, AProbeWithoutOverflowEndsTheEpisode) {
   WorkerPool pool(options);
   Gate gate;
   auto blocking = [&](WorkerState&) { gate.Wait(); };
-  while (!pool.overloaded()) pool.TrySubmit(blocking);  // 2 run, 4 wait, 1 refused
+  Admission last = Admission::kQueued;
+  while (!pool.overloaded()) last = pool.TrySubmit(blocking);  // 2 run, 4 wait, 1 refused
+  EXPECT_EQ(last, Admission::kShedding);
   EXPECT_EQ(started, 1);
   gate.Open();
   // Calm calls, one at a time: shedding gives way to a probe after 50 ms, and a probe with no
@@ -178,7 +185,9 @@ TEST(WorkerPoolTest, AProbeWithoutOverflowEndsTheEpisode) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
   while (pool.overloaded() && std::chrono::steady_clock::now() < deadline) {
     std::promise<void> done;
-    if (pool.TrySubmit([&](WorkerState&) { done.set_value(); })) done.get_future().wait();
+    if (pool.TrySubmit([&](WorkerState&) { done.set_value(); }) == Admission::kQueued) {
+      done.get_future().wait();
+    }
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   EXPECT_FALSE(pool.overloaded());
@@ -194,7 +203,16 @@ TEST(WorkerPoolTest, WithoutSheddingThePoolIsNeverOverloaded) {
   WorkerPool pool(options);
   Gate gate;
   auto blocking = [&](WorkerState&) { gate.Wait(); };
-  for (int i = 0; i < 10000; ++i) pool.TrySubmit(blocking);
+  int queued = 0;
+  for (int i = 0; i < 10000; ++i) {
+    const Admission a = pool.TrySubmit(blocking);
+    if (a == Admission::kQueued) {
+      ++queued;
+    } else {
+      ASSERT_EQ(a, Admission::kQueueFull) << i;
+    }
+  }
+  EXPECT_LE(queued, 6);  // 2 run, 4 wait
   EXPECT_FALSE(pool.overloaded());
   gate.Open();
   pool.Stop();

@@ -38,6 +38,14 @@ struct WorkerPoolOptions {
   std::function<void(bool)> on_overload;
 };
 
+// What TrySubmit did with a task; everything but kQueued is a refusal, and says why.
+enum class Admission {
+  kQueued,     // it will run
+  kQueueFull,  // every worker is busy and the queue is full
+  kShedding,   // an overload episode is going on and the shedding limits are reached
+  kStopping,   // the pool is stopping
+};
+
 class WorkerPool {
  public:
   // Runs on a worker thread with that worker's private state.
@@ -50,9 +58,10 @@ class WorkerPool {
   WorkerPool(const WorkerPool&) = delete;
   WorkerPool& operator=(const WorkerPool&) = delete;
 
-  // Queues `task`, or returns false at once when the queue is full or the pool is stopping
-  // (the task is then destroyed without running: the caller answers the call itself).
-  bool TrySubmit(Task task);
+  // Queues `task`, or refuses it at once when the queue is full or the pool is stopping (the
+  // task is then destroyed without running: the caller answers the call itself, and the
+  // result says why, without another look at the pool's lock).
+  Admission TrySubmit(Task task);
   // Refuses new tasks, runs every task already queued, joins the threads. Idempotent.
   void Stop();
 
@@ -74,7 +83,7 @@ class WorkerPool {
   // Workers that run while shedding: one fewer, at least one.
   size_t SheddingWorkers() const;
   // Queues `task` if the limits at `now` allow (mu_ held); updates shedding_ and the detector.
-  bool Admit(Task& task, absl::Time now);
+  Admission Admit(Task& task, absl::Time now);
 
   const WorkerPoolOptions options_;
   mutable std::mutex mu_;
