@@ -7,6 +7,14 @@
 
 namespace waymesh::internal {
 
+int FindCorner(const TileView& tile, uint32_t poly, Vec3 v) {
+  for (uint32_t i = 0, n = tile.corner_count(poly); i < n; ++i) {
+    const Vec3 c = tile.corner(poly, i);
+    if (c.x == v.x && c.z == v.z && c.y == v.y) return int(i);
+  }
+  return -1;
+}
+
 bool PointInPolyXZ(const TileView& tile, uint32_t poly, Vec3 p, float tolerance) {
   const uint32_t n = tile.corner_count(poly);
   Vec3 a = tile.corner(poly, n - 1);

@@ -25,6 +25,10 @@ inline float ClosestParamXZ(Vec3 a, Vec3 b, Vec3 p) {
   return t < 0 ? 0 : (t > 1 ? 1 : t);
 }
 
+// Corner index of polygon `poly` at exactly the position of `v` (a vertex it shares with a
+// neighbour), or -1.
+int FindCorner(const TileView& tile, uint32_t poly, Vec3 v);
+
 // True when (p.x, p.z) is inside polygon `poly` or within `tolerance` metres of it.
 bool PointInPolyXZ(const TileView& tile, uint32_t poly, Vec3 p, float tolerance);
 

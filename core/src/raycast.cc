@@ -8,7 +8,11 @@
 
 namespace waymesh::internal {
 
-float RayExit(const TileView& tile, uint32_t poly, Vec3 start, Vec3 d, int* edge) {
+namespace {
+
+// RayExit over every edge's half-plane: the smallest exit parameter of the edges the ray heads
+// out through. Also right for a line that misses the polygon by rounding.
+float ExitByHalfPlanes(const TileView& tile, uint32_t poly, Vec3 start, Vec3 d, int* edge) {
   const uint32_t n = tile.corner_count(poly);
   float best = INFINITY;
   *edge = -1;
@@ -34,6 +38,90 @@ float RayExit(const TileView& tile, uint32_t poly, Vec3 start, Vec3 d, int* edge
     }
   }
   return best;
+}
+
+}  // namespace
+
+float RayExit(const TileView& tile, uint32_t poly, Vec3 start, Vec3 d, int* edge) {
+  // The ray's line splits a convex polygon's corners into a run on its right and a run on its
+  // left; the ray leaves through the one edge that goes from the right run to the left one.
+  // Finding it costs a cross product per corner and one division; the crossing point lies on
+  // that edge's segment, so collinear edges (kept T-junction points) need no tie-break. A line
+  // through a corner (side 0, common on integer coordinates) leaves by the edge arriving at
+  // it, and WalkRay goes round the corner (PivotAtCorner).
+  const uint32_t n = tile.corner_count(poly);
+  const uint32_t* corners = tile.poly_verts.data() + tile.poly_start[poly];
+  auto side = [&](Vec3 v) { return d.x * (v.z - start.z) - d.z * (v.x - start.x); };
+  Vec3 a = tile.vertices[corners[n - 1]];
+  float side_a = side(a);
+  for (uint32_t i = 0; i < n; ++i) {
+    const Vec3 b = tile.vertices[corners[i]];
+    const float side_b = side(b);
+    if (side_a < 0 && side_b >= 0) {
+      *edge = int(i == 0 ? n - 1 : i - 1);
+      return TriArea2XZ(a, b, start) / (side_b - side_a);
+    }
+    a = b;
+    side_a = side_b;
+  }
+  return ExitByHalfPlanes(tile, poly, start, d, edge);
+}
+
+int ExitCorner(const TileView& tile, uint32_t poly, int edge, Vec3 start, Vec3 d) {
+  const uint32_t n = tile.corner_count(poly);
+  // The same side test as RayExit's, so that a corner it put on the line is found here.
+  auto on_line = [&](uint32_t corner) {
+    const Vec3 v = tile.corner(poly, corner);
+    return d.x * (v.z - start.z) - d.z * (v.x - start.x) == 0.0f;
+  };
+  const uint32_t e = uint32_t(edge);
+  if (on_line((e + 1) % n)) return int((e + 1) % n);
+  if (on_line(e)) return int(e);
+  return -1;
+}
+
+namespace {
+
+// Whether direction d from corner c of the polygon points into it (or along one of its edges):
+// between the edge leaving the corner and the edge arriving at it, turning counter-clockwise.
+bool HoldsDirection(const TileView& tile, uint32_t poly, uint32_t c, Vec3 d) {
+  const uint32_t n = tile.corner_count(poly);
+  const Vec3 v = tile.corner(poly, c);
+  const Vec3 next = tile.corner(poly, (c + 1) % n);
+  const Vec3 prev = tile.corner(poly, (c + n - 1) % n);
+  const Vec3 origin{0, 0, 0};
+  return TriArea2XZ(origin, next - v, d) >= 0 && TriArea2XZ(origin, d, prev - v) >= 0;
+}
+
+}  // namespace
+
+CornerPivot PivotAtCorner(const QueryContext& ctx, const QueryFilter& filter, TilePoly from,
+                          uint32_t corner, Vec3 d) {
+  const Vec3 v = ctx.Tile(from.tile).corner(from.poly, corner);
+  for (const bool forward : {true, false}) {
+    CornerPivot pivot;
+    TilePoly at = from;
+    uint32_t c = corner;
+    while (pivot.count < CornerPivot::kMaxSteps) {
+      const TileView& t = ctx.Tile(at.tile);
+      const uint32_t n = t.corner_count(at.poly);
+      // Forwards across the edge leaving the corner, backwards across the one arriving at it.
+      const uint32_t edge = forward ? c : (c + n - 1) % n;
+      const std::optional<TilePoly> nb = t.across(t.poly_start[at.poly] + edge);
+      if (!nb || !ctx.Exists(nb->tile, nb->poly) || !ctx.Passes(filter, nb->tile, nb->poly)) {
+        break;
+      }
+      if (nb->tile == from.tile && nb->poly == from.poly) break;  // all the way round
+      const TileView& nt = ctx.Tile(nb->tile);
+      const int nc = FindCorner(nt, nb->poly, v);
+      if (nc < 0) break;  // adjacency without the shared corner: corrupt, stop here
+      pivot.steps[pivot.count++] = {*nb, int(edge)};
+      if (HoldsDirection(nt, nb->poly, uint32_t(nc), d)) return pivot;
+      at = *nb;
+      c = uint32_t(nc);
+    }
+  }
+  return CornerPivot{};
 }
 
 void RaycastAlongSurface(const QueryContext& ctx, const SurfacePoint& start, Vec3 end,

@@ -3,6 +3,7 @@
 // adjacency (so stacked floors never mix) until a wall or a rejected polygon stops it.
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <optional>
 
@@ -22,6 +23,27 @@ void RaycastAlongSurface(const QueryContext& ctx, const SurfacePoint& start, Vec
 // *edge = -1 when the ray never leaves (d = 0).
 float RayExit(const TileView& tile, uint32_t poly, Vec3 start, Vec3 d, int* edge);
 
+// When the ray start + s * d leaves `poly` through edge `edge` exactly at one of the edge's
+// ends (its line runs through that corner, as often on integer coordinates), that corner's
+// index; -1 otherwise.
+int ExitCorner(const TileView& tile, uint32_t poly, int edge, Vec3 start, Vec3 d);
+
+// The polygons a ray passes into when it leaves a polygon through one of its corners: from
+// that polygon around the corner, edge by edge (never through a wall or a polygon the filter
+// rejects), either way round, up to the first polygon whose angle at the corner holds the
+// ray's direction. Empty (count 0) when the ray runs into a wall at the corner.
+struct CornerPivot {
+  static constexpr int kMaxSteps = 16;  // polygons around one vertex are few
+  struct Step {
+    TilePoly poly;
+    int edge;  // corner index of the previous polygon's edge it was entered through
+  };
+  std::array<Step, kMaxSteps> steps;
+  int count = 0;
+};
+CornerPivot PivotAtCorner(const QueryContext& ctx, const QueryFilter& filter, TilePoly from,
+                          uint32_t corner, Vec3 d);
+
 // How a walk along a plan-view segment ended, in the last polygon it reached.
 struct RayWalkEnd {
   enum Kind { kReachedEnd, kBlocked, kStopped } kind;
@@ -40,22 +62,38 @@ RayWalkEnd WalkRay(const QueryContext& ctx, const SurfacePoint& start, Vec3 end,
   const Vec3 s = start.pos;
   const Vec3 d{end.x - s.x, 0.0f, end.z - s.z};
   TilePoly at{start.poly.tile(), start.poly.poly()};
-  int via = -1;
+  if (!enter(at.tile, at.poly, -1)) return {RayWalkEnd::kStopped, at, 0.0f, -1};
   float t_in = 0;
+  float pivot_t = -1;  // where the walk last went round a corner
   // Each step enters a new polygon further along the ray; the bound only stops corrupt data.
   const uint64_t max_steps = uint64_t(ctx.tile_base.back()) + 1;
   for (uint64_t step = 0; step < max_steps; ++step) {
-    if (!enter(at.tile, at.poly, via)) return {RayWalkEnd::kStopped, at, t_in, -1};
     const TileView& t = ctx.Tile(at.tile);
     int edge = -1;
     const float exit = std::max(RayExit(t, at.poly, s, d, &edge), t_in);
     if (exit >= 1.0f || edge < 0) return {RayWalkEnd::kReachedEnd, at, 1.0f, -1};
-    const std::optional<TilePoly> nb = t.across(t.poly_start[at.poly] + uint32_t(edge));
-    if (!nb || !ctx.Exists(nb->tile, nb->poly) || !ctx.Passes(filter, nb->tile, nb->poly)) {
-      return {RayWalkEnd::kBlocked, at, exit, edge};
+    if (const int corner = ExitCorner(t, at.poly, edge, s, d); corner >= 0) {
+      // Through a corner: on in the polygon around it that the ray enters. Going round the
+      // same corner again without getting anywhere means the pivot found only rounding.
+      const CornerPivot pivot =
+          exit == pivot_t ? CornerPivot{} : PivotAtCorner(ctx, filter, at, uint32_t(corner), d);
+      if (pivot.count == 0) return {RayWalkEnd::kBlocked, at, exit, edge};
+      for (int i = 0; i < pivot.count; ++i) {
+        const CornerPivot::Step& p = pivot.steps[i];
+        if (!enter(p.poly.tile, p.poly.poly, p.edge)) {
+          return {RayWalkEnd::kStopped, p.poly, exit, -1};
+        }
+      }
+      at = pivot.steps[pivot.count - 1].poly;
+      pivot_t = exit;
+    } else {
+      const std::optional<TilePoly> nb = t.across(t.poly_start[at.poly] + uint32_t(edge));
+      if (!nb || !ctx.Exists(nb->tile, nb->poly) || !ctx.Passes(filter, nb->tile, nb->poly)) {
+        return {RayWalkEnd::kBlocked, at, exit, edge};
+      }
+      if (!enter(nb->tile, nb->poly, edge)) return {RayWalkEnd::kStopped, *nb, exit, -1};
+      at = *nb;
     }
-    at = *nb;
-    via = edge;
     t_in = exit;
   }
   // Unreachable on a valid map; report a stop where we are rather than loop.

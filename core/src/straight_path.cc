@@ -20,15 +20,6 @@ uint8_t AreaOf(const QueryContext& ctx, const CorridorStep& s) {
   return ctx.Tile(s.tile).poly_area[s.poly];
 }
 
-// Corner of polygon `poly` at the same plan position as `v`, or -1.
-int FindCorner(const TileView& t, uint32_t poly, Vec3 v) {
-  for (uint32_t i = 0, n = t.corner_count(poly); i < n; ++i) {
-    const Vec3 c = t.corner(poly, i);
-    if (c.x == v.x && c.z == v.z && c.y == v.y) return int(i);
-  }
-  return -1;
-}
-
 // Shrinks portal ends that are wall corners by `clearance`, at most to the portal's middle.
 void ApplyClearance(const QueryContext& ctx, const QueryFilter& filter, const CorridorStep& from,
                     uint32_t edge, float clearance, FunnelPortal* portal) {

@@ -409,6 +409,44 @@ TEST(NavQueryHandTest, RaycastThroughGridStopsAtWall) {
   EXPECT_EQ(r.polys.size(), 4u);  // cells x = 1..4 of row z = 1
 }
 
+// 4 x 4 grid of unit squares without the cell x = 2..3, z = 0..1: rays on integer lines pass
+// exactly through corners, as on integer-coordinate maps.
+std::shared_ptr<const NavMap> CornerMap() { return Grid(4, 4, {2}); }
+
+TEST(NavQueryHandTest, RayThroughCornersGoesOnAcrossThem) {
+  NavQuery q(CornerMap());
+  RaycastResult r;
+  // The diagonal through corners (1, 1), (2, 2) and (3, 3).
+  ASSERT_TRUE(q.Raycast({0.25f, 0, 0.25f}, {3.75f, 0, 3.75f}, QueryFilter(), {1, 1, 1}, &r).ok());
+  EXPECT_FALSE(r.hit);
+  EXPECT_FLOAT_EQ(r.t, 1.0f);
+  // Four cells on the diagonal, and at each corner one of the two cells beside it that the
+  // walk goes round the corner through.
+  EXPECT_EQ(r.polys.size(), 7u);
+}
+
+TEST(NavQueryHandTest, RayGrazingAWallCornerIsNotStopped) {
+  NavQuery q(CornerMap());
+  RaycastResult r;
+  // Through the hole's corner (2, 1), the hole to the right of the ray.
+  ASSERT_TRUE(q.Raycast({1.25f, 0, 0.25f}, {2.75f, 0, 1.75f}, QueryFilter(), {1, 1, 1}, &r).ok());
+  EXPECT_FALSE(r.hit);
+  EXPECT_FLOAT_EQ(r.t, 1.0f);
+  // Along the hole's top edge z = 1.
+  ASSERT_TRUE(q.Raycast({0.5f, 0, 1}, {3.5f, 0, 1}, QueryFilter(), {1, 1, 1}, &r).ok());
+  EXPECT_FALSE(r.hit);
+}
+
+TEST(NavQueryHandTest, RayIntoAWallCornerStopsThere) {
+  NavQuery q(CornerMap());
+  RaycastResult r;
+  ASSERT_TRUE(q.Raycast({1.5f, 0, 1.5f}, {2.5f, 0, 0.5f}, QueryFilter(), {1, 1, 1}, &r).ok());
+  ASSERT_TRUE(r.hit);
+  EXPECT_NEAR(r.t, 0.5f, 1e-5);
+  EXPECT_NEAR(r.hit_point.x, 2, 1e-4);
+  EXPECT_NEAR(r.hit_point.z, 1, 1e-4);
+}
+
 TEST(NavQueryHandTest, MoveAlongSurfaceSlidesAlongWall) {
   NavQuery q(WallMap());
   MoveResult m;
