@@ -445,6 +445,9 @@ TEST(NavQueryHandTest, RayIntoAWallCornerStopsThere) {
   EXPECT_NEAR(r.t, 0.5f, 1e-5);
   EXPECT_NEAR(r.hit_point.x, 2, 1e-4);
   EXPECT_NEAR(r.hit_point.z, 1, 1e-4);
+  // A corner has no one wall: the normal is that of an edge at it, facing the ray.
+  EXPECT_LT(r.normal.x * 1 + r.normal.z * -1, 0);
+  EXPECT_NEAR(std::hypot(r.normal.x, r.normal.z), 1, 1e-5);
 }
 
 TEST(NavQueryHandTest, MoveAlongSurfaceSlidesAlongWall) {
