@@ -10,6 +10,12 @@ namespace waymesh::internal {
 
 namespace {
 
+// Which side of the ray's line (start + s * d) corner v lies on: > 0 left, < 0 right, 0 on it.
+// RayExit and ExitCorner must agree exactly on 0, so both use this.
+float SideOfRay(Vec3 v, Vec3 start, Vec3 d) {
+  return d.x * (v.z - start.z) - d.z * (v.x - start.x);
+}
+
 // RayExit over every edge's half-plane: the smallest exit parameter of the edges the ray heads
 // out through. Also right for a line that misses the polygon by rounding.
 float ExitByHalfPlanes(const TileView& tile, uint32_t poly, Vec3 start, Vec3 d, int* edge) {
@@ -51,12 +57,11 @@ float RayExit(const TileView& tile, uint32_t poly, Vec3 start, Vec3 d, int* edge
   // it, and WalkRay goes round the corner (PivotAtCorner).
   const uint32_t n = tile.corner_count(poly);
   const uint32_t* corners = tile.poly_verts.data() + tile.poly_start[poly];
-  auto side = [&](Vec3 v) { return d.x * (v.z - start.z) - d.z * (v.x - start.x); };
   Vec3 a = tile.vertices[corners[n - 1]];
-  float side_a = side(a);
+  float side_a = SideOfRay(a, start, d);
   for (uint32_t i = 0; i < n; ++i) {
     const Vec3 b = tile.vertices[corners[i]];
-    const float side_b = side(b);
+    const float side_b = SideOfRay(b, start, d);
     if (side_a < 0 && side_b >= 0) {
       *edge = int(i == 0 ? n - 1 : i - 1);
       return TriArea2XZ(a, b, start) / (side_b - side_a);
@@ -69,10 +74,8 @@ float RayExit(const TileView& tile, uint32_t poly, Vec3 start, Vec3 d, int* edge
 
 int ExitCorner(const TileView& tile, uint32_t poly, int edge, Vec3 start, Vec3 d) {
   const uint32_t n = tile.corner_count(poly);
-  // The same side test as RayExit's, so that a corner it put on the line is found here.
   auto on_line = [&](uint32_t corner) {
-    const Vec3 v = tile.corner(poly, corner);
-    return d.x * (v.z - start.z) - d.z * (v.x - start.x) == 0.0f;
+    return SideOfRay(tile.corner(poly, corner), start, d) == 0.0f;
   };
   const uint32_t e = uint32_t(edge);
   if (on_line((e + 1) % n)) return int((e + 1) % n);
@@ -89,8 +92,9 @@ bool HoldsDirection(const TileView& tile, uint32_t poly, uint32_t c, Vec3 d) {
   const Vec3 v = tile.corner(poly, c);
   const Vec3 next = tile.corner(poly, (c + 1) % n);
   const Vec3 prev = tile.corner(poly, (c + n - 1) % n);
-  const Vec3 origin{0, 0, 0};
-  return TriArea2XZ(origin, next - v, d) >= 0 && TriArea2XZ(origin, d, prev - v) >= 0;
+  // Seen along a ray from the corner: the next corner on its right (or on it), the previous
+  // on its left (or on it).
+  return SideOfRay(next, v, d) <= 0 && SideOfRay(prev, v, d) >= 0;
 }
 
 }  // namespace
