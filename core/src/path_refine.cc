@@ -4,7 +4,9 @@
 #include <utility>
 
 #include "node_pool.h"
+#include "poly_geometry.h"
 #include "straight_path.h"
+#include "vertex_fan.h"
 #include "waymesh/core/tolerances.h"
 
 namespace waymesh::internal {
@@ -12,9 +14,6 @@ namespace {
 
 // Each round swaps every inner corner once; rounds stop early when nothing improves.
 constexpr int kMaxRounds = 8;
-// Polygons around one vertex are few; this only stops a walk on corrupt adjacency.
-constexpr int kMaxFanSteps = 64;
-
 bool SameVertex(Vec3 a, Vec3 b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
 
 // The vertex at the given end (+1 left, -1 right) of the portal into steps[k].
@@ -53,26 +52,18 @@ bool SwapFan(const QueryContext& ctx, const QueryFilter& filter, std::vector<Cor
   }
   fan->clear();
   fan->push_back(first);
-  uint32_t tile = first.tile, poly = first.poly;
-  for (int step = 0; !(tile == last.tile && poly == last.poly); ++step) {
+  const int c = FindCorner(ctx.Tile(first.tile), first.poly, v);
+  if (c < 0) return false;
+  // The corridor crossed edges ending at v (left corner) or starting at v (right corner); the
+  // other side of v is reached through the other edge at v.
+  const FanTurn turn = side > 0 ? FanTurn::kLeaving : FanTurn::kArriving;
+  FanPoly p{{first.tile, first.poly}, uint32_t(c)};
+  for (int step = 0; !SamePoly(p.at, {last.tile, last.poly}); ++step) {
     if (step == kMaxFanSteps) return false;
-    const TileView& t = ctx.Tile(tile);
-    const uint32_t n = t.corner_count(poly);
-    int c = -1;
-    for (uint32_t i = 0; i < n; ++i) {
-      if (SameVertex(t.corner(poly, i), v)) c = int(i);
-    }
-    if (c < 0) return false;
-    // The corridor crossed edges ending at v (left corner) or starting at v (right corner);
-    // the other side of v is reached through the other edge at v.
-    const uint32_t edge = side > 0 ? uint32_t(c) : (uint32_t(c) + n - 1) % n;
-    const std::optional<TilePoly> nb = t.across(t.poly_start[poly] + edge);
-    if (!nb) return false;
-    if (!ctx.Exists(nb->tile, nb->poly) || !ctx.Passes(filter, nb->tile, nb->poly)) return false;
-    if (cost(nb->tile, nb->poly) != rate) return false;
-    fan->push_back({nb->tile, nb->poly, edge});
-    tile = nb->tile;
-    poly = nb->poly;
+    const std::optional<FanPoly> next = StepRoundVertex(ctx, filter, p, v, turn);
+    if (!next || cost(next->at.tile, next->at.poly) != rate) return false;
+    p = *next;
+    fan->push_back({p.at.tile, p.at.poly, p.entered_by});
   }
   s.erase(s.begin() + k0 - 1, s.begin() + k1 + 1);
   s.insert(s.begin() + k0 - 1, fan->begin(), fan->end());

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "poly_geometry.h"
+#include "vertex_fan.h"
 #include "waymesh/core/tolerances.h"
 
 namespace waymesh::internal {
@@ -11,7 +12,7 @@ namespace waymesh::internal {
 namespace {
 
 // Which side of the ray's line (start + s * d) corner v lies on: > 0 left, < 0 right, 0 on it.
-// RayExit and ExitCorner must agree exactly on 0, so both use this.
+// RayExit, CornerOnRay and HoldsDirection must agree exactly on 0, so all use this.
 float SideOfRay(Vec3 v, Vec3 start, Vec3 d) {
   return d.x * (v.z - start.z) - d.z * (v.x - start.x);
 }
@@ -46,9 +47,22 @@ float ExitByHalfPlanes(const TileView& tile, uint32_t poly, Vec3 start, Vec3 d, 
   return best;
 }
 
+// The corner of edge `edge` of `poly` that the ray's line runs exactly through, or -1.
+int CornerOnRay(const TileView& tile, uint32_t poly, int edge, Vec3 start, Vec3 d) {
+  if (edge < 0) return -1;
+  const uint32_t n = tile.corner_count(poly);
+  auto on_line = [&](uint32_t corner) {
+    return SideOfRay(tile.corner(poly, corner), start, d) == 0.0f;
+  };
+  const uint32_t e = uint32_t(edge);
+  if (on_line((e + 1) % n)) return int((e + 1) % n);
+  if (on_line(e)) return int(e);
+  return -1;
+}
+
 }  // namespace
 
-float RayExit(const TileView& tile, uint32_t poly, Vec3 start, Vec3 d, int* edge) {
+PolyExit RayExit(const TileView& tile, uint32_t poly, Vec3 start, Vec3 d) {
   // The ray's line splits a convex polygon's corners into a run on its right and a run on its
   // left; the ray leaves through the one edge that goes from the right run to the left one.
   // Finding it costs a cross product per corner and one division; the crossing point lies on
@@ -63,24 +77,17 @@ float RayExit(const TileView& tile, uint32_t poly, Vec3 start, Vec3 d, int* edge
     const Vec3 b = tile.vertices[corners[i]];
     const float side_b = SideOfRay(b, start, d);
     if (side_a < 0 && side_b >= 0) {
-      *edge = int(i == 0 ? n - 1 : i - 1);
-      return TriArea2XZ(a, b, start) / (side_b - side_a);
+      // Corner a is strictly right of the line, so only b can be on it.
+      return {TriArea2XZ(a, b, start) / (side_b - side_a), int(i == 0 ? n - 1 : i - 1),
+              side_b == 0.0f ? int(i) : -1};
     }
     a = b;
     side_a = side_b;
   }
-  return ExitByHalfPlanes(tile, poly, start, d, edge);
-}
-
-int ExitCorner(const TileView& tile, uint32_t poly, int edge, Vec3 start, Vec3 d) {
-  const uint32_t n = tile.corner_count(poly);
-  auto on_line = [&](uint32_t corner) {
-    return SideOfRay(tile.corner(poly, corner), start, d) == 0.0f;
-  };
-  const uint32_t e = uint32_t(edge);
-  if (on_line((e + 1) % n)) return int((e + 1) % n);
-  if (on_line(e)) return int(e);
-  return -1;
+  PolyExit exit;
+  exit.s = ExitByHalfPlanes(tile, poly, start, d, &exit.edge);
+  exit.corner = CornerOnRay(tile, poly, exit.edge, start, d);
+  return exit;
 }
 
 namespace {
@@ -102,27 +109,15 @@ bool HoldsDirection(const TileView& tile, uint32_t poly, uint32_t c, Vec3 d) {
 CornerPivot PivotAtCorner(const QueryContext& ctx, const QueryFilter& filter, TilePoly from,
                           uint32_t corner, Vec3 d) {
   const Vec3 v = ctx.Tile(from.tile).corner(from.poly, corner);
-  for (const bool forward : {true, false}) {
+  for (const FanTurn turn : {FanTurn::kLeaving, FanTurn::kArriving}) {
     CornerPivot pivot;
-    TilePoly at = from;
-    uint32_t c = corner;
+    FanPoly p{from, corner};
     while (pivot.count < CornerPivot::kMaxSteps) {
-      const TileView& t = ctx.Tile(at.tile);
-      const uint32_t n = t.corner_count(at.poly);
-      // Forwards across the edge leaving the corner, backwards across the one arriving at it.
-      const uint32_t edge = forward ? c : (c + n - 1) % n;
-      const std::optional<TilePoly> nb = t.across(t.poly_start[at.poly] + edge);
-      if (!nb || !ctx.Exists(nb->tile, nb->poly) || !ctx.Passes(filter, nb->tile, nb->poly)) {
-        break;
-      }
-      if (nb->tile == from.tile && nb->poly == from.poly) break;  // all the way round
-      const TileView& nt = ctx.Tile(nb->tile);
-      const int nc = FindCorner(nt, nb->poly, v);
-      if (nc < 0) break;  // adjacency without the shared corner: corrupt, stop here
-      pivot.steps[pivot.count++] = {*nb, int(edge)};
-      if (HoldsDirection(nt, nb->poly, uint32_t(nc), d)) return pivot;
-      at = *nb;
-      c = uint32_t(nc);
+      const std::optional<FanPoly> next = StepRoundVertex(ctx, filter, p, v, turn);
+      if (!next || SamePoly(next->at, from)) break;  // a wall, or all the way round
+      p = *next;
+      pivot.steps[pivot.count++] = {p.at, int(p.entered_by)};
+      if (HoldsDirection(ctx.Tile(p.at.tile), p.at.poly, p.corner, d)) return pivot;
     }
   }
   return CornerPivot{};

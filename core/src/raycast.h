@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 
@@ -18,15 +19,15 @@ namespace waymesh::internal {
 void RaycastAlongSurface(const QueryContext& ctx, const SurfacePoint& start, Vec3 end,
                          const QueryFilter& filter, RaycastResult* out);
 
-// Where the plan-view ray start + s * d (s >= 0) leaves convex polygon `poly`: the smallest
-// exit parameter and the corner index of the crossed edge (edge i -> i+1); s = +inf and
-// *edge = -1 when the ray never leaves (d = 0).
-float RayExit(const TileView& tile, uint32_t poly, Vec3 start, Vec3 d, int* edge);
-
-// When the ray start + s * d leaves `poly` through edge `edge` exactly at one of the edge's
-// ends (its line runs through that corner, as often on integer coordinates), that corner's
-// index; -1 otherwise.
-int ExitCorner(const TileView& tile, uint32_t poly, int edge, Vec3 start, Vec3 d);
+// Where the plan-view ray start + s * d (s >= 0) leaves convex polygon `poly` (RayExit).
+struct PolyExit {
+  float s = INFINITY;  // the smallest exit parameter; +inf when the ray never leaves (d = 0)
+  int edge = -1;       // corner index i of the crossed edge i -> i + 1; -1 if it never leaves
+  // When the ray leaves exactly through an end of that edge (its line runs through the
+  // corner, as often on integer coordinates): that corner's index; else -1.
+  int corner = -1;
+};
+PolyExit RayExit(const TileView& tile, uint32_t poly, Vec3 start, Vec3 d);
 
 // The polygons a ray passes into when it leaves a polygon through one of its corners: from
 // that polygon around the corner, edge by edge (never through a wall or a polygon the filter
@@ -69,10 +70,11 @@ RayWalkEnd WalkRay(const QueryContext& ctx, const SurfacePoint& start, Vec3 end,
   const uint64_t max_steps = uint64_t(ctx.tile_base.back()) + 1;
   for (uint64_t step = 0; step < max_steps; ++step) {
     const TileView& t = ctx.Tile(at.tile);
-    int edge = -1;
-    const float exit = std::max(RayExit(t, at.poly, s, d, &edge), t_in);
+    const PolyExit leave = RayExit(t, at.poly, s, d);
+    const int edge = leave.edge;
+    const float exit = std::max(leave.s, t_in);
     if (exit >= 1.0f || edge < 0) return {RayWalkEnd::kReachedEnd, at, 1.0f, -1};
-    if (const int corner = ExitCorner(t, at.poly, edge, s, d); corner >= 0) {
+    if (const int corner = leave.corner; corner >= 0) {
       // Through a corner: on in the polygon around it that the ray enters. Going round the
       // same corner again without getting anywhere means the pivot found only rounding.
       const CornerPivot pivot =

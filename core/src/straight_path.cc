@@ -6,13 +6,11 @@
 #include "funnel.h"
 #include "path_search.h"
 #include "poly_geometry.h"
+#include "vertex_fan.h"
 #include "waymesh/core/tolerances.h"
 
 namespace waymesh::internal {
 namespace {
-
-// Polygons around one vertex are few; this only stops a walk on corrupt adjacency.
-constexpr int kMaxFanSteps = 64;
 
 PolyRef RefOf(const CorridorStep& s) { return PolyRef(s.tile, s.poly); }
 
@@ -92,25 +90,18 @@ void PullStretch(QueryContext& ctx, const QueryFilter& filter, const PathOptions
 
 bool IsWallCorner(const QueryContext& ctx, const QueryFilter& filter, uint32_t tile, uint32_t poly,
                   uint32_t corner) {
+  const TilePoly first{tile, poly};
   const Vec3 v = ctx.Tile(tile).corner(poly, corner);
-  const uint32_t first_tile = tile, first_poly = poly;
+  FanPoly p{first, corner};
   for (int step = 0; step < kMaxFanSteps; ++step) {
-    const TileView& t = ctx.Tile(tile);
-    const uint32_t n = t.corner_count(poly);
-    const uint32_t s = t.poly_start[poly];
-    if (t.poly_neighbors[s + (corner + n - 1) % n] == kWall) return true;
-    // Walk across the edge leaving the vertex.
-    const std::optional<TilePoly> after = t.across(s + corner);
-    if (!after || !ctx.Exists(after->tile, after->poly) ||
-        !ctx.Passes(filter, after->tile, after->poly)) {
-      return true;
-    }
-    if (after->tile == first_tile && after->poly == first_poly) return false;
-    const int c = FindCorner(ctx.Tile(after->tile), after->poly, v);
-    if (c < 0) return true;  // adjacency without a shared vertex: be conservative
-    tile = after->tile;
-    poly = after->poly;
-    corner = uint32_t(c);
+    const TileView& t = ctx.Tile(p.at.tile);
+    const uint32_t n = t.corner_count(p.at.poly);
+    // The edge arriving at the vertex: a wall there needs no walk round.
+    if (t.poly_neighbors[t.poly_start[p.at.poly] + (p.corner + n - 1) % n] == kWall) return true;
+    const std::optional<FanPoly> next = StepRoundVertex(ctx, filter, p, v, FanTurn::kLeaving);
+    if (!next) return true;  // a wall, a rejected polygon, or corrupt adjacency: be conservative
+    if (SamePoly(next->at, first)) return false;
+    p = *next;
   }
   return true;
 }
