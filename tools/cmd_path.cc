@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -12,12 +11,10 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_format.h"
-#include "absl/strings/str_split.h"
-#include "absl/strings/string_view.h"
 #include "commands.h"
 #include "map_arg.h"
+#include "position_arg.h"
 #include "waymesh/core/nav_query.h"
 #include "waymesh/loader/path_queries.h"
 
@@ -30,32 +27,6 @@ struct PathArgs {
   std::string out_path;
   std::string extents = "2,4,2";
 };
-
-// Numbers of one line; false with `*error` set when a token is not a finite number.
-bool ParseNumbers(const std::vector<absl::string_view>& tokens, std::vector<double>* out,
-                  std::string* error) {
-  out->clear();
-  for (absl::string_view t : tokens) {
-    double v;
-    if (!absl::SimpleAtod(t, &v) || !std::isfinite(v)) {
-      *error = absl::StrFormat("'%s' is not a finite number", t);
-      return false;
-    }
-    out->push_back(v);
-  }
-  return true;
-}
-
-absl::StatusOr<Vec3> ParseExtents(const std::string& text) {
-  std::vector<absl::string_view> parts = absl::StrSplit(text, ',');
-  std::vector<double> v;
-  std::string error;
-  if (parts.size() != 3 || !ParseNumbers(parts, &v, &error) || v[0] < 0 || v[1] < 0 || v[2] < 0) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "--extents '%s' must be three non-negative numbers x,y,z (box half size, metres)", text));
-  }
-  return Vec3{float(v[0]), float(v[1]), float(v[2])};
-}
 
 std::string WaypointText(const PathResult& r) {
   std::string s;
@@ -109,7 +80,7 @@ void PrintSummary(const Summary& s, std::ostream& out) {
 }
 
 int RunPath(const PathArgs& args) {
-  absl::StatusOr<Vec3> extents = ParseExtents(args.extents);
+  absl::StatusOr<Vec3> extents = ParseHalfExtents(args.extents, "--extents");
   if (!extents.ok()) {
     std::cerr << "waymesh path: " << extents.status().message() << "\n";
     return kExitUsage;

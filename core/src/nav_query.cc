@@ -77,6 +77,15 @@ void ClearPath(PathResult* out, QueryStatus status) {
   out->node_limit = false;
 }
 
+// A move whose start is not on a polygon the filter accepts: it goes nowhere.
+void StartOffMesh(Vec3 start, MoveResult* out) {
+  out->status = QueryStatus::kStartOffMesh;
+  out->visited.clear();
+  out->poly = PolyRef();
+  out->pos = start;
+  out->blocked = true;
+}
+
 }  // namespace
 
 NavQuery::NavQuery(std::shared_ptr<const NavMap> map, const NavQueryOptions& options)
@@ -205,11 +214,7 @@ absl::Status NavQuery::MoveAlongSurface(Vec3 start, Vec3 end, const QueryFilter&
   if (absl::Status s = CheckExtents(half_extents); !s.ok()) return s;
   const auto s = internal::FindNearestPoly(*ctx_, start, half_extents, filter);
   if (!s) {
-    out->status = QueryStatus::kStartOffMesh;
-    out->visited.clear();
-    out->poly = PolyRef();
-    out->pos = start;
-    out->blocked = true;
+    StartOffMesh(start, out);
     return TileStatus(*ctx_);
   }
   return MoveAlongSurface(*s, end, filter, out);
@@ -221,11 +226,7 @@ absl::Status NavQuery::MoveAlongSurface(const SurfacePoint& start, Vec3 end,
   if (absl::Status s = CheckSurfacePoint(*ctx_, start, "start"); !s.ok()) return s;
   if (absl::Status s = CheckPoint(end, "end"); !s.ok()) return s;
   if (!ctx_->Passes(filter, start.poly.tile(), start.poly.poly())) {
-    out->status = QueryStatus::kStartOffMesh;
-    out->visited.clear();
-    out->poly = PolyRef();
-    out->pos = start.pos;
-    out->blocked = true;
+    StartOffMesh(start.pos, out);
     return TileStatus(*ctx_);
   }
   internal::MoveAlongSurfaceImpl(*ctx_, start, end, filter, out);

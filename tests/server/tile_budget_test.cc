@@ -14,20 +14,25 @@
 namespace waymesh::testing {
 namespace {
 
+v1::FindPathRequest TownPath(Vec3 start, Vec3 end) {
+  v1::FindPathRequest r;
+  r.set_map_id("town");
+  SetVec(start, r.mutable_start());
+  SetVec(end, r.mutable_end());
+  return r;
+}
+
 std::vector<std::string> AskAll(const server::NavigationServer& server, const DemoTown& town) {
   auto stub = v1::Navigation::NewStub(Dial(server));
   std::vector<std::string> answers;
   const auto& probes = town.truth.probes;
   for (size_t i = 0; i < probes.size(); ++i) {
     for (size_t j = i + 1; j < probes.size(); j += 3) {
-      v1::FindPathRequest r;
-      r.set_map_id("town");
-      SetVec(probes[i].position, r.mutable_start());
-      SetVec(probes[j].position, r.mutable_end());
       grpc::ClientContext ctx;
       SetDeadline(&ctx);
       v1::FindPathResponse response;
-      const grpc::Status s = stub->FindPath(&ctx, r, &response);
+      const grpc::Status s =
+          stub->FindPath(&ctx, TownPath(probes[i].position, probes[j].position), &response);
       answers.push_back(s.ok() ? response.SerializeAsString() : "error " + s.error_message());
     }
   }
@@ -87,14 +92,11 @@ TEST(TileBudgetTest, ServedPathsEqualTheResidentMapsPaths) {
       if (i == j) continue;
       ASSERT_TRUE(
           resident.FindPath(probes[i].position, probes[j].position, filter, {}, &want).ok());
-      v1::FindPathRequest r;
-      r.set_map_id("town");
-      SetVec(probes[i].position, r.mutable_start());
-      SetVec(probes[j].position, r.mutable_end());
       grpc::ClientContext ctx;
       SetDeadline(&ctx);
       v1::FindPathResponse got;
-      ASSERT_TRUE(stub->FindPath(&ctx, r, &got).ok());
+      ASSERT_TRUE(
+          stub->FindPath(&ctx, TownPath(probes[i].position, probes[j].position), &got).ok());
       ASSERT_EQ(v1::PathStatus_Name(got.status()), QueryStatusName(want.status))
           << probes[i].name << " -> " << probes[j].name;
       EXPECT_NEAR(got.length(), want.length, 1e-3) << probes[i].name << " -> " << probes[j].name;
