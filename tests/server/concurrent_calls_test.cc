@@ -36,12 +36,8 @@ class CallMix {
     grpc::Status status;
     switch (i % 5) {
       case 0: {
-        v1::FindPathRequest r;
-        r.set_map_id("town");
-        SetVec(a, r.mutable_start());
-        SetVec(b, r.mutable_end());
         v1::FindPathResponse response;
-        status = stub_->FindPath(&ctx, r, &response);
+        status = stub_->FindPath(&ctx, TownPathRequest(a, b), &response);
         out = response.SerializeAsString();
         break;
       }

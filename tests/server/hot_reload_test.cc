@@ -50,12 +50,10 @@ class BackgroundCallers {
       SetDeadline(&ctx);
       grpc::Status status;
       if (i % 2 == 0) {
-        v1::FindPathRequest r;
-        r.set_map_id("town");
-        SetVec(ProbeAt(Town(), kProbeWestBank), r.mutable_start());
-        SetVec(ProbeAt(Town(), kProbeEastBank), r.mutable_end());
         v1::FindPathResponse response;
-        status = stub->FindPath(&ctx, r, &response);
+        status = stub->FindPath(
+            &ctx, TownPathRequest(ProbeAt(Town(), kProbeWestBank), ProbeAt(Town(), kProbeEastBank)),
+            &response);
         if (status.ok() && response.status() == v1::PATH_STATUS_UNSPECIFIED) ++failures_;
       } else {
         v1::GetMapInfoRequest r;

@@ -31,14 +31,6 @@ class NavigationServiceTest : public ::testing::Test {
 
   static const DemoTown& town() { return Town(); }
 
-  v1::FindPathRequest PathRequest(Vec3 a, Vec3 b) const {
-    v1::FindPathRequest r;
-    r.set_map_id("town");
-    SetVec(a, r.mutable_start());
-    SetVec(b, r.mutable_end());
-    return r;
-  }
-
   TempDir maps_;
   std::unique_ptr<server::NavigationServer> server_;
   std::shared_ptr<grpc::Channel> channel_;
@@ -51,7 +43,7 @@ TEST_F(NavigationServiceTest, FindPathMatchesTheDirectQuery) {
   grpc::ClientContext ctx;
   SetDeadline(&ctx);
   v1::FindPathResponse response;
-  const grpc::Status status = stub_->FindPath(&ctx, PathRequest(west, east), &response);
+  const grpc::Status status = stub_->FindPath(&ctx, TownPathRequest(west, east), &response);
   ASSERT_TRUE(status.ok()) << status.error_message();
   EXPECT_EQ(response.status(), v1::COMPLETE);
   ASSERT_GE(response.waypoints_size(), 2);
@@ -87,7 +79,7 @@ TEST_F(NavigationServiceTest, NoPathAndOffMeshAreStatusesOfOkResponses) {
     grpc::ClientContext ctx;
     SetDeadline(&ctx);
     v1::FindPathResponse response;
-    const grpc::Status status = stub_->FindPath(&ctx, PathRequest(c.start, c.end), &response);
+    const grpc::Status status = stub_->FindPath(&ctx, TownPathRequest(c.start, c.end), &response);
     ASSERT_TRUE(status.ok()) << status.error_message();
     EXPECT_EQ(response.status(), c.want);
     EXPECT_EQ(response.waypoints_size(), 0);
@@ -96,7 +88,7 @@ TEST_F(NavigationServiceTest, NoPathAndOffMeshAreStatusesOfOkResponses) {
 
 TEST_F(NavigationServiceTest, NodeLimitGivesPartialPaths) {
   v1::FindPathRequest limited =
-      PathRequest(ProbeAt(town(), kProbeWestBank), ProbeAt(town(), kProbeEastBank));
+      TownPathRequest(ProbeAt(town(), kProbeWestBank), ProbeAt(town(), kProbeEastBank));
   limited.mutable_options()->set_max_nodes(4);
   grpc::ClientContext ctx;
   SetDeadline(&ctx);
@@ -113,9 +105,9 @@ TEST_F(NavigationServiceTest, FindPathBatchAnswersInOrder) {
   const Vec3 east = ProbeAt(town(), kProbeEastBank);
   const Vec3 ramp = ProbeAt(town(), kProbePlatformRamp);
   v1::FindPathBatchRequest batch;
-  *batch.add_requests() = PathRequest(west, east);
-  *batch.add_requests() = PathRequest(west, west + Vec3{0, 300, 0});
-  *batch.add_requests() = PathRequest(ramp, east);
+  *batch.add_requests() = TownPathRequest(west, east);
+  *batch.add_requests() = TownPathRequest(west, west + Vec3{0, 300, 0});
+  *batch.add_requests() = TownPathRequest(ramp, east);
   grpc::ClientContext ctx;
   SetDeadline(&ctx);
   v1::FindPathBatchResponse response;
@@ -129,7 +121,7 @@ TEST_F(NavigationServiceTest, FindPathBatchAnswersInOrder) {
   grpc::ClientContext single_ctx;
   SetDeadline(&single_ctx);
   v1::FindPathResponse single;
-  ASSERT_TRUE(stub_->FindPath(&single_ctx, PathRequest(ramp, east), &single).ok());
+  ASSERT_TRUE(stub_->FindPath(&single_ctx, TownPathRequest(ramp, east), &single).ok());
   EXPECT_EQ(single.SerializeAsString(), response.responses(2).SerializeAsString());
 }
 

@@ -32,11 +32,7 @@ class ServerErrorsTest : public ::testing::Test {
   }
 
   v1::FindPathRequest Path() const {
-    v1::FindPathRequest r;
-    r.set_map_id("town");
-    SetVec(ProbeAt(Town(), kProbeWestBank), r.mutable_start());
-    SetVec(ProbeAt(Town(), kProbeEastBank), r.mutable_end());
-    return r;
+    return TownPathRequest(ProbeAt(Town(), kProbeWestBank), ProbeAt(Town(), kProbeEastBank));
   }
 
   grpc::Status Call(const v1::FindPathRequest& request, absl::Duration deadline = absl::Seconds(20),

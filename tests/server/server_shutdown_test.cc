@@ -45,14 +45,12 @@ class ServerShutdownTest : public ::testing::Test {
   }
 
   grpc::Status Call() {
-    v1::FindPathRequest r;
-    r.set_map_id("town");
-    SetVec(ProbeAt(Town(), kProbeWestBank), r.mutable_start());
-    SetVec(ProbeAt(Town(), kProbeEastBank), r.mutable_end());
     grpc::ClientContext ctx;
     SetDeadline(&ctx, absl::Seconds(30));
     v1::FindPathResponse response;
-    return stub_->FindPath(&ctx, r, &response);
+    return stub_->FindPath(
+        &ctx, TownPathRequest(ProbeAt(Town(), kProbeWestBank), ProbeAt(Town(), kProbeEastBank)),
+        &response);
   }
 
   TempDir maps_;

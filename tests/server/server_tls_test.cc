@@ -63,14 +63,12 @@ class ServerTlsTest : public ::testing::Test {
   // A FindPath over a channel with `credentials`; the status only.
   grpc::Status CallWith(const std::shared_ptr<grpc::ChannelCredentials>& credentials) {
     auto stub = v1::Navigation::NewStub(grpc::CreateChannel(server_->target(), credentials));
-    v1::FindPathRequest r;
-    r.set_map_id("town");
-    SetVec(ProbeAt(Town(), kProbeWestBank), r.mutable_start());
-    SetVec(ProbeAt(Town(), kProbeEastBank), r.mutable_end());
     grpc::ClientContext ctx;
     SetDeadline(&ctx, absl::Seconds(10));
     v1::FindPathResponse response;
-    return stub->FindPath(&ctx, r, &response);
+    return stub->FindPath(
+        &ctx, TownPathRequest(ProbeAt(Town(), kProbeWestBank), ProbeAt(Town(), kProbeEastBank)),
+        &response);
   }
 
   std::shared_ptr<grpc::ChannelCredentials> Tls(const std::string& client = "") {

@@ -48,6 +48,14 @@ void SetVec(Vec3 v, v1::Vec3* out) {
   out->set_z(v.z);
 }
 
+v1::FindPathRequest TownPathRequest(Vec3 start, Vec3 end) {
+  v1::FindPathRequest r;
+  r.set_map_id("town");
+  SetVec(start, r.mutable_start());
+  SetVec(end, r.mutable_end());
+  return r;
+}
+
 std::function<void(server::RpcMethod)> WorkerGate::Hook() {
   return [state = state_](server::RpcMethod) {
     std::unique_lock<std::mutex> lock(state->mu);

@@ -32,6 +32,10 @@ void SetDeadline(grpc::ClientContext* context, absl::Duration timeout = absl::Se
 void SetVec(Vec3 v, v1::Vec3* out);
 inline Vec3 GetVec(const v1::Vec3& v) { return {v.x(), v.y(), v.z()}; }
 
+// A FindPath request from `start` to `end` on map "town" (the demo town the server tests
+// write as town.wmesh).
+v1::FindPathRequest TownPathRequest(Vec3 start, Vec3 end);
+
 // Blocks worker threads in a ServerHooks::before_query until opened; counts who entered.
 // Every wait is bounded so a broken test fails instead of hanging. The hook shares the gate's
 // state, so a worker leaving it may outlive the gate object.

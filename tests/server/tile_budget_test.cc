@@ -14,14 +14,6 @@
 namespace waymesh::testing {
 namespace {
 
-v1::FindPathRequest TownPath(Vec3 start, Vec3 end) {
-  v1::FindPathRequest r;
-  r.set_map_id("town");
-  SetVec(start, r.mutable_start());
-  SetVec(end, r.mutable_end());
-  return r;
-}
-
 std::vector<std::string> AskAll(const server::NavigationServer& server, const DemoTown& town) {
   auto stub = v1::Navigation::NewStub(Dial(server));
   std::vector<std::string> answers;
@@ -32,7 +24,7 @@ std::vector<std::string> AskAll(const server::NavigationServer& server, const De
       SetDeadline(&ctx);
       v1::FindPathResponse response;
       const grpc::Status s =
-          stub->FindPath(&ctx, TownPath(probes[i].position, probes[j].position), &response);
+          stub->FindPath(&ctx, TownPathRequest(probes[i].position, probes[j].position), &response);
       answers.push_back(s.ok() ? response.SerializeAsString() : "error " + s.error_message());
     }
   }
@@ -96,7 +88,7 @@ TEST(TileBudgetTest, ServedPathsEqualTheResidentMapsPaths) {
       SetDeadline(&ctx);
       v1::FindPathResponse got;
       ASSERT_TRUE(
-          stub->FindPath(&ctx, TownPath(probes[i].position, probes[j].position), &got).ok());
+          stub->FindPath(&ctx, TownPathRequest(probes[i].position, probes[j].position), &got).ok());
       ASSERT_EQ(v1::PathStatus_Name(got.status()), QueryStatusName(want.status))
           << probes[i].name << " -> " << probes[j].name;
       EXPECT_NEAR(got.length(), want.length, 1e-3) << probes[i].name << " -> " << probes[j].name;
