@@ -5,7 +5,7 @@
 namespace waymesh {
 namespace {
 
-constexpr uint32_t kNone = 0xFFFFFFFFu;
+constexpr uint32_t kNoParent = 0xFFFFFFFFu;
 
 // The distinct polygons across each polygon's edges (dense global indices), as offsets into
 // one array.
@@ -53,8 +53,8 @@ DeadEndTable DeadEndTable::Build(const NavMap& map) {
   const std::vector<bool> pinned = LinkEnds(map, tile_base);
 
   // Leaves first: a polygon is stripped when at most one neighbour is left; `parent` is that
-  // neighbour (kNone when none is: the last polygon of an island that is a tree).
-  std::vector<uint32_t> left(polygons), parent(polygons, kNone), order;
+  // neighbour (kNoParent when none is: the last polygon of an island that is a tree).
+  std::vector<uint32_t> left(polygons), parent(polygons, kNoParent), order;
   std::vector<bool> stripped(polygons, false);
   for (uint32_t g = 0; g < polygons; ++g) {
     left[g] = nb.start[g + 1] - nb.start[g];
@@ -77,7 +77,7 @@ DeadEndTable DeadEndTable::Build(const NavMap& map) {
   // parent's.
   std::vector<uint32_t> size(polygons, 1), cursor(polygons, 0);
   for (const uint32_t g : order) {
-    if (parent[g] != kNone && stripped[parent[g]]) size[parent[g]] += size[g];
+    if (parent[g] != kNoParent && stripped[parent[g]]) size[parent[g]] += size[g];
   }
   DeadEndTable table;
   table.subtree_.resize(polygons);
@@ -85,7 +85,7 @@ DeadEndTable DeadEndTable::Build(const NavMap& map) {
   uint32_t next_free = 0;
   for (auto it = order.rbegin(); it != order.rend(); ++it) {
     const uint32_t g = *it;
-    const bool root = parent[g] == kNone || !stripped[parent[g]];
+    const bool root = parent[g] == kNoParent || !stripped[parent[g]];
     uint32_t& slot = root ? next_free : cursor[parent[g]];
     table.subtree_[g] = {slot, slot + size[g] - 1};
     slot += size[g];

@@ -15,12 +15,12 @@ namespace {
 
 using internal::QueryContext;
 
-// Index of the polygon with the largest finite value, or kNone when none is finite.
-constexpr uint32_t kNone = 0xFFFFFFFFu;
+// Index of the polygon with the largest finite value, or kNoPolygon when none is finite.
+constexpr uint32_t kNoPolygon = 0xFFFFFFFFu;
 uint32_t ArgMaxFinite(const std::vector<float>& v) {
-  uint32_t best = kNone;
+  uint32_t best = kNoPolygon;
   for (uint32_t i = 0; i < v.size(); ++i) {
-    if (std::isfinite(v[i]) && (best == kNone || v[i] > v[best])) best = i;
+    if (std::isfinite(v[i]) && (best == kNoPolygon || v[i] > v[best])) best = i;
   }
   return best;
 }
@@ -111,7 +111,7 @@ LandmarkTable LandmarkTable::Build(const NavMap& map, uint32_t count) {
   internal::FloodDistances(ctx, PointIn(ctx, SeedPolygon(ctx)), filter, &dist);
   for (uint32_t k = 0; k < count; ++k) {
     const uint32_t next = ArgMaxFinite(k == 0 ? dist : nearest_landmark);
-    if (next == kNone) break;
+    if (next == kNoPolygon) break;
     points.push_back(PointIn(ctx, next));
     internal::FloodDistances(ctx, points.back(), filter, &dist);
     for (uint32_t i = 0; i < polygons; ++i) {

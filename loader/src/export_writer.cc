@@ -13,6 +13,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_format.h"
+#include "export_format.h"
 #include "waymesh/core/tolerances.h"
 
 #ifndef WAYMESH_VERSION_STRING
@@ -22,8 +23,6 @@
 namespace waymesh {
 namespace {
 
-constexpr char kFormatName[] = "waymesh-navmesh-export";
-constexpr int kFormatVersion = 1;
 constexpr size_t kChunkBytes = size_t{1} << 20;  // output is handed over in pieces this big
 constexpr int kAreasPerLine = 64;
 
@@ -245,9 +244,9 @@ AreaType DefaultArea(int id) {
 
 void WriteHeader(const SourceMesh& mesh, const ExportWriterOptions& options, JsonSink& out) {
   out.Raw("{\"format\":");
-  out.String(kFormatName);
+  out.String(kExportFormatName);
   out.Raw(",\"version\":");
-  out.Int(kFormatVersion);
+  out.Int(kExportFormatVersion);
   out.Raw(",\n\"exporter\":{\"name\":");
   out.String(options.exporter_name);
   out.Raw(",\"version\":");

@@ -10,6 +10,7 @@
 #include "area_declaration.h"
 #include "coordinate_check.h"
 #include "default_areas.h"
+#include "export_format.h"
 #include "json_node.h"
 #include "json_sax_reader.h"
 #include "waymesh/core/tolerances.h"
@@ -19,9 +20,6 @@ namespace waymesh {
 namespace {
 
 using importer::JsonNode;
-
-constexpr std::string_view kFormatName = "waymesh-navmesh-export";
-constexpr int64_t kFormatVersion = 1;
 
 // Geometry filled by the streamed arrays while parsing.
 struct StreamedGeometry {
@@ -82,16 +80,16 @@ absl::Status CheckFormat(const JsonNode& root) {
   if (!format.ok()) return format.status();
   absl::StatusOr<std::string> name = format->AsString();
   if (!name.ok()) return name.status();
-  if (*name != kFormatName) {
-    return format->Error(absl::StrFormat("= \"%s\" is not \"%s\"", *name, kFormatName));
+  if (*name != kExportFormatName) {
+    return format->Error(absl::StrFormat("= \"%s\" is not \"%s\"", *name, kExportFormatName));
   }
   absl::StatusOr<JsonNode> version = root.Get("version");
   if (!version.ok()) return version.status();
   absl::StatusOr<int64_t> number = version->AsInt(INT64_MIN, INT64_MAX);
   if (!number.ok()) return number.status();
-  if (*number != kFormatVersion) {
+  if (*number != kExportFormatVersion) {
     return version->Error(absl::StrCat(
-        "= ", *number, " is not supported (this build reads version ", kFormatVersion, ")"));
+        "= ", *number, " is not supported (this build reads version ", kExportFormatVersion, ")"));
   }
   return absl::OkStatus();
 }

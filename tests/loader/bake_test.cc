@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "support/defect_maps.h"
 #include "support/mesh_invariants.h"
 #include "support/test_data.h"
 #include "waymesh/core/nav_query.h"
@@ -284,12 +285,6 @@ std::string WriteTemp(const std::string& name, const std::string& text) {
   const std::string path = (std::filesystem::temp_directory_path() / name).string();
   std::ofstream(path, std::ios::binary) << text;
   return path;
-}
-
-Vec3 Centroid(const TileView& t, uint32_t p) {
-  Vec3 c;
-  for (uint32_t i = 0; i < t.corner_count(p); ++i) c = c + t.corner(p, i);
-  return c * (1.0f / t.corner_count(p));
 }
 
 TEST(BakeTest, VolumesChangeAreasAndLinksAppearInTheMap) {

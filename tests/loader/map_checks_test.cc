@@ -149,7 +149,7 @@ TEST(MapChecksTest, AttachedLinksAreOnTheMesh) {
   SourceMesh source = Unity1000Source();
   const Vec3 a = Centroid(Unity1000Mesh(), 0), b = Centroid(Unity1000Mesh(), 5);
   source.links.push_back({a, b, 0.5f, true});
-  RepairedMesh mesh = Repair(source);
+  RepairedMesh mesh = RepairOrDie(source);
   ASSERT_EQ(mesh.links.size(), 1u);
   const MapCheckReport report = Check(mesh);
   EXPECT_THAT(report.findings, IsEmpty());
@@ -159,7 +159,7 @@ TEST(MapChecksTest, AttachedLinksAreOnTheMesh) {
 TEST(MapChecksTest, IslandLimitsNameTheIsland) {
   SourceMesh source = Unity1000Source();
   const Vec3 square = AddDetachedSquare(&source, 2.0f);
-  const RepairedMesh mesh = Repair(source);
+  const RepairedMesh mesh = RepairOrDie(source);
   ASSERT_EQ(mesh.info.islands.size(), 3u);  // 1000.navmesh has two of its own
   MapCheckOptions options;
   options.max_islands = 2;
@@ -201,7 +201,7 @@ TEST(MapChecksTest, WalkableAreaBounds) {
 TEST(MapChecksTest, ConnectedPairsNeedACompletePath) {
   SourceMesh source = Unity1000Source();
   const Vec3 square = AddDetachedSquare(&source, 2.0f);
-  const RepairedMesh mesh = Repair(source);
+  const RepairedMesh mesh = RepairOrDie(source);
   // Two centroids of island 0, and one of them with the detached square.
   std::vector<uint32_t> island0;
   for (uint32_t p = 0; p < mesh.polygon_count(); ++p) {

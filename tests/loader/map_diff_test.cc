@@ -143,7 +143,7 @@ TEST(MapDiffTest, JoiningSquaresMergesIslands) {
   add_square(&two, a.x + 2, a.x + 4, a.y, a.z - 1, a.z + 1);
   add_square(&joined, a.x + 2, a.x + 4, a.y, a.z - 1, a.z + 1);
   add_square(&joined, a.x + 1, a.x + 2, a.y, a.z - 1, a.z + 1);
-  const RepairedMesh before = Repair(two), after = Repair(joined);
+  const RepairedMesh before = RepairOrDie(two), after = RepairOrDie(joined);
   ASSERT_EQ(before.info.islands.size(), after.info.islands.size() + 1);
   const MapDiff diff = DiffOrDie(LoadOrDie(CompileOrDie(before)), LoadOrDie(CompileOrDie(after)));
   ASSERT_EQ(diff.island_changes.size(), 1u);

@@ -39,7 +39,7 @@ TEST_P(MapFileRealDataTest, RoundTrips) {
   ASSERT_TRUE(mesh.ok()) << mesh.status();
   ASSERT_GT(mesh->polygon_count(), 10u);
 
-  const testing::Compiled c = testing::CompileOrDie(*mesh);
+  const testing::Compiled c = testing::CompileForRoundTrip(*mesh);
   std::shared_ptr<const NavMap> map = testing::LoadOrDie(c);
   ASSERT_NE(map, nullptr);
   MapInfo want = mesh->info;  // the compiler writes the counts of what it stored
@@ -76,7 +76,7 @@ TEST(MapFileRealDataTest, SmallTilesMakeCrossTileEdges) {
   RepairReport report;
   absl::StatusOr<RepairedMesh> mesh = RepairMeshes(std::span(&*source, 1), options, &report);
   ASSERT_TRUE(mesh.ok()) << mesh.status();
-  std::shared_ptr<const NavMap> map = testing::LoadOrDie(testing::CompileOrDie(*mesh));
+  std::shared_ptr<const NavMap> map = testing::LoadOrDie(testing::CompileForRoundTrip(*mesh));
   ASSERT_NE(map, nullptr);
   EXPECT_GE(map->tile_count(), 9u);
   size_t cross = 0;

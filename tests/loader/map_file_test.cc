@@ -20,7 +20,7 @@ namespace {
 
 using testing::Across;
 using testing::Compiled;
-using testing::CompileOrDie;
+using testing::CompileForRoundTrip;
 using testing::ExpectInfoEq;
 using testing::ExpectLinksEq;
 using testing::ExpectPolygonsEq;
@@ -30,7 +30,7 @@ using testing::LoadOrDie;
 
 TEST(MapFileTest, HandMadeMapRoundTrips) {
   const RepairedMesh mesh = HandMadeMesh();
-  const Compiled c = CompileOrDie(mesh);
+  const Compiled c = CompileForRoundTrip(mesh);
   std::shared_ptr<const NavMap> map = LoadOrDie(c);
   ASSERT_NE(map, nullptr);
   ASSERT_EQ(map->tile_count(), 3u);
@@ -48,7 +48,7 @@ TEST(MapFileTest, HandMadeMapRoundTrips) {
 
 TEST(MapFileTest, GridMapRoundTrips) {
   const RepairedMesh mesh = GridMesh(40, 30, 1.0f, 16.0f);
-  const Compiled c = CompileOrDie(mesh);
+  const Compiled c = CompileForRoundTrip(mesh);
   std::shared_ptr<const NavMap> map = LoadOrDie(c);
   ASSERT_NE(map, nullptr);
   EXPECT_EQ(map->tile_count(), 3u * 2u);
@@ -58,7 +58,7 @@ TEST(MapFileTest, GridMapRoundTrips) {
 
 TEST(MapFileTest, PlacementIsABijection) {
   const RepairedMesh mesh = GridMesh(20, 20, 1.0f, 8.0f);
-  const Compiled c = CompileOrDie(mesh);
+  const Compiled c = CompileForRoundTrip(mesh);
   std::shared_ptr<const NavMap> map = LoadOrDie(c);
   ASSERT_NE(map, nullptr);
   std::vector<std::vector<int>> seen(map->tile_count());
@@ -71,7 +71,7 @@ TEST(MapFileTest, PlacementIsABijection) {
 
 TEST(MapFileTest, NeighboursAreSymmetricAcrossTiles) {
   const RepairedMesh mesh = GridMesh(24, 24, 1.0f, 8.0f);
-  std::shared_ptr<const NavMap> map = LoadOrDie(CompileOrDie(mesh));
+  std::shared_ptr<const NavMap> map = LoadOrDie(CompileForRoundTrip(mesh));
   ASSERT_NE(map, nullptr);
   size_t cross = 0;
   for (const TileView& t : map->tiles()) {
@@ -93,7 +93,7 @@ TEST(MapFileTest, NeighboursAreSymmetricAcrossTiles) {
 
 TEST(MapFileTest, VerticesAreTileLocal) {
   const RepairedMesh mesh = HandMadeMesh();
-  const Compiled c = CompileOrDie(mesh);
+  const Compiled c = CompileForRoundTrip(mesh);
   std::shared_ptr<const NavMap> map = LoadOrDie(c);
   ASSERT_NE(map, nullptr);
   size_t total = 0;
@@ -105,7 +105,7 @@ TEST(MapFileTest, VerticesAreTileLocal) {
 
 TEST(MapFileTest, EachTileLoadsOnItsOwn) {
   const RepairedMesh mesh = HandMadeMesh();
-  const Compiled c = CompileOrDie(mesh);
+  const Compiled c = CompileForRoundTrip(mesh);
   std::shared_ptr<const NavMap> map = LoadOrDie(c);
   ASSERT_NE(map, nullptr);
   // As a server would: read the preamble, then the header block, then single tiles.
@@ -149,7 +149,7 @@ TEST(MapFileTest, EachTileLoadsOnItsOwn) {
 }
 
 TEST(MapFileTest, HeaderPrefixTooShortIsAnError) {
-  const Compiled c = CompileOrDie(HandMadeMesh());
+  const Compiled c = CompileForRoundTrip(HandMadeMesh());
   const auto all = std::as_bytes(std::span(*c.bytes));
   absl::StatusOr<uint32_t> header_bytes = ReadMapHeaderBytes(all);
   ASSERT_TRUE(header_bytes.ok());
@@ -160,14 +160,14 @@ TEST(MapFileTest, HeaderPrefixTooShortIsAnError) {
 
 TEST(MapFileTest, CompilingIsDeterministic) {
   const RepairedMesh mesh = GridMesh(30, 30, 1.0f, 16.0f);
-  const Compiled a = CompileOrDie(mesh), b = CompileOrDie(mesh);
+  const Compiled a = CompileForRoundTrip(mesh), b = CompileForRoundTrip(mesh);
   EXPECT_EQ(*a.bytes, *b.bytes);
 }
 
 // Memory target: at most about 0.6x Detour's ~120 bytes per triangle polygon, all included.
 TEST(MapFileTest, TriangleMeshCostsAtMost70BytesPerPolygon) {
   const RepairedMesh mesh = GridMesh(80, 80, 0.5f, 20.0f);
-  const Compiled c = CompileOrDie(mesh);
+  const Compiled c = CompileForRoundTrip(mesh);
   const double per_poly = double(c.bytes->size()) / mesh.polygon_count();
   EXPECT_LE(per_poly, 70.0);
   EXPECT_GT(per_poly, 40.0);  // every polygon really is stored
@@ -175,7 +175,7 @@ TEST(MapFileTest, TriangleMeshCostsAtMost70BytesPerPolygon) {
 
 TEST(MapFileTest, FileRoundTripThroughMmap) {
   const RepairedMesh mesh = HandMadeMesh();
-  const Compiled c = CompileOrDie(mesh);
+  const Compiled c = CompileForRoundTrip(mesh);
   const std::string path = ::testing::TempDir() + "/map_file_test.wmesh";
   ASSERT_TRUE(WriteFileAtomically(path, "old contents").ok());
   ASSERT_TRUE(WriteFileAtomically(path, *c.bytes).ok());

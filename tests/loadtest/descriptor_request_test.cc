@@ -5,6 +5,7 @@
 #include "gmock/gmock.h"
 #include "google/protobuf/dynamic_message.h"
 #include "gtest/gtest.h"
+#include "proto_files.h"
 #include "scratch_dir.h"
 #include "waymesh/loadtest/descriptor_source.h"
 #include "waymesh/loadtest/request_builder.h"
@@ -13,11 +14,10 @@ namespace waymesh::loadtest {
 namespace {
 
 using ::testing::HasSubstr;
+using testing::kHealthProto;
+using testing::kNavigationProto;
+using testing::kProtoRoot;
 using testing::ScratchDir;
-
-const std::string kProtoRoot = WAYMESH_LOADTEST_DIR "/../proto";
-const std::string kNavigationProto = kProtoRoot + "/waymesh/v1/navigation.proto";
-constexpr char kHealthProto[] = "/usr/share/grpc-proto/grpc/health/v1/health.proto";
 
 std::unique_ptr<DescriptorSource> Navigation() {
   auto source = DescriptorSource::FromProto(kNavigationProto, {kProtoRoot});

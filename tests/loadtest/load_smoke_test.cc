@@ -15,18 +15,18 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "proto_files.h"
 #include "scratch_dir.h"
 
 namespace waymesh::loadtest {
 namespace {
 
 using ::testing::HasSubstr;
+using ::waymesh::loadtest::testing::kHealthProto;
+using ::waymesh::loadtest::testing::kNavigationProto;
 using ::waymesh::loadtest::testing::ScratchDir;
 using ::waymesh::testing::ChildProcess;
 using ::waymesh::testing::RunProgram;
-
-const std::string kNavigationProto = WAYMESH_LOADTEST_DIR "/../proto/waymesh/v1/navigation.proto";
-constexpr char kHealthProto[] = "/usr/share/grpc-proto/grpc/health/v1/health.proto";
 
 int RunTool(const std::vector<std::string>& argv, std::string* output) {
   absl::StatusOr<int> code = RunProgram(argv, "", output, absl::Seconds(60));

@@ -12,7 +12,9 @@
 #include <fstream>
 
 #include "absl/strings/str_format.h"
+#include "support/defect_maps.h"
 #include "support/map_builder.h"
+#include "support/shell_quote.h"
 #include "support/test_data.h"
 #include "waymesh/core/nav_query.h"
 #include "waymesh/render/map_scene.h"
@@ -26,6 +28,8 @@ namespace waymesh::render {
 namespace {
 
 using ::testing::HasSubstr;
+using ::waymesh::testing::Centroid;
+using ::waymesh::testing::ShellQuote;
 
 // Frees cairo's and fontconfig's font caches once all tests ran, so LeakSanitizer stays quiet.
 class ReleaseCachesEnvironment : public ::testing::Environment {
@@ -34,8 +38,6 @@ class ReleaseCachesEnvironment : public ::testing::Environment {
 };
 [[maybe_unused]] ::testing::Environment* const kReleaseCaches =
     ::testing::AddGlobalTestEnvironment(new ReleaseCachesEnvironment);
-
-std::string Quote(const std::string& path) { return "'" + path + "'"; }
 
 std::string TempPath(const std::string& name) {
   const auto dir = std::filesystem::temp_directory_path() / "waymesh-render-test";
@@ -65,7 +67,7 @@ int SvgPolygonCount(const std::string& svg) {
       "python3 -c \"import sys, xml.etree.ElementTree as E; "
       "r = E.parse(sys.argv[1]).getroot(); "
       "print(sum(1 for e in r.iter('{http://www.w3.org/2000/svg}polygon')))\" " +
-      Quote(svg) + " 2>&1";
+      ShellQuote(svg) + " 2>&1";
   FILE* pipe = popen(command.c_str(), "r");
   if (!pipe) return -1;
   char buffer[512] = {};
@@ -113,12 +115,6 @@ double PlanArea(const TileView& t, uint32_t p) {
   return a;
 }
 
-Vec3 CornerMean(const TileView& t, uint32_t p) {
-  Vec3 sum;
-  for (uint32_t i = 0, n = t.corner_count(p); i < n; ++i) sum = sum + t.corner(p, i);
-  return sum * (1.0f / t.corner_count(p));
-}
-
 // For each island, the centroid of its largest polygon (plan view): well inside the island.
 std::vector<Vec3> IslandInteriorPoints(const NavMap& map) {
   std::vector<Vec3> where(map.info().islands.size());
@@ -128,7 +124,7 @@ std::vector<Vec3> IslandInteriorPoints(const NavMap& map) {
       const uint32_t i = t.poly_island[p];
       if (PlanArea(t, p) > best[i]) {
         best[i] = PlanArea(t, p);
-        where[i] = CornerMean(t, p);
+        where[i] = Centroid(t, p);
       }
     }
   }
@@ -177,15 +173,16 @@ TEST(MapPictureTest, CliPngDecodesWithIslandColours) {
   std::shared_ptr<const NavMap> map = Map("unity/1100.navmesh");
   ASSERT_NE(map, nullptr);
   const std::string wmesh = TempPath("1100.wmesh"), png = TempPath("cli.png");
-  ASSERT_EQ(RunWaymesh("build -q " + Quote(testing::SharedData("unity/1100.navmesh")) +
-                       " --tile-size 32 -o " + Quote(wmesh)),
+  ASSERT_EQ(RunWaymesh("build -q " + ShellQuote(testing::SharedData("unity/1100.navmesh")) +
+                       " --tile-size 32 -o " + ShellQuote(wmesh)),
             0);
   std::filesystem::remove(png);
-  ASSERT_EQ(RunWaymesh("render " + Quote(wmesh) + " --color island --width 700 -o " + Quote(png)),
+  ASSERT_EQ(RunWaymesh("render " + ShellQuote(wmesh) + " --color island --width 700 -o " +
+                       ShellQuote(png)),
             0);
   ExpectIslandColoursInPng(*map, png, 700);
   // Area colouring paints the same places in the walkable area's colour instead.
-  ASSERT_EQ(RunWaymesh("render " + Quote(wmesh) + " --width 700 -o " + Quote(png)), 0);
+  ASSERT_EQ(RunWaymesh("render " + ShellQuote(wmesh) + " --width 700 -o " + ShellQuote(png)), 0);
   const DecodedPng image(png);
   ASSERT_TRUE(image.ok());
   const ViewTransform view =
@@ -240,7 +237,7 @@ TEST(MapPictureTest, PathsAreDrawnThroughTheirWaypoints) {
   std::vector<Vec3> island0;
   for (const TileView& t : map->tiles()) {
     for (uint32_t p = 0; p < t.poly_count(); ++p) {
-      if (t.poly_island[p] == 0) island0.push_back(CornerMean(t, p));
+      if (t.poly_island[p] == 0) island0.push_back(Centroid(t, p));
     }
   }
   ASSERT_GE(island0.size(), 2u);

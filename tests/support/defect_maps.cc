@@ -54,7 +54,7 @@ SourceMesh Unity1000Source() {
   return *std::move(source);
 }
 
-RepairedMesh Repair(const SourceMesh& source) {
+RepairedMesh RepairOrDie(const SourceMesh& source) {
   RepairOptions options;
   options.tile_size = kDefectTileSize;
   RepairReport report;
@@ -67,7 +67,7 @@ RepairedMesh Repair(const SourceMesh& source) {
   return *std::move(mesh);
 }
 
-RepairedMesh Unity1000Mesh() { return Repair(Unity1000Source()); }
+RepairedMesh Unity1000Mesh() { return RepairOrDie(Unity1000Source()); }
 
 std::string CompileOrDie(const RepairedMesh& mesh, std::vector<PolyRef>* placement) {
   std::vector<PolyRef> ignored;
@@ -118,6 +118,12 @@ Vec3 Centroid(const RepairedMesh& m, uint32_t p) {
     sum = sum + m.vertices[m.poly_verts[c]];
   }
   return sum * (1.0f / m.corner_count(p));
+}
+
+Vec3 Centroid(const TileView& t, uint32_t p) {
+  Vec3 sum;
+  for (uint32_t i = 0; i < t.corner_count(p); ++i) sum = sum + t.corner(p, i);
+  return sum * (1.0f / t.corner_count(p));
 }
 
 std::optional<uint32_t> MakeReflexCorner(RepairedMesh* m) {

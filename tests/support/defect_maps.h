@@ -22,7 +22,7 @@ inline constexpr float kDefectTileSize = 32.0f;
 // 1000.navmesh imported (fails the current test when it cannot be).
 SourceMesh Unity1000Source();
 // `source` repaired with kDefectTileSize tiles (fails the current test on error).
-RepairedMesh Repair(const SourceMesh& source);
+RepairedMesh RepairOrDie(const SourceMesh& source);
 // Unity1000Source() repaired.
 RepairedMesh Unity1000Mesh();
 // `.wmesh` bytes of `mesh`; `placement` (optional) receives each polygon's (tile, polygon).
@@ -50,6 +50,7 @@ std::optional<uint32_t> MakeReflexCorner(RepairedMesh* mesh);
 
 // Mean of polygon p's corners.
 Vec3 Centroid(const RepairedMesh& mesh, uint32_t p);
+Vec3 Centroid(const TileView& tile, uint32_t p);
 
 // Adds an off-mesh link from polygon 0's centroid to a point 20 m beyond the map's bounds
 // (attached to polygon 1 nonetheless, as a broken writer would). Returns the bad end.

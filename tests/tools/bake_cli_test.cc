@@ -10,6 +10,7 @@
 #include <string>
 
 #include "cli_runner.h"
+#include "support/shell_quote.h"
 #include "support/test_data.h"
 
 namespace waymesh::testing {
@@ -17,9 +18,7 @@ namespace {
 
 using ::testing::HasSubstr;
 
-std::string Quote(const std::string& path) { return "'" + path + "'"; }
-
-std::string NavTest() { return Quote(SharedData("recast/nav_test.obj")); }
+std::string NavTest() { return ShellQuote(SharedData("recast/nav_test.obj")); }
 
 std::string Write(const std::string& dir, const std::string& name, const std::string& text) {
   const std::string path = dir + "/" + name;
@@ -34,16 +33,17 @@ TEST(BakeCliTest, BakesAMapThatInspectReadsWithTheAgentSettings) {
     "areas": [{"id": 4, "name": "Grass", "cost": 2}],
     "volumes": [{"area": 4, "box": {"min": [-20, -5, -14], "max": [-10, 0, -4]}}],
     "off_mesh_links": [{"start": [18.25, -2.37, -7.0], "end": [6.05, -2.37, 3.33]}]})");
-  CliResult bake = RunCli("bake " + NavTest() + " -o " + Quote(map) + " --areas " + Quote(areas) +
-                          " --agent-radius 0.6 --agent-height 2 --step-height 0.9 --max-slope 45"
-                          " --voxel-size 0.3 --cell-height 0.2 --tile-size 32");
+  CliResult bake =
+      RunCli("bake " + NavTest() + " -o " + ShellQuote(map) + " --areas " + ShellQuote(areas) +
+             " --agent-radius 0.6 --agent-height 2 --step-height 0.9 --max-slope 45"
+             " --voxel-size 0.3 --cell-height 0.2 --tile-size 32");
   ASSERT_EQ(bake.exit_code, 0) << bake.out;
   EXPECT_THAT(bake.out, HasSubstr("bake tile"));  // per-tile progress on stderr
   EXPECT_THAT(bake.out, HasSubstr("Recast polygons"));
   EXPECT_THAT(bake.out, HasSubstr("welded"));
   ASSERT_TRUE(std::filesystem::exists(map));
 
-  CliResult inspect = RunCli("inspect --json " + Quote(map));
+  CliResult inspect = RunCli("inspect --json " + ShellQuote(map));
   ASSERT_EQ(inspect.exit_code, 0) << inspect.out;
   const nlohmann::json info = nlohmann::json::parse(inspect.out);
   EXPECT_GT(info["polygons"].get<uint64_t>(), 100u);
@@ -57,14 +57,14 @@ TEST(BakeCliTest, BakesAMapThatInspectReadsWithTheAgentSettings) {
 TEST(BakeCliTest, QuietBakePrintsNoProgress) {
   const std::string dir = TempDir("cli-bake-quiet");
   CliResult bake =
-      RunCli("bake -q " + NavTest() + " -o " + Quote(dir + "/m.wmesh") + " --voxel-size 0.3");
+      RunCli("bake -q " + NavTest() + " -o " + ShellQuote(dir + "/m.wmesh") + " --voxel-size 0.3");
   ASSERT_EQ(bake.exit_code, 0) << bake.out;
   EXPECT_THAT(bake.out, ::testing::Not(HasSubstr("bake tile")));
   EXPECT_THAT(bake.out, HasSubstr("wrote"));
 }
 
 TEST(BakeCliTest, BadFlagsExitWithCode2AndNameTheFlag) {
-  const std::string out = " -o " + Quote(TempDir("cli-bake-flags") + "/m.wmesh");
+  const std::string out = " -o " + ShellQuote(TempDir("cli-bake-flags") + "/m.wmesh");
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"--voxel-size 0", "--voxel-size"},
       {"--tile-size 4", "--tile-size"},
@@ -92,19 +92,19 @@ TEST(BakeCliTest, BadFlagsExitWithCode2AndNameTheFlag) {
 
 TEST(BakeCliTest, BadFilesExitWithCode1AndSayWhere) {
   const std::string dir = TempDir("cli-bake-files");
-  const std::string out = " -o " + Quote(dir + "/m.wmesh");
+  const std::string out = " -o " + ShellQuote(dir + "/m.wmesh");
   const std::string obj = Write(dir, "broken.obj", "v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 x\n");
-  CliResult broken = RunCli("bake " + Quote(obj) + out);
+  CliResult broken = RunCli("bake " + ShellQuote(obj) + out);
   EXPECT_EQ(broken.exit_code, 1) << broken.out;
   EXPECT_THAT(broken.out, HasSubstr(obj + ":4"));
 
   const std::string areas = Write(dir, "areas.json", R"({"volumes": [{"area": 0, "box": 1}]})");
-  CliResult bad_areas = RunCli("bake " + NavTest() + out + " --areas " + Quote(areas));
+  CliResult bad_areas = RunCli("bake " + NavTest() + out + " --areas " + ShellQuote(areas));
   EXPECT_EQ(bad_areas.exit_code, 1) << bad_areas.out;
   EXPECT_THAT(bad_areas.out, HasSubstr(areas + ": volumes[0].box"));
 
   const std::string syntax = Write(dir, "syntax.json", "{\n  \"volumes\": [\n    {,\n");
-  CliResult bad_syntax = RunCli("bake " + NavTest() + out + " --areas " + Quote(syntax));
+  CliResult bad_syntax = RunCli("bake " + NavTest() + out + " --areas " + ShellQuote(syntax));
   EXPECT_EQ(bad_syntax.exit_code, 1) << bad_syntax.out;
   EXPECT_THAT(bad_syntax.out, HasSubstr(syntax + ":3:"));
   EXPECT_FALSE(std::filesystem::exists(dir + "/m.wmesh"));

@@ -9,6 +9,7 @@
 #include <numeric>
 
 #include "cli_runner.h"
+#include "support/shell_quote.h"
 #include "support/test_data.h"
 
 namespace waymesh::testing {
@@ -16,8 +17,6 @@ namespace {
 
 using ::testing::HasSubstr;
 using ::testing::Not;
-
-std::string Quote(const std::string& path) { return "'" + path + "'"; }
 
 TEST(CliTest, EveryVerbHasHelp) {
   for (const char* verb : {"build", "inspect", "demo-world", "path"}) {
@@ -34,11 +33,11 @@ TEST(CliTest, BadArgumentsExitWithCode2AndSayWhy) {
   CliResult missing = RunCli("build /nonexistent/x.json -o /tmp/x.wmesh");
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_THAT(missing.out, HasSubstr("/nonexistent/x.json"));
-  CliResult verts =
-      RunCli("build " + Quote(SharedData("unity/1000.navmesh")) + " -o /tmp/x.wmesh --max-verts 2");
+  CliResult verts = RunCli("build " + ShellQuote(SharedData("unity/1000.navmesh")) +
+                           " -o /tmp/x.wmesh --max-verts 2");
   EXPECT_EQ(verts.exit_code, 2);
   EXPECT_THAT(verts.out, HasSubstr("--max-verts"));
-  CliResult no_output = RunCli("build " + Quote(SharedData("unity/1000.navmesh")));
+  CliResult no_output = RunCli("build " + ShellQuote(SharedData("unity/1000.navmesh")));
   EXPECT_EQ(no_output.exit_code, 2);
   EXPECT_THAT(no_output.out, HasSubstr("--output"));
 }
@@ -46,14 +45,14 @@ TEST(CliTest, BadArgumentsExitWithCode2AndSayWhy) {
 TEST(CliTest, BuildThenInspectJsonReportsTheMap) {
   const std::string dir = TempDir("cli-build");
   const std::string map = dir + "/1000.wmesh";
-  CliResult build = RunCli("build -q " + Quote(SharedData("unity/1000.navmesh")) + " -o " +
-                           Quote(map) + " --tile-size 32");
+  CliResult build = RunCli("build -q " + ShellQuote(SharedData("unity/1000.navmesh")) + " -o " +
+                           ShellQuote(map) + " --tile-size 32");
   ASSERT_EQ(build.exit_code, 0) << build.out;
   EXPECT_THAT(build.out, HasSubstr("welded"));
   EXPECT_THAT(build.out, HasSubstr("t-junctions"));
   ASSERT_TRUE(std::filesystem::exists(map));
 
-  CliResult inspect = RunCli("inspect --json " + Quote(map));
+  CliResult inspect = RunCli("inspect --json " + ShellQuote(map));
   ASSERT_EQ(inspect.exit_code, 0) << inspect.out;
   const nlohmann::json info = nlohmann::json::parse(inspect.out);
   for (const char* key : {"vertices", "polygons", "tiles", "islands", "island_polygons",
@@ -75,7 +74,7 @@ TEST(CliTest, BuildThenInspectJsonReportsTheMap) {
   EXPECT_EQ(info["bytes"].get<uint64_t>(), std::filesystem::file_size(map));
   EXPECT_GT(info["tiles"].get<uint64_t>(), 1u);  // 80 m map, 32 m tiles
 
-  CliResult text = RunCli("inspect " + Quote(map));
+  CliResult text = RunCli("inspect " + ShellQuote(map));
   ASSERT_EQ(text.exit_code, 0) << text.out;
   EXPECT_THAT(text.out, HasSubstr("checksums    ok"));
 }
@@ -84,13 +83,14 @@ TEST(CliTest, SeveralExportsBuildIntoOneWorld) {
   const std::string dir = TempDir("cli-world");
   const std::string one = dir + "/one.wmesh", two = dir + "/two.wmesh";
   ASSERT_EQ(
-      RunCli("build -q " + Quote(SharedData("unity/1000.navmesh")) + " -o " + Quote(one)).exit_code,
+      RunCli("build -q " + ShellQuote(SharedData("unity/1000.navmesh")) + " -o " + ShellQuote(one))
+          .exit_code,
       0);
-  CliResult both = RunCli("build -q " + Quote(SharedData("unity/1000.navmesh")) + " " +
-                          Quote(SharedData("unity/1200.navmesh")) + " -o " + Quote(two));
+  CliResult both = RunCli("build -q " + ShellQuote(SharedData("unity/1000.navmesh")) + " " +
+                          ShellQuote(SharedData("unity/1200.navmesh")) + " -o " + ShellQuote(two));
   ASSERT_EQ(both.exit_code, 0) << both.out;
   auto polygons = [](const std::string& map) {
-    return nlohmann::json::parse(RunCli("inspect --json " + Quote(map)).out)["polygons"]
+    return nlohmann::json::parse(RunCli("inspect --json " + ShellQuote(map)).out)["polygons"]
         .get<uint64_t>();
   };
   EXPECT_GT(polygons(two), polygons(one));
@@ -100,19 +100,20 @@ TEST(CliTest, CorruptedMapIsRejectedWithTheFailingCheck) {
   const std::string dir = TempDir("cli-corrupt");
   const std::string map = dir + "/m.wmesh";
   ASSERT_EQ(
-      RunCli("build -q " + Quote(SharedData("unity/1100.navmesh")) + " -o " + Quote(map)).exit_code,
+      RunCli("build -q " + ShellQuote(SharedData("unity/1100.navmesh")) + " -o " + ShellQuote(map))
+          .exit_code,
       0);
   std::string bytes = ReadFileOrDie(map);
   bytes[bytes.size() - 5] ^= 0x40;  // inside the last tile
   std::ofstream(map, std::ios::binary | std::ios::trunc) << bytes;
-  CliResult r = RunCli("inspect " + Quote(map));
+  CliResult r = RunCli("inspect " + ShellQuote(map));
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_THAT(r.out, HasSubstr("CRC"));
   // The loader's message names the file; the verb does not repeat it.
   EXPECT_THAT(r.out, HasSubstr("waymesh inspect: " + map + ": "));
   EXPECT_THAT(r.out, Not(HasSubstr(map + ": " + map)));
   std::ofstream(dir + "/q.txt") << "0 0 1 1\n";
-  CliResult path = RunCli("path " + Quote(map) + " --queries " + Quote(dir + "/q.txt"));
+  CliResult path = RunCli("path " + ShellQuote(map) + " --queries " + ShellQuote(dir + "/q.txt"));
   EXPECT_EQ(path.exit_code, 1);
   EXPECT_THAT(path.out, HasSubstr("waymesh path: " + map + ": "));
   EXPECT_THAT(path.out, Not(HasSubstr(map + ": " + map)));
@@ -122,7 +123,7 @@ TEST(CliTest, MalformedExportFailsWithFileAndLine) {
   const std::string dir = TempDir("cli-malformed");
   const std::string obj = dir + "/bad.obj";
   std::ofstream(obj) << "v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 9\n";
-  CliResult r = RunCli("build " + Quote(obj) + " -o " + Quote(dir + "/bad.wmesh"));
+  CliResult r = RunCli("build " + ShellQuote(obj) + " -o " + ShellQuote(dir + "/bad.wmesh"));
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_THAT(r.out, HasSubstr("bad.obj:4"));
   EXPECT_FALSE(std::filesystem::exists(dir + "/bad.wmesh"));
@@ -130,17 +131,17 @@ TEST(CliTest, MalformedExportFailsWithFileAndLine) {
 
 TEST(CliTest, DemoWorldBuildsAndInspects) {
   const std::string dir = TempDir("cli-demo");
-  CliResult gen = RunCli("demo-world --size 160 --seed 3 -o " + Quote(dir + "/town.json"));
+  CliResult gen = RunCli("demo-world --size 160 --seed 3 -o " + ShellQuote(dir + "/town.json"));
   ASSERT_EQ(gen.exit_code, 0) << gen.out;
-  CliResult build =
-      RunCli("build -q " + Quote(dir + "/town.json") + " -o " + Quote(dir + "/town.wmesh"));
+  CliResult build = RunCli("build -q " + ShellQuote(dir + "/town.json") + " -o " +
+                           ShellQuote(dir + "/town.wmesh"));
   ASSERT_EQ(build.exit_code, 0) << build.out;
   const nlohmann::json info =
-      nlohmann::json::parse(RunCli("inspect --json " + Quote(dir + "/town.wmesh")).out);
+      nlohmann::json::parse(RunCli("inspect --json " + ShellQuote(dir + "/town.wmesh")).out);
   EXPECT_GE(info["islands"].get<int>(), 3);  // town, courtyard, islet, rooftop ...
   EXPECT_GT(info["repairs"]["t_junctions"].get<uint64_t>(), 0u);
   EXPECT_GT(info["off_mesh_links"].get<uint64_t>(), 0u);
-  CliResult bad_size = RunCli("demo-world --size -5 -o " + Quote(dir + "/x.json"));
+  CliResult bad_size = RunCli("demo-world --size -5 -o " + ShellQuote(dir + "/x.json"));
   EXPECT_EQ(bad_size.exit_code, 2);
 }
 

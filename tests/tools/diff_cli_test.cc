@@ -11,6 +11,7 @@
 #include "absl/strings/str_format.h"
 #include "cli_runner.h"
 #include "support/defect_maps.h"
+#include "support/shell_quote.h"
 #include "support/test_data.h"
 
 namespace waymesh::testing {
@@ -19,8 +20,6 @@ namespace {
 using ::testing::AllOf;
 using ::testing::HasSubstr;
 using ::testing::Not;
-
-std::string Quote(const std::string& path) { return "'" + path + "'"; }
 
 // Number of SVG elements named `tag` (with `klass` as class, when given), parsed as XML by
 // python3 so a malformed file fails.
@@ -31,7 +30,7 @@ int CountSvgElements(const std::string& svg, const std::string& tag, const std::
       "if not sys.argv[2] or e.get('class') == sys.argv[2]))",
       tag);
   const std::string command =
-      "python3 -c \"" + script + "\" " + Quote(svg) + " '" + klass + "' 2>&1";
+      "python3 -c \"" + script + "\" " + ShellQuote(svg) + " '" + klass + "' 2>&1";
   FILE* pipe = popen(command.c_str(), "r");
   if (!pipe) return -1;
   char buffer[256] = {};
@@ -48,12 +47,12 @@ TEST(DiffCliTest, HelpAndTrouble) {
   EXPECT_THAT(help.out, AllOf(HasSubstr("--pairs"), HasSubstr("--output")));
   const std::string dir = TempDir("diff-args");
   WriteFileOrDie(dir + "/m.wmesh", CompileOrDie(Unity1000Mesh()));
-  const std::string m = Quote(dir + "/m.wmesh");
+  const std::string m = ShellQuote(dir + "/m.wmesh");
   EXPECT_EQ(RunCli("diff " + m).exit_code, 2);
   EXPECT_EQ(RunCli("diff " + m + " " + m + " -o x.gif").exit_code, 2);
   EXPECT_EQ(RunCli("diff " + m + " " + m + " --pairs -3").exit_code, 2);
   WriteFileOrDie(dir + "/bad.wmesh", "not a map at all, just text");
-  CliResult bad = RunCli("diff " + m + " " + Quote(dir + "/bad.wmesh"));
+  CliResult bad = RunCli("diff " + m + " " + ShellQuote(dir + "/bad.wmesh"));
   EXPECT_EQ(bad.exit_code, 2) << bad.out;
   EXPECT_THAT(bad.out, HasSubstr("bad.wmesh"));
 }
@@ -62,8 +61,8 @@ TEST(DiffCliTest, SameMapHasNoChanges) {
   const std::string dir = TempDir("diff-same");
   WriteFileOrDie(dir + "/a.wmesh", CompileOrDie(Unity1000Mesh()));
   WriteFileOrDie(dir + "/b.wmesh", CompileOrDie(Unity1000Mesh()));
-  CliResult r = RunCli("diff " + Quote(dir + "/a.wmesh") + " " + Quote(dir + "/b.wmesh") + " -o " +
-                       Quote(dir + "/d.svg"));
+  CliResult r = RunCli("diff " + ShellQuote(dir + "/a.wmesh") + " " + ShellQuote(dir + "/b.wmesh") +
+                       " -o " + ShellQuote(dir + "/d.svg"));
   EXPECT_EQ(r.exit_code, 0) << r.out;
   EXPECT_THAT(r.out, HasSubstr("no changes (127 polygons, 200 sampled pairs agree)"));
   EXPECT_EQ(CountSvgElements(dir + "/d.svg", "polygon", "new"), 127);
@@ -74,13 +73,13 @@ TEST(DiffCliTest, RealRebuildNamesTheChanges) {
   const std::string dir = TempDir("diff-real");
   for (const char* id : {"1000", "1100"}) {
     ASSERT_EQ(RunCli(absl::StrFormat("build -q %s -o %s",
-                                     Quote(SharedData(absl::StrCat("unity/", id, ".navmesh"))),
-                                     Quote(dir + "/" + id + ".wmesh")))
+                                     ShellQuote(SharedData(absl::StrCat("unity/", id, ".navmesh"))),
+                                     ShellQuote(dir + "/" + id + ".wmesh")))
                   .exit_code,
               0);
   }
-  CliResult r = RunCli("diff " + Quote(dir + "/1000.wmesh") + " " + Quote(dir + "/1100.wmesh") +
-                       " -o " + Quote(dir + "/d.png"));
+  CliResult r = RunCli("diff " + ShellQuote(dir + "/1000.wmesh") + " " +
+                       ShellQuote(dir + "/1100.wmesh") + " -o " + ShellQuote(dir + "/d.png"));
   EXPECT_EQ(r.exit_code, 1) << r.out;
   EXPECT_THAT(r.out, AllOf(HasSubstr("polygons removed: "), HasSubstr("polygons added: "),
                            HasSubstr("walkable area: "), HasSubstr("islands: 2 -> 4"),
@@ -97,8 +96,8 @@ TEST(DiffCliTest, AreaChangeAndCutCorridor) {
   area.poly_area[7] = 2;
   std::vector<PolyRef> placement;
   WriteFileOrDie(dir + "/area.wmesh", CompileOrDie(area, &placement));
-  CliResult a = RunCli("diff " + Quote(dir + "/base.wmesh") + " " + Quote(dir + "/area.wmesh") +
-                       " -o " + Quote(dir + "/area.svg"));
+  CliResult a = RunCli("diff " + ShellQuote(dir + "/base.wmesh") + " " +
+                       ShellQuote(dir + "/area.wmesh") + " -o " + ShellQuote(dir + "/area.svg"));
   EXPECT_EQ(a.exit_code, 1) << a.out;
   EXPECT_THAT(a.out, AllOf(HasSubstr("area ids changed: 1 polygons"),
                            HasSubstr(absl::StrFormat("tile %d polygon %d", placement[7].tile(),
@@ -114,8 +113,8 @@ TEST(DiffCliTest, AreaChangeAndCutCorridor) {
   MakeWall(&cut, bridge->second);
   RecomputeIslands(&cut);
   WriteFileOrDie(dir + "/cut.wmesh", CompileOrDie(cut));
-  CliResult c = RunCli("diff " + Quote(dir + "/base.wmesh") + " " + Quote(dir + "/cut.wmesh") +
-                       " --pairs 300 --examples 2");
+  CliResult c = RunCli("diff " + ShellQuote(dir + "/base.wmesh") + " " +
+                       ShellQuote(dir + "/cut.wmesh") + " --pairs 300 --examples 2");
   EXPECT_EQ(c.exit_code, 1) << c.out;
   EXPECT_THAT(c.out, AllOf(HasSubstr("of 300 sampled pairs flipped ("), HasSubstr("COMPLETE -> "),
                            HasSubstr("island split: old island 0")));

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cli_runner.h"
+#include "support/shell_quote.h"
 #include "support/test_data.h"
 
 namespace waymesh::testing {
@@ -18,13 +19,12 @@ namespace {
 
 using ::testing::HasSubstr;
 
-std::string Quote(const std::string& path) { return "'" + path + "'"; }
-
 // Builds arena.mesh (triangles kept) into `dir` once per test.
 std::string BuildArena(const std::string& dir) {
   const std::string map = dir + "/arena.wmesh";
-  CliResult build = RunCli("build -q --no-merge " +
-                           Quote(SharedData("polyanya/meshes/arena.mesh")) + " -o " + Quote(map));
+  CliResult build =
+      RunCli("build -q --no-merge " + ShellQuote(SharedData("polyanya/meshes/arena.mesh")) +
+             " -o " + ShellQuote(map));
   EXPECT_EQ(build.exit_code, 0) << build.out;
   return map;
 }
@@ -41,9 +41,9 @@ TEST(PathCliTest, ExpectedFileGivesSummaryAndCsv) {
   const std::string dir = TempDir("cli-path");
   const std::string map = BuildArena(dir);
   const std::string csv = dir + "/results.csv";
-  CliResult r = RunCli("path " + Quote(map) + " --queries " +
-                       Quote(SharedData("polyanya/expected/arena_euclid_expected.csv")) +
-                       " --out " + Quote(csv) + " --extents 0.5,1,0.5");
+  CliResult r = RunCli("path " + ShellQuote(map) + " --queries " +
+                       ShellQuote(SharedData("polyanya/expected/arena_euclid_expected.csv")) +
+                       " --out " + ShellQuote(csv) + " --extents 0.5,1,0.5");
   ASSERT_EQ(r.exit_code, 0) << r.out;
   EXPECT_THAT(r.out, HasSubstr("160 queries"));
   EXPECT_THAT(r.out, HasSubstr("COMPLETE        160"));
@@ -64,12 +64,12 @@ TEST(PathCliTest, ScenarioAnd3dFilesAreAccepted) {
   const std::string map = BuildArena(dir);
   const std::string scen = dir + "/q.scen";
   std::ofstream(scen) << "version 1\n0\tarena.mesh\t50\t50\t1.0\t11.0\t1.0\t12.0\t1.0\n";
-  CliResult r = RunCli("path " + Quote(map) + " --queries " + Quote(scen));
+  CliResult r = RunCli("path " + ShellQuote(map) + " --queries " + ShellQuote(scen));
   ASSERT_EQ(r.exit_code, 0) << r.out;
   EXPECT_THAT(r.out, HasSubstr("COMPLETE        1"));
   const std::string q3 = dir + "/q3.txt";
   std::ofstream(q3) << "# 3D: sx sy sz gx gy gz\n1 0 11 1 0 12\n1 0 11 500 0 500\n";
-  r = RunCli("path " + Quote(map) + " --queries " + Quote(q3));
+  r = RunCli("path " + ShellQuote(map) + " --queries " + ShellQuote(q3));
   ASSERT_EQ(r.exit_code, 0) << r.out;
   EXPECT_THAT(r.out, HasSubstr("COMPLETE        1"));
   EXPECT_THAT(r.out, HasSubstr("END_OFF_MESH    1"));
@@ -80,17 +80,17 @@ TEST(PathCliTest, BadQueryFileNamesFileAndLine) {
   const std::string map = BuildArena(dir);
   const std::string bad = dir + "/bad.txt";
   std::ofstream(bad) << "# fine\n1 11 1 12\n1 11 oops 12\n";
-  CliResult r = RunCli("path " + Quote(map) + " --queries " + Quote(bad));
+  CliResult r = RunCli("path " + ShellQuote(map) + " --queries " + ShellQuote(bad));
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_THAT(r.out, HasSubstr("bad.txt:3"));
   EXPECT_THAT(r.out, HasSubstr("'oops'"));
   std::ofstream(bad) << "1 2 3\n";
-  r = RunCli("path " + Quote(map) + " --queries " + Quote(bad));
+  r = RunCli("path " + ShellQuote(map) + " --queries " + ShellQuote(bad));
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_THAT(r.out, HasSubstr("bad.txt:1"));
   EXPECT_THAT(r.out, HasSubstr("got 3"));
   std::ofstream(bad) << "1 11 nan 12\n";
-  r = RunCli("path " + Quote(map) + " --queries " + Quote(bad));
+  r = RunCli("path " + ShellQuote(map) + " --queries " + ShellQuote(bad));
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_THAT(r.out, HasSubstr("not a finite number"));
 }
@@ -99,18 +99,19 @@ TEST(PathCliTest, BadArgumentsExitWithCode2) {
   const std::string dir = TempDir("cli-path-args");
   const std::string map = BuildArena(dir);
   const std::string q = SharedData("polyanya/expected/arena_euclid_expected.csv");
-  CliResult r = RunCli("path " + Quote(map) + " --queries " + Quote(q) + " --extents 1,2");
+  CliResult r =
+      RunCli("path " + ShellQuote(map) + " --queries " + ShellQuote(q) + " --extents 1,2");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.out, HasSubstr("--extents"));
-  r = RunCli("path " + Quote(map) + " --queries " + Quote(q) + " --extents 1,-2,1");
+  r = RunCli("path " + ShellQuote(map) + " --queries " + ShellQuote(q) + " --extents 1,-2,1");
   EXPECT_EQ(r.exit_code, 2);
-  r = RunCli("path " + Quote(map));
+  r = RunCli("path " + ShellQuote(map));
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.out, HasSubstr("--queries"));
-  r = RunCli("path " + Quote(dir + "/missing.wmesh") + " --queries " + Quote(q));
+  r = RunCli("path " + ShellQuote(dir + "/missing.wmesh") + " --queries " + ShellQuote(q));
   EXPECT_EQ(r.exit_code, 2);
   // A file that is not a map: a load error naming it, exit 1.
-  r = RunCli("path " + Quote(q) + " --queries " + Quote(q));
+  r = RunCli("path " + ShellQuote(q) + " --queries " + ShellQuote(q));
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_THAT(r.out, HasSubstr("arena_euclid_expected.csv"));
 }

@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "cli_runner.h"
+#include "support/shell_quote.h"
 #include "support/test_data.h"
 
 namespace waymesh::testing {
@@ -15,8 +16,6 @@ namespace {
 
 using ::testing::AllOf;
 using ::testing::HasSubstr;
-
-std::string Quote(const std::string& path) { return "'" + path + "'"; }
 
 // Width and height from a PNG's IHDR chunk (big-endian), or {0, 0} when not a PNG.
 std::pair<uint32_t, uint32_t> PngSize(const std::string& bytes) {
@@ -37,7 +36,8 @@ class RenderCliTest : public ::testing::Test {
   static void SetUpTestSuite() {
     dir_ = new std::string(TempDir("render-cli"));
     map_ = new std::string(*dir_ + "/1100.wmesh");
-    ASSERT_EQ(RunCli("build -q " + Quote(SharedData("unity/1100.navmesh")) + " -o " + Quote(*map_))
+    ASSERT_EQ(RunCli("build -q " + ShellQuote(SharedData("unity/1100.navmesh")) + " -o " +
+                     ShellQuote(*map_))
                   .exit_code,
               0);
   }
@@ -51,7 +51,7 @@ TEST_F(RenderCliTest, HelpAndBadArguments) {
   CliResult help = RunCli("render --help");
   EXPECT_EQ(help.exit_code, 0);
   EXPECT_THAT(help.out, AllOf(HasSubstr("--color"), HasSubstr("--queries"), HasSubstr("--min-y")));
-  const std::string m = Quote(*map_);
+  const std::string m = ShellQuote(*map_);
   for (const char* args :
        {"-o x.jpg", "", "-o x.png --color height", "-o x.png --width 10", "-o x.png --width 99999",
         "-o x.png --path 1,2 3,4,5", "-o x.png --path 1,2,3", "-o x.png --min-y 5 --max-y 1",
@@ -67,8 +67,8 @@ TEST_F(RenderCliTest, HelpAndBadArguments) {
 TEST_F(RenderCliTest, BadQueryFileNamesTheLine) {
   const std::string queries = *dir_ + "/bad.txt";
   std::ofstream(queries) << "# start goal\n60 10 40 100 11 60\n1 2 3\n";
-  CliResult r = RunCli("render " + Quote(*map_) + " -o " + Quote(*dir_ + "/q.png") + " --queries " +
-                       Quote(queries));
+  CliResult r = RunCli("render " + ShellQuote(*map_) + " -o " + ShellQuote(*dir_ + "/q.png") +
+                       " --queries " + ShellQuote(queries));
   EXPECT_EQ(r.exit_code, 1) << r.out;
   EXPECT_THAT(r.out, HasSubstr("bad.txt:3: expected 4 or 5 numbers"));
   EXPECT_FALSE(std::filesystem::exists(*dir_ + "/q.png"));
@@ -76,7 +76,7 @@ TEST_F(RenderCliTest, BadQueryFileNamesTheLine) {
 
 TEST_F(RenderCliTest, PngHasTheRequestedWidthAndKeepsTheAspect) {
   const std::string out = *dir_ + "/m.png";
-  CliResult r = RunCli("render " + Quote(*map_) + " --width 640 -o " + Quote(out));
+  CliResult r = RunCli("render " + ShellQuote(*map_) + " --width 640 -o " + ShellQuote(out));
   ASSERT_EQ(r.exit_code, 0) << r.out;
   const auto [w, h] = PngSize(ReadFileOrDie(out));
   EXPECT_EQ(w, 640u);
@@ -90,8 +90,8 @@ TEST_F(RenderCliTest, SvgWithPathsFromFlagsAndQueryFile) {
   const std::string queries = *dir_ + "/q.txt";
   std::ofstream(queries) << "# two 3D queries\n60 10.4 40 100 10.4 60\n20 12 60 30 12 70\n";
   const std::string out = *dir_ + "/m.svg";
-  CliResult r = RunCli("render " + Quote(*map_) + " --color island -o " + Quote(out) +
-                       " --path 60,10.4,40 100,10.4,60 --queries " + Quote(queries));
+  CliResult r = RunCli("render " + ShellQuote(*map_) + " --color island -o " + ShellQuote(out) +
+                       " --path 60,10.4,40 100,10.4,60 --queries " + ShellQuote(queries));
   ASSERT_EQ(r.exit_code, 0) << r.out;
   EXPECT_THAT(r.out, HasSubstr("3 paths"));
   const std::string svg = ReadFileOrDie(out);

@@ -135,7 +135,7 @@ TEST(ValidateCliTest, ExtraIslandFailsTheIslandLimits) {
   SourceMesh source = Unity1000Source();
   AddDetachedSquare(&source, 2.0f);
   const std::string dir = TempDir("validate-island");
-  const std::string map = WriteMap(dir, "m", Repair(source));
+  const std::string map = WriteMap(dir, "m", RepairOrDie(source));
   CliResult r = RunCli("validate " + Quote(map) + " --max-islands 2");
   EXPECT_EQ(r.exit_code, 1) << r.out;
   EXPECT_THAT(r.out, HasSubstr("FAIL islands: 3 islands, at most 2 allowed"));
@@ -170,7 +170,7 @@ TEST(ValidateCliTest, LinkEndOffMeshFails) {
 TEST(ValidateCliTest, ConnectedPairAcrossIslandsFails) {
   SourceMesh source = Unity1000Source();
   const Vec3 square = AddDetachedSquare(&source, 2.0f);
-  const RepairedMesh mesh = Repair(source);
+  const RepairedMesh mesh = RepairOrDie(source);
   const std::string dir = TempDir("validate-connected");
   const std::string map = WriteMap(dir, "m", mesh);
   const Vec3 a = Centroid(mesh, 0);
