@@ -13,9 +13,13 @@ JOBS=${JOBS:-$(nproc)}
 FUZZ_SECONDS=${FUZZ_SECONDS:-20}
 BUILD=${BUILD_ROOT:-$ROOT/build-ci}
 # Sanitizer builds: -O1 and line tables only (-g1) compile and link much faster than -O2 -g on
-# the gRPC-heavy sources and still give symbolized stacks with file:line.
+# the gRPC-heavy sources and still give symbolized stacks with file:line. Unity builds (CMake
+# pastes up to 8 of a target's files into one translation unit) parse the gRPC, protobuf,
+# nlohmann-json and GoogleTest headers once per batch instead of once per file: the ASan build
+# takes about half the time. It also makes CI reject two files of one target that define the
+# same file-local name, which is usually code written twice.
 SANITIZER_FLAGS=(-DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG"
-                 "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG")
+                 "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" -DCMAKE_UNITY_BUILD=ON)
 
 bash scripts/deps.sh
 
