@@ -51,9 +51,7 @@ class BackgroundCallers {
       grpc::Status status;
       if (i % 2 == 0) {
         v1::FindPathResponse response;
-        status = stub->FindPath(
-            &ctx, TownPathRequest(ProbeAt(Town(), kProbeWestBank), ProbeAt(Town(), kProbeEastBank)),
-            &response);
+        status = stub->FindPath(&ctx, BankToBankRequest(), &response);
         if (status.ok() && response.status() == v1::PATH_STATUS_UNSPECIFIED) ++failures_;
       } else {
         v1::GetMapInfoRequest r;

@@ -87,8 +87,7 @@ TEST_F(NavigationServiceTest, NoPathAndOffMeshAreStatusesOfOkResponses) {
 }
 
 TEST_F(NavigationServiceTest, NodeLimitGivesPartialPaths) {
-  v1::FindPathRequest limited =
-      TownPathRequest(ProbeAt(town(), kProbeWestBank), ProbeAt(town(), kProbeEastBank));
+  v1::FindPathRequest limited = BankToBankRequest();
   limited.mutable_options()->set_max_nodes(4);
   grpc::ClientContext ctx;
   SetDeadline(&ctx);

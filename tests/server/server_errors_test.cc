@@ -31,10 +31,6 @@ class ServerErrorsTest : public ::testing::Test {
     stub_ = v1::Navigation::NewStub(Dial(*server_));
   }
 
-  v1::FindPathRequest Path() const {
-    return TownPathRequest(ProbeAt(Town(), kProbeWestBank), ProbeAt(Town(), kProbeEastBank));
-  }
-
   grpc::Status Call(const v1::FindPathRequest& request, absl::Duration deadline = absl::Seconds(20),
                     const std::string& token = "") {
     grpc::ClientContext ctx;
@@ -60,25 +56,25 @@ class ServerErrorsTest : public ::testing::Test {
 
 TEST_F(ServerErrorsTest, InvalidArgumentNamesTheField) {
   Start(TestConfig(maps_.path()));
-  v1::FindPathRequest nan = Path();
+  v1::FindPathRequest nan = BankToBankRequest();
   nan.mutable_start()->set_x(std::numeric_limits<float>::quiet_NaN());
   grpc::Status s = Call(nan);
   EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_THAT(s.error_message(), HasSubstr("start.x"));
 
-  v1::FindPathRequest far = Path();
+  v1::FindPathRequest far = BankToBankRequest();
   far.mutable_end()->set_z(1e9f);
   s = Call(far);
   EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_THAT(s.error_message(), HasSubstr("end.z"));
 
-  v1::FindPathRequest extents = Path();
+  v1::FindPathRequest extents = BankToBankRequest();
   SetVec({2, -1, 2}, extents.mutable_options()->mutable_extents());
   s = Call(extents);
   EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_THAT(s.error_message(), HasSubstr("options.extents.y"));
 
-  v1::FindPathRequest path_id = Path();
+  v1::FindPathRequest path_id = BankToBankRequest();
   path_id.set_map_id("../town");
   s = Call(path_id);
   EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
@@ -100,7 +96,7 @@ TEST_F(ServerErrorsTest, InvalidArgumentNamesTheField) {
 
 TEST_F(ServerErrorsTest, UnknownMapIsNotFound) {
   Start(TestConfig(maps_.path()));
-  v1::FindPathRequest r = Path();
+  v1::FindPathRequest r = BankToBankRequest();
   r.set_map_id("atlantis");
   const grpc::Status s = Call(r);
   EXPECT_EQ(s.error_code(), grpc::StatusCode::NOT_FOUND);
@@ -117,10 +113,10 @@ TEST_F(ServerErrorsTest, BearerTokenIsRequiredWhenConfigured) {
   server::ServerConfig config = TestConfig(maps_.path());
   config.auth_token = "let-me-in";
   Start(config);
-  EXPECT_EQ(Call(Path()).error_code(), grpc::StatusCode::UNAUTHENTICATED);
-  EXPECT_EQ(Call(Path(), absl::Seconds(20), "let-me-out").error_code(),
+  EXPECT_EQ(Call(BankToBankRequest()).error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(Call(BankToBankRequest(), absl::Seconds(20), "let-me-out").error_code(),
             grpc::StatusCode::UNAUTHENTICATED);
-  EXPECT_TRUE(Call(Path(), absl::Seconds(20), "let-me-in").ok());
+  EXPECT_TRUE(Call(BankToBankRequest(), absl::Seconds(20), "let-me-in").ok());
   EXPECT_EQ(server_->service().queries_run(), 1u);
 }
 
@@ -131,17 +127,17 @@ TEST_F(ServerErrorsTest, FullQueueIsResourceExhaustedAtOnce) {
   WorkerGate gate;
   Start(config, {.before_query = gate.Hook()});
   grpc::Status first, second;
-  std::thread a([&] { first = Call(Path()); });
+  std::thread a([&] { first = Call(BankToBankRequest()); });
   ASSERT_TRUE(gate.WaitEntered(1));  // the only worker is busy
-  std::thread b([&] { second = Call(Path()); });
+  std::thread b([&] { second = Call(BankToBankRequest()); });
   ASSERT_TRUE(WaitInFlight(2));  // the second waits in the queue
   const absl::Time before = absl::Now();
-  const grpc::Status third = Call(Path());
+  const grpc::Status third = Call(BankToBankRequest());
   EXPECT_EQ(third.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
   EXPECT_LT(absl::Now() - before, absl::Seconds(5));  // answered without waiting for a worker
   // The overflow starts an overload episode (shedding is on by default): refusals say so.
   EXPECT_THAT(server_->metrics().Render(), HasSubstr("\nwaymesh_overloaded 1\n"));
-  const grpc::Status fourth = Call(Path());
+  const grpc::Status fourth = Call(BankToBankRequest());
   EXPECT_EQ(fourth.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
   EXPECT_THAT(fourth.error_message(), HasSubstr("overloaded"));
   gate.Open();
@@ -158,14 +154,14 @@ TEST_F(ServerErrorsTest, CallsThatExpireOrAreCancelledInTheQueueNeverRun) {
   WorkerGate gate;
   Start(config, {.before_query = gate.Hook()});
   grpc::Status blocker, expired, cancelled;
-  std::thread a([&] { blocker = Call(Path()); });
+  std::thread a([&] { blocker = Call(BankToBankRequest()); });
   ASSERT_TRUE(gate.WaitEntered(1));
-  std::thread b([&] { expired = Call(Path(), absl::Milliseconds(300)); });
+  std::thread b([&] { expired = Call(BankToBankRequest(), absl::Milliseconds(300)); });
   grpc::ClientContext cancel_ctx;
   SetDeadline(&cancel_ctx);
   std::thread c([&] {
     v1::FindPathResponse response;
-    cancelled = stub_->FindPath(&cancel_ctx, Path(), &response);
+    cancelled = stub_->FindPath(&cancel_ctx, BankToBankRequest(), &response);
   });
   ASSERT_TRUE(WaitInFlight(3));
   cancel_ctx.TryCancel();
@@ -187,14 +183,14 @@ TEST_F(ServerErrorsTest, OversizedMessagesAreRefused) {
   config.max_message_bytes = 16 << 10;
   Start(config);
   v1::FindPathBatchRequest batch;
-  for (int i = 0; i < 1000; ++i) *batch.add_requests() = Path();
+  for (int i = 0; i < 1000; ++i) *batch.add_requests() = BankToBankRequest();
   ASSERT_GT(batch.ByteSizeLong(), 16u << 10);
   grpc::ClientContext ctx;
   SetDeadline(&ctx);
   v1::FindPathBatchResponse response;
   EXPECT_EQ(stub_->FindPathBatch(&ctx, batch, &response).error_code(),
             grpc::StatusCode::RESOURCE_EXHAUSTED);
-  EXPECT_TRUE(Call(Path()).ok());  // a normal call still passes
+  EXPECT_TRUE(Call(BankToBankRequest()).ok());  // a normal call still passes
 }
 
 TEST(CallLivenessTest, CancelledBeatsDeadlineAndBothStopWork) {

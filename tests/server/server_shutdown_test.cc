@@ -48,9 +48,7 @@ class ServerShutdownTest : public ::testing::Test {
     grpc::ClientContext ctx;
     SetDeadline(&ctx, absl::Seconds(30));
     v1::FindPathResponse response;
-    return stub_->FindPath(
-        &ctx, TownPathRequest(ProbeAt(Town(), kProbeWestBank), ProbeAt(Town(), kProbeEastBank)),
-        &response);
+    return stub_->FindPath(&ctx, BankToBankRequest(), &response);
   }
 
   TempDir maps_;

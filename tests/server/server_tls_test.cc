@@ -66,9 +66,7 @@ class ServerTlsTest : public ::testing::Test {
     grpc::ClientContext ctx;
     SetDeadline(&ctx, absl::Seconds(10));
     v1::FindPathResponse response;
-    return stub->FindPath(
-        &ctx, TownPathRequest(ProbeAt(Town(), kProbeWestBank), ProbeAt(Town(), kProbeEastBank)),
-        &response);
+    return stub->FindPath(&ctx, BankToBankRequest(), &response);
   }
 
   std::shared_ptr<grpc::ChannelCredentials> Tls(const std::string& client = "") {

@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "gtest/gtest.h"
+#include "support/demo_town.h"
 #include "waymesh/server/logging.h"
 
 namespace waymesh::testing {
@@ -54,6 +55,10 @@ v1::FindPathRequest TownPathRequest(Vec3 start, Vec3 end) {
   SetVec(start, r.mutable_start());
   SetVec(end, r.mutable_end());
   return r;
+}
+
+v1::FindPathRequest BankToBankRequest() {
+  return TownPathRequest(ProbeAt(Town(), kProbeWestBank), ProbeAt(Town(), kProbeEastBank));
 }
 
 std::function<void(server::RpcMethod)> WorkerGate::Hook() {

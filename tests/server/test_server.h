@@ -35,6 +35,9 @@ inline Vec3 GetVec(const v1::Vec3& v) { return {v.x(), v.y(), v.z()}; }
 // A FindPath request from `start` to `end` on map "town" (the demo town the server tests
 // write as town.wmesh).
 v1::FindPathRequest TownPathRequest(Vec3 start, Vec3 end);
+// TownPathRequest from the west bank to the east bank of Town(): a route over the river that
+// takes the search a while, for tests that need a real query in flight.
+v1::FindPathRequest BankToBankRequest();
 
 // Blocks worker threads in a ServerHooks::before_query until opened; counts who entered.
 // Every wait is bounded so a broken test fails instead of hanging. The hook shares the gate's
