@@ -15,8 +15,9 @@ namespace {
 
 using internal::QueryContext;
 
-// Index of the polygon with the largest finite value, or kNoPolygon when none is finite.
 constexpr uint32_t kNoPolygon = 0xFFFFFFFFu;
+
+// Index of the polygon with the largest finite value, or kNoPolygon when none is finite.
 uint32_t ArgMaxFinite(const std::vector<float>& v) {
   uint32_t best = kNoPolygon;
   for (uint32_t i = 0; i < v.size(); ++i) {
