@@ -188,8 +188,8 @@ function checkDeployment(d, objects, ctx) {
     if (cache + PROCESS_OVERHEAD_BYTES > limit) e.push(`--tile-cache-bytes ${cache} + ${PROCESS_OVERHEAD_BYTES} B overhead exceed the memory limit ${server.resources?.limits?.memory}`);
     const workers = Number(flags.get("workers"));
     const cpus = Math.ceil(quantity(server.resources?.limits?.cpu));
-    if (workers === 0) e.push("--workers=0 means one per node core, not per CPU of the limit; set WAYMESH_WORKERS from limits.cpu");
-    else if (workers > cpus) e.push(`--workers=${workers} exceeds the CPU limit ${cpus}`);
+    // --workers=0 is fine: the server counts the CPUs of its cgroup quota, not the node's cores.
+    if (workers > cpus) e.push(`--workers=${workers} exceeds the CPU limit ${cpus}`);
   });
 
   check("maps directory is a mounted volume", (e) => {

@@ -100,12 +100,15 @@ absl::Status NavigationServer::Init(const ServerConfig& config, ServerHooks hook
     if (!http.ok()) return http.status();
     http_ = *std::move(http);
   }
-  spdlog::info("waymesh-server serving {} map(s) from {} on {} ({}), metrics on {}",
-               maps_->List().size(), config.maps_dir, HostPort(config.listen_address, port_),
-               config.tls_cert.empty()        ? "plaintext"
-               : config.tls_client_ca.empty() ? "TLS"
-                                              : "mutual TLS",
-               http_ ? HostPort(config.metrics_address, http_->port()) : "(disabled)");
+  spdlog::info(
+      "waymesh-server serving {} map(s) from {} on {} ({}), metrics on {}, {} query "
+      "worker(s), queue of {} calls",
+      maps_->List().size(), config.maps_dir, HostPort(config.listen_address, port_),
+      config.tls_cert.empty()        ? "plaintext"
+      : config.tls_client_ca.empty() ? "TLS"
+                                     : "mutual TLS",
+      http_ ? HostPort(config.metrics_address, http_->port()) : "(disabled)", pool_->workers(),
+      pool_->queue_capacity());
   return absl::OkStatus();
 }
 

@@ -1,9 +1,9 @@
 #include "waymesh/server/server_config.h"
 
 #include <algorithm>
-#include <thread>
 
 #include "absl/strings/str_cat.h"
+#include "waymesh/server/cpu_budget.h"
 
 namespace waymesh::server {
 namespace {
@@ -33,7 +33,7 @@ absl::Status CheckPort(absl::string_view flag, int port, int lowest) {
 
 int EffectiveWorkers(const ServerConfig& config) {
   if (config.workers > 0) return config.workers;
-  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  return AvailableCpus();
 }
 
 int EffectiveQueueCapacity(const ServerConfig& config) {

@@ -16,7 +16,7 @@ struct ServerConfig {
   int port = 50051;                          // gRPC port; 0 picks a free one
   std::string metrics_address = "0.0.0.0";   // interface of the metrics port
   int metrics_port = 9464;                   // /metrics and /healthz; 0 picks one, -1 disables
-  int workers = 0;                           // query threads; 0 = one per core
+  int workers = 0;                           // query threads; 0 = one per usable CPU
   int queue_capacity = 0;                    // calls waiting for a worker; 0 = 16 per worker
   bool overload_shedding = true;             // shrink the pool in overload (worker_pool.h)
   uint64_t tile_cache_bytes = 256ull << 20;  // budget of resident tiles over all maps
@@ -33,7 +33,8 @@ struct ServerConfig {
   absl::Duration max_connection_age = absl::ZeroDuration();  // GOAWAY after this; 0 = never
 };
 
-// Worker threads after applying the 0 = one-per-core default.
+// Worker threads after applying the 0 = one-per-CPU default (AvailableCpus: the affinity mask
+// capped by the cgroup CPU quota).
 int EffectiveWorkers(const ServerConfig& config);
 // Queue capacity after applying the 0 = 64-per-worker default.
 int EffectiveQueueCapacity(const ServerConfig& config);
