@@ -23,7 +23,11 @@ QUEUE=${QUEUE_CAPACITY:-0}  # waymesh-server --queue-capacity (0 = its default)
 PIN=${PIN:-0}
 WORLD16=${WORLD16:-1}  # 0 skips part 4 (the 16 km² world)
 SERVER_CPU=(); LOAD_CPU=()
-if [[ $PIN == 1 ]]; then SERVER_CPU=(taskset -c 0); LOAD_CPU=(taskset -c 1); fi
+if [[ $PIN == 1 ]]; then
+  SERVER_CPU=(taskset -c 0); LOAD_CPU=(taskset -c 1)
+  # One core: one worker, whose default queue (16) would not hold the closed loop's calls.
+  [[ $QUEUE == 0 ]] && QUEUE=$CONCURRENCY
+fi
 
 cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DWAYMESH_TESTS=OFF -DWAYMESH_BENCH=OFF >/dev/null
 ninja -C "$BUILD" waymesh waymesh-server waymesh-load >/dev/null
