@@ -26,7 +26,7 @@ SERVER_CPU=(); LOAD_CPU=()
 if [[ $PIN == 1 ]]; then
   SERVER_CPU=(taskset -c 0); LOAD_CPU=(taskset -c 1)
   # One core: one worker, whose default queue (16) would not hold the closed loop's calls.
-  [[ $QUEUE == 0 ]] && QUEUE=$CONCURRENCY
+  if [[ $QUEUE == 0 ]]; then QUEUE=$CONCURRENCY; fi
 fi
 
 cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DWAYMESH_TESTS=OFF -DWAYMESH_BENCH=OFF >/dev/null

@@ -28,16 +28,23 @@ std::optional<std::string> ReadSmallFile(const fs::path& path) {
   return text.str();
 }
 
-// The quota of cgroup v1's cpu controller in one directory, in CPUs (-1 quota: none).
-std::optional<double> CfsQuota(const fs::path& dir) {
-  const auto quota = ReadSmallFile(dir / "cpu.cfs_quota_us");
-  const auto period = ReadSmallFile(dir / "cpu.cfs_period_us");
+// QUOTA / PERIOD (microseconds each) in CPUs; nullopt unless both are positive integers (v1's
+// "-1" and v2's "max" mean no limit).
+std::optional<double> QuotaInCpus(absl::string_view quota, absl::string_view period) {
   int64_t q = 0, p = 0;
-  if (!quota || !period || !absl::SimpleAtoi(absl::StripAsciiWhitespace(*quota), &q) ||
-      !absl::SimpleAtoi(absl::StripAsciiWhitespace(*period), &p) || q <= 0 || p <= 0) {
+  if (!absl::SimpleAtoi(absl::StripAsciiWhitespace(quota), &q) ||
+      !absl::SimpleAtoi(absl::StripAsciiWhitespace(period), &p) || q <= 0 || p <= 0) {
     return std::nullopt;
   }
   return double(q) / double(p);
+}
+
+// The quota of cgroup v1's cpu controller in one directory, in CPUs.
+std::optional<double> CfsQuota(const fs::path& dir) {
+  const auto quota = ReadSmallFile(dir / "cpu.cfs_quota_us");
+  const auto period = ReadSmallFile(dir / "cpu.cfs_period_us");
+  if (!quota || !period) return std::nullopt;
+  return QuotaInCpus(*quota, *period);
 }
 
 std::optional<double> Tighter(std::optional<double> a, std::optional<double> b) {
@@ -96,12 +103,8 @@ fs::path Under(const fs::path& base, absl::string_view cgroup_path) {
 std::optional<double> ParseCpuMax(absl::string_view text) {
   const std::vector<absl::string_view> f =
       absl::StrSplit(absl::StripAsciiWhitespace(text), ' ', absl::SkipEmpty());
-  int64_t quota = 0, period = 0;
-  if (f.size() != 2 || !absl::SimpleAtoi(f[0], &quota) || !absl::SimpleAtoi(f[1], &period) ||
-      quota <= 0 || period <= 0) {
-    return std::nullopt;  // "max 100000", or not a cpu.max line
-  }
-  return double(quota) / double(period);
+  if (f.size() != 2) return std::nullopt;  // not a cpu.max line
+  return QuotaInCpus(f[0], f[1]);
 }
 
 std::optional<double> CgroupCpuQuota(const CpuLimitFiles& files) {

@@ -36,9 +36,9 @@ int EffectiveWorkers(const ServerConfig& config) {
   return AvailableCpus();
 }
 
-int EffectiveQueueCapacity(const ServerConfig& config) {
+int EffectiveQueueCapacity(const ServerConfig& config, int workers) {
   if (config.queue_capacity > 0) return config.queue_capacity;
-  return EffectiveWorkers(config) * kQueuePerWorker;
+  return workers * kQueuePerWorker;
 }
 
 absl::Status ValidateServerConfig(const ServerConfig& c) {

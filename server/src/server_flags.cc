@@ -14,7 +14,8 @@ ABSL_FLAG(int, port, 50051, "gRPC port (0 picks a free one and logs it).");
 ABSL_FLAG(std::string, metrics_address, "0.0.0.0", "Interface the metrics port binds to.");
 ABSL_FLAG(int, metrics_port, 9464,
           "HTTP port of /metrics (Prometheus) and /healthz; 0 picks a free one, -1 disables.");
-ABSL_FLAG(int, workers, 0, "Query worker threads; 0 = one per CPU this process may use (its CPU affinity, capped by "
+ABSL_FLAG(int, workers, 0,
+          "Query worker threads; 0 = one per CPU this process may use (its CPU affinity, capped by "
           "a cgroup CPU quota such as a container's CPU limit).");
 ABSL_FLAG(int, queue_capacity, 0,
           "Calls that may wait for a worker; beyond it calls fail at once with "

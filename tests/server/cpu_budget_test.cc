@@ -15,9 +15,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "child_process.h"
-#include "support/demo_town.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "support/demo_town.h"
 
 namespace waymesh::testing {
 namespace {

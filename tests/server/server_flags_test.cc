@@ -105,7 +105,7 @@ TEST(ServerFlagsTest, ConfigChecksNameTheFlag) {
     EXPECT_THAT(std::string(s.message()), ::testing::StartsWith(std::string(c.flag) + ":")) << s;
   }
   EXPECT_GE(EffectiveWorkers(good), 1);
-  EXPECT_EQ(EffectiveQueueCapacity(good), EffectiveWorkers(good) * 16);
+  EXPECT_EQ(EffectiveQueueCapacity(good, EffectiveWorkers(good)), EffectiveWorkers(good) * 16);
 }
 
 }  // namespace

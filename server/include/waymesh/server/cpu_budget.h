@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+
 #include "absl/strings/string_view.h"
 
 namespace waymesh::server {

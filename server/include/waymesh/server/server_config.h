@@ -29,15 +29,16 @@ struct ServerConfig {
   std::string auth_token;           // bearer token callers must send; empty = none
   std::string log_format = "text";  // "text" or "json"
   std::string log_level = "info";   // trace, debug, info, warn, error, critical, off
-  absl::Duration shutdown_grace = absl::Seconds(10);  // drain time on SIGTERM/SIGINT
+  absl::Duration shutdown_grace = absl::Seconds(10);         // drain time on SIGTERM/SIGINT
   absl::Duration max_connection_age = absl::ZeroDuration();  // GOAWAY after this; 0 = never
 };
 
 // Worker threads after applying the 0 = one-per-CPU default (AvailableCpus: the affinity mask
 // capped by the cgroup CPU quota).
 int EffectiveWorkers(const ServerConfig& config);
-// Queue capacity after applying the 0 = 64-per-worker default.
-int EffectiveQueueCapacity(const ServerConfig& config);
+// Queue capacity after applying the 0 = 16-per-worker default, for a pool of `workers`
+// (EffectiveWorkers, computed once: it reads the cgroup files).
+int EffectiveQueueCapacity(const ServerConfig& config, int workers);
 
 // OK, or InvalidArgument naming the flag (as on the command line, e.g. "--tls-key") and the
 // problem. Does not touch the file system.
