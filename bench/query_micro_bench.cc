@@ -72,21 +72,21 @@ std::vector<Pair> RandomPairs(NavQuery& q, int count) {
   for (int i = 0; i < count; ++i) {
     auto a = q.RandomPoint(QueryFilter(), rng);
     auto b = q.RandomPoint(QueryFilter(), rng);
-    if (a && b) pairs.push_back({a->pos, b->pos});
+    if (a.ok() && b.ok() && *a && *b) pairs.push_back({(*a)->pos, (*b)->pos});
   }
   return pairs;
 }
 
 // Points `offset` away from random surface points: {0, 0, 0} is the common case of a point on
 // the surface (answered from the polygons under it), others search the whole box.
-void BM_FindNearest(benchmark::State& state, std::string rel, bool merge, Vec3 offset) {
+void BM_NearestPoint(benchmark::State& state, std::string rel, bool merge, Vec3 offset) {
   NavQuery q(Build(rel, merge));
   const std::vector<Pair> pairs = RandomPairs(q, 1024);
   const QueryFilter filter;
   size_t i = 0;
   for (auto _ : state) {
     const Pair& p = pairs[i++ % pairs.size()];
-    benchmark::DoNotOptimize(q.FindNearest(p.start + offset, {2, 4, 2}, filter));
+    benchmark::DoNotOptimize(q.NearestPoint(p.start + offset, {2, 4, 2}, filter));
   }
 }
 
@@ -120,7 +120,7 @@ void BM_Raycast(benchmark::State& state, std::string rel, bool merge) {
   NavQuery q(Build(rel, merge));
   const std::vector<Pair> pairs = RandomPairs(q, 1024);
   std::vector<SurfacePoint> starts;
-  for (const Pair& p : pairs) starts.push_back(*q.FindNearest(p.start, {1, 4, 1}, QueryFilter()));
+  for (const Pair& p : pairs) starts.push_back(**q.NearestPoint(p.start, {1, 4, 1}, QueryFilter()));
   RaycastResult r;
   size_t i = 0;
   for (auto _ : state) {
@@ -133,7 +133,7 @@ void BM_MoveAlongSurface(benchmark::State& state, std::string rel, bool merge) {
   NavQuery q(Build(rel, merge));
   const std::vector<Pair> pairs = RandomPairs(q, 1024);
   std::vector<SurfacePoint> starts;
-  for (const Pair& p : pairs) starts.push_back(*q.FindNearest(p.start, {1, 4, 1}, QueryFilter()));
+  for (const Pair& p : pairs) starts.push_back(**q.NearestPoint(p.start, {1, 4, 1}, QueryFilter()));
   MoveResult m;
   size_t i = 0;
   for (auto _ : state) {
@@ -172,10 +172,10 @@ const std::string kLaya = "unity/lear315/LayaNavMesh.obj";
 const Vec3 kOnSurface{0, 0, 0};
 const Vec3 kBeside{0.3f, 0.5f, -0.2f};
 
-BENCHMARK_CAPTURE(BM_FindNearest, aurora_on_surface, kAurora, false, kOnSurface);
-BENCHMARK_CAPTURE(BM_FindNearest, aurora_beside, kAurora, false, kBeside);
-BENCHMARK_CAPTURE(BM_FindNearest, laya_on_surface, kLaya, true, kOnSurface);
-BENCHMARK_CAPTURE(BM_FindNearest, laya_beside, kLaya, true, kBeside);
+BENCHMARK_CAPTURE(BM_NearestPoint, aurora_on_surface, kAurora, false, kOnSurface);
+BENCHMARK_CAPTURE(BM_NearestPoint, aurora_beside, kAurora, false, kBeside);
+BENCHMARK_CAPTURE(BM_NearestPoint, laya_on_surface, kLaya, true, kOnSurface);
+BENCHMARK_CAPTURE(BM_NearestPoint, laya_beside, kLaya, true, kBeside);
 BENCHMARK_CAPTURE(BM_FindPathPolyanya, aurora, kAurora, kAuroraExpected, false);
 BENCHMARK_CAPTURE(BM_FindPathPolyanya, aurora_merged, kAuroraMerged, kAuroraExpected, false);
 BENCHMARK_CAPTURE(BM_FindPathRandom, unity_1100, kUnity, true);

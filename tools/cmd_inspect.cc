@@ -17,7 +17,8 @@ struct InspectArgs {
 };
 
 int RunInspect(const InspectArgs& args) {
-  const std::shared_ptr<const NavMap> map = LoadMapArg("inspect", args.map_path);
+  const std::shared_ptr<const NavMap> map =
+      LoadMapArg("inspect", args.map_path, {.search_tables = false});
   if (map == nullptr) return kExitFailure;
   const uint64_t bytes = std::filesystem::file_size(args.map_path);
   if (args.json) {

@@ -6,11 +6,14 @@
 #include <string_view>
 
 #include "waymesh/core/nav_map.h"
+#include "waymesh/loader/map_file.h"
 
 namespace waymesh::cli {
 
 // The map at `path`; nullptr after printing "waymesh <verb>: <why it does not load>" to stderr.
-// The caller picks the exit code (a verb like diff treats it as trouble, not failure).
-std::shared_ptr<const NavMap> LoadMapArg(std::string_view verb, const std::string& path);
+// The caller picks the exit code (a verb like diff treats it as trouble, not failure). Verbs
+// that search paths keep the default options (the map's search tables are built).
+std::shared_ptr<const NavMap> LoadMapArg(std::string_view verb, const std::string& path,
+                                         const MapLoadOptions& options = {});
 
 }  // namespace waymesh::cli

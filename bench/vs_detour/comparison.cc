@@ -5,8 +5,8 @@
 #include <cmath>
 #include <optional>
 
+#include "bench_tolerances.h"
 #include "vs_detour/wall_crossing.h"
-#include "waymesh/core/tolerances.h"
 
 namespace waymesh::bench {
 namespace {

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "waymesh/core/tolerances.h"
+#include "bench_tolerances.h"
 
 namespace waymesh::bench {
 namespace {

@@ -21,7 +21,7 @@ inline std::optional<PolygonId> NeighbourAcross(const TileView& tile, uint32_t p
   const uint32_t code = tile.poly_neighbors[tile.poly_start[poly] + edge];
   if (code == kWall) return std::nullopt;
   if (code & kCrossTileBit) {
-    const CrossTileLink& cross = tile.cross_links[code & ~kCrossTileBit];
+    const PolyIndex& cross = tile.cross_links[code & ~kCrossTileBit];
     return PolygonId{cross.tile, cross.poly};
   }
   return PolygonId{tile.index, code};

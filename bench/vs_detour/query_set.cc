@@ -50,9 +50,11 @@ std::vector<QueryCase> RandomReachablePairs(NavQuery& query, uint32_t count, uin
   std::vector<QueryCase> out;
   for (uint64_t draws = 0; out.size() < count && draws < uint64_t{count} * kMaxDrawsPerPair;
        ++draws) {
-    const std::optional<SurfacePoint> a = query.RandomPoint(filter, rng);
-    const std::optional<SurfacePoint> b = query.RandomPoint(filter, rng);
-    if (!a || !b) break;
+    const absl::StatusOr<std::optional<SurfacePoint>> drawn_a = query.RandomPoint(filter, rng);
+    const absl::StatusOr<std::optional<SurfacePoint>> drawn_b = query.RandomPoint(filter, rng);
+    if (!drawn_a.ok() || !drawn_b.ok() || !*drawn_a || !*drawn_b) break;
+    const std::optional<SurfacePoint>& a = *drawn_a;
+    const std::optional<SurfacePoint>& b = *drawn_b;
     if (IslandOf(query.map(), a->poly) != IslandOf(query.map(), b->poly)) continue;
     out.push_back({a->pos, b->pos, -1});
   }

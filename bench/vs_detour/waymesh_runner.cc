@@ -17,13 +17,17 @@ PathOutcome WaymeshRunner::FindPath(Vec3 start, Vec3 goal) {
 }
 
 bool WaymeshRunner::Nearest(Vec3 pos) {
-  return query_.FindNearest(pos, options_.half_extents, filter_).has_value();
+  const absl::StatusOr<std::optional<SurfacePoint>> p =
+      query_.NearestPoint(pos, options_.half_extents, filter_);
+  return p.ok() && p->has_value();
 }
 
 void WaymeshRunner::PrepareRays(const std::vector<QueryCase>& queries) {
   ray_starts_.clear();
   for (const QueryCase& q : queries) {
-    ray_starts_.push_back(query_.FindNearest(q.start, options_.half_extents, filter_));
+    const absl::StatusOr<std::optional<SurfacePoint>> p =
+        query_.NearestPoint(q.start, options_.half_extents, filter_);
+    ray_starts_.push_back(p.ok() ? *p : std::nullopt);
   }
 }
 

@@ -3,11 +3,12 @@
 
 #include <cstdint>
 
+#include "waymesh/core/poly_index.h"
+
 namespace waymesh::internal {
 
 struct CorridorStep {
-  uint32_t tile;
-  uint32_t poly;
+  PolyIndex at;
   uint32_t via;  // kViaStart, kViaLinkBit | link index in the previous step's tile, or the
                  // corner index of the previous polygon's crossed edge (see node_pool.h)
 };

@@ -21,7 +21,7 @@ Neighbours ListNeighbours(const NavMap& map, const std::vector<uint32_t>& tile_b
     for (uint32_t p = 0; p < t.poly_count(); ++p) {
       const size_t first = out.list.size();
       for (uint32_t e = t.poly_start[p]; e < t.poly_start[p + 1]; ++e) {
-        const std::optional<TilePoly> nb = t.across(e);
+        const std::optional<PolyIndex> nb = t.across(e);
         if (nb && nb->tile < map.tile_count()) out.list.push_back(tile_base[nb->tile] + nb->poly);
       }
       std::sort(out.list.begin() + first, out.list.end());

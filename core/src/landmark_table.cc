@@ -28,12 +28,11 @@ uint32_t ArgMaxFinite(const std::vector<float>& v) {
 
 // A surface point inside global polygon `global` (its first detail triangle's centroid).
 SurfacePoint PointIn(const QueryContext& ctx, uint32_t global) {
-  uint32_t tile, poly;
-  internal::SplitGlobal(ctx, global, &tile, &poly);
+  const auto [tile, poly] = internal::SplitGlobal(ctx, global);
   const TileView& t = ctx.Tile(tile);
   const DetailTri d = t.detail(poly)[0];
   const Vec3 c = (t.corner(poly, d.a) + t.corner(poly, d.b) + t.corner(poly, d.c)) * (1.0f / 3);
-  return SurfacePoint{PolyRef(tile, poly), c};
+  return SurfacePoint{ctx.Ref({tile, poly}), c};
 }
 
 // First polygon of the island with the largest walkable area (the landmarks' home).
@@ -45,7 +44,7 @@ uint32_t SeedPolygon(const QueryContext& ctx) {
   }
   for (const TileView& t : ctx.map->tiles()) {
     for (uint32_t p = 0; p < t.poly_count(); ++p) {
-      if (t.poly_island[p] == best_island) return ctx.Global(t.index, p);
+      if (t.poly_island[p] == best_island) return ctx.Global({t.index, p});
     }
   }
   return 0;
@@ -102,7 +101,7 @@ LandmarkTable LandmarkTable::Build(const NavMap& map, uint32_t count) {
   if (count == 0 || polygons < kMinPolygons || polygons >= 0xFFFFFFFFull) return table;
   // A non-owning handle: the map outlives this call.
   QueryContext ctx(std::shared_ptr<const NavMap>(std::shared_ptr<const NavMap>(), &map),
-                   uint32_t(polygons), /*with_landmarks=*/false);
+                   uint32_t(polygons), /*use_landmarks=*/false, /*use_dead_ends=*/false);
   const QueryFilter filter = ReferenceFilter(map.info());
   std::vector<float> dist, nearest_landmark(polygons, INFINITY);
   std::vector<std::vector<float>> floods;
@@ -127,7 +126,7 @@ LandmarkTable LandmarkTable::Build(const NavMap& map, uint32_t count) {
   table.link_end_.assign(polygons, false);
   for (const TileView& t : map.tiles()) {
     for (const OffMeshLink& link : t.off_mesh_links) {
-      table.link_end_[ctx.Global(link.end_tile, link.end_poly)] = true;
+      table.link_end_[ctx.Global({link.end_tile, link.end_poly})] = true;
     }
   }
   if (HasCheapAreas(map)) {

@@ -9,17 +9,15 @@ bool FindLineOfSightCorridor(QueryContext& ctx, const SurfacePoint& start, const
                              const QueryFilter& filter) {
   const float cheapest = ctx.HeuristicScale(filter);
   ctx.steps.clear();
-  const RayWalkEnd walk =
-      WalkRay(ctx, start, goal.pos, filter, [&](uint32_t tile, uint32_t poly, int edge) {
-        // A dearer polygon on the way: a detour over cheaper ground might cost less.
-        if (filter.Cost(ctx.Tile(tile).poly_area[poly]) != cheapest) return false;
-        ctx.steps.push_back({tile, poly, edge < 0 ? kViaStart : uint32_t(edge)});
-        return true;
-      });
+  const RayWalkEnd walk = WalkRay(ctx, start, goal.pos, filter, [&](PolyIndex at, int edge) {
+    // A dearer polygon on the way: a detour over cheaper ground might cost less.
+    if (filter.Cost(ctx.AreaOf(at)) != cheapest) return false;
+    ctx.steps.push_back({at, edge < 0 ? kViaStart : uint32_t(edge)});
+    return true;
+  });
   // Ending in another polygon than the goal's means another floor, or the goal sits on an
   // edge shared with it; the search sorts both out.
-  return walk.kind == RayWalkEnd::kReachedEnd && walk.last.tile == goal.poly.tile() &&
-         walk.last.poly == goal.poly.poly();
+  return walk.kind == RayWalkEnd::kReachedEnd && walk.last == goal.poly.index();
 }
 
 }  // namespace waymesh::internal

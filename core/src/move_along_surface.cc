@@ -50,29 +50,28 @@ void MoveAlongSurfaceImpl(QueryContext& ctx, const SurfacePoint& start, Vec3 end
   const float radius = std::sqrt(DistSqXZ(s, end)) * 0.5f + kDiscSlack;
   const float radius_sq = radius * radius;
 
-  const uint32_t st = start.poly.tile(), sp = start.poly.poly();
-  uint32_t root = ctx.pool.Create(ctx.Global(st, sp), st, sp);
+  const PolyIndex start_at = start.poly.index();
+  uint32_t root = ctx.pool.Create(ctx.Global(start_at), start_at);
   uint32_t best_node = root;
   Vec3 best = s;
   float best_sq = INFINITY;
   // Breadth-first over the polygons reachable inside the disc; nodes are created in BFS order.
   for (uint32_t ci = 0; ci < ctx.pool.size(); ++ci) {
     const SearchNode cur = ctx.pool.node(ci);
-    const TileView& t = ctx.Tile(cur.tile);
-    if (PointInPolyXZ(t, cur.poly, end, 0.0f)) {
+    const TileView& t = ctx.Tile(cur.at.tile);
+    if (PointInPolyXZ(t, cur.at.poly, end, 0.0f)) {
       best_node = ci;
       best = end;
       best_sq = 0;
       break;
     }
-    const uint32_t base = t.poly_start[cur.poly];
-    const uint32_t n = t.corner_count(cur.poly);
+    const uint32_t base = t.poly_start[cur.at.poly];
+    const uint32_t n = t.corner_count(cur.at.poly);
     for (uint32_t i = 0; i < n; ++i) {
-      const Vec3 a = t.corner(cur.poly, i);
-      const Vec3 b = t.corner(cur.poly, i + 1 == n ? 0 : i + 1);
-      const std::optional<TilePoly> nb = t.across(base + i);
-      const bool open =
-          nb && ctx.Exists(nb->tile, nb->poly) && ctx.Passes(filter, nb->tile, nb->poly);
+      const Vec3 a = t.corner(cur.at.poly, i);
+      const Vec3 b = t.corner(cur.at.poly, i + 1 == n ? 0 : i + 1);
+      const std::optional<PolyIndex> nb = t.across(base + i);
+      const bool open = nb && ctx.Exists(*nb) && ctx.Passes(filter, *nb);
       if (!open) {
         // A wall: its point closest to the target inside the disc is a candidate resting place.
         float t0, t1;
@@ -87,9 +86,9 @@ void MoveAlongSurfaceImpl(QueryContext& ctx, const SurfacePoint& start, Vec3 end
         continue;
       }
       if (SegmentDistSq(a, b, center) > radius_sq) continue;
-      const uint32_t global = ctx.Global(nb->tile, nb->poly);
+      const uint32_t global = ctx.Global(*nb);
       if (ctx.pool.Find(global) != kNoNode) continue;
-      const uint32_t ni = ctx.pool.Create(global, nb->tile, nb->poly);
+      const uint32_t ni = ctx.pool.Create(global, *nb);
       if (ni == kNoNode) {
         out->status = QueryStatus::kPartial;
         continue;
@@ -98,12 +97,12 @@ void MoveAlongSurfaceImpl(QueryContext& ctx, const SurfacePoint& start, Vec3 end
     }
   }
   const SearchNode& last = ctx.pool.node(best_node);
-  const TileView& lt = ctx.Tile(last.tile);
-  out->poly = PolyRef(last.tile, last.poly);
-  out->pos = {best.x, PolyHeightAt(lt, last.poly, best.x, best.z), best.z};
+  const TileView& lt = ctx.Tile(last.at.tile);
+  out->poly = ctx.Ref(last.at);
+  out->pos = {best.x, PolyHeightAt(lt, last.at.poly, best.x, best.z), best.z};
   out->blocked = best_sq > 0;
   for (uint32_t i = best_node; i != kNoNode; i = ctx.pool.node(i).parent) {
-    out->visited.push_back(PolyRef(ctx.pool.node(i).tile, ctx.pool.node(i).poly));
+    out->visited.push_back(ctx.Ref(ctx.pool.node(i).at));
   }
   std::reverse(out->visited.begin(), out->visited.end());
 }

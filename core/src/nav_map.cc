@@ -2,20 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <mutex>
 
-#include "waymesh/core/dead_end_table.h"
-#include "waymesh/core/landmark_table.h"
+#include "waymesh/core/search_tables.h"
 #include "waymesh/core/tile_source.h"
 
 namespace waymesh {
-
-struct NavMap::LazyState {
-  std::once_flag landmarks_once;
-  LandmarkTable landmarks;
-  std::once_flag dead_ends_once;
-  DeadEndTable dead_ends;
-};
 
 void AddTileToDigest(const MapInfo& info, const TileView& tile, MapDigest* digest) {
   TileSummary s;
@@ -38,25 +29,23 @@ void AddTileToDigest(const MapInfo& info, const TileView& tile, MapDigest* diges
   }
 }
 
-NavMap::NavMap(MapInfo info, std::vector<TileView> tiles, std::shared_ptr<const void> storage)
-    : lazy_(std::make_shared<LazyState>()),
-      info_(std::move(info)),
-      tiles_(std::move(tiles)),
-      storage_(std::move(storage)) {
+NavMap::NavMap(MapInfo info, std::vector<TileView> tiles, std::shared_ptr<const void> storage,
+               uint32_t generation)
+    : info_(std::move(info)), tiles_(std::move(tiles)), storage_(std::move(storage)) {
   for (const TileView& t : tiles_) AddTileToDigest(info_, t, &digest_);
+  generations_.assign(tiles_.size(), generation);
   BuildGrid();
 }
 
 NavMap::NavMap(MapInfo info, MapDigest digest, std::shared_ptr<const TileSource> source,
-               std::shared_ptr<const LandmarkTable> landmarks,
-               std::shared_ptr<const DeadEndTable> dead_ends)
-    : lazy_(std::make_shared<LazyState>()),
-      info_(std::move(info)),
-      digest_(std::move(digest)),
-      source_(std::move(source)),
-      paged_landmarks_(std::move(landmarks)),
-      paged_dead_ends_(std::move(dead_ends)) {
+               uint32_t generation)
+    : info_(std::move(info)), digest_(std::move(digest)), source_(std::move(source)) {
+  generations_.assign(digest_.tiles.size(), generation);
   BuildGrid();
+}
+
+NavMap::NavMap(const NavMap& map, std::shared_ptr<const SearchTables> tables) : NavMap(map) {
+  tables_ = std::move(tables);
 }
 
 NavMap::~NavMap() = default;
@@ -88,18 +77,6 @@ int32_t NavMap::TileIndexAt(int32_t x, int32_t z) const {
 const TileView* NavMap::TileAt(int32_t x, int32_t z) const {
   const int32_t i = paged() ? -1 : TileIndexAt(x, z);
   return i < 0 ? nullptr : &tiles_[i];
-}
-
-const LandmarkTable& NavMap::landmarks() const {
-  if (paged()) return paged_landmarks_ ? *paged_landmarks_ : lazy_->landmarks;  // empty default
-  std::call_once(lazy_->landmarks_once, [this] { lazy_->landmarks = LandmarkTable::Build(*this); });
-  return lazy_->landmarks;
-}
-
-const DeadEndTable& NavMap::dead_ends() const {
-  if (paged()) return paged_dead_ends_ ? *paged_dead_ends_ : lazy_->dead_ends;  // empty default
-  std::call_once(lazy_->dead_ends_once, [this] { lazy_->dead_ends = DeadEndTable::Build(*this); });
-  return lazy_->dead_ends;
 }
 
 }  // namespace waymesh

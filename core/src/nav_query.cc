@@ -5,7 +5,7 @@
 #include "absl/strings/str_format.h"
 #include "line_of_sight.h"
 #include "move_along_surface.h"
-#include "nearest_poly.h"
+#include "nearest_point.h"
 #include "path_refine.h"
 #include "path_search.h"
 #include "poly_geometry.h"
@@ -20,8 +20,6 @@ namespace {
 
 using internal::QueryContext;
 
-bool ValidExtents(Vec3 e) { return IsFinite(e) && e.x >= 0 && e.y >= 0 && e.z >= 0; }
-
 absl::Status CheckPoint(Vec3 p, const char* what) {
   if (IsFinite(p)) return absl::OkStatus();
   return absl::InvalidArgumentError(
@@ -29,22 +27,26 @@ absl::Status CheckPoint(Vec3 p, const char* what) {
 }
 
 absl::Status CheckExtents(Vec3 e) {
-  if (ValidExtents(e)) return absl::OkStatus();
+  if (IsFinite(e) && e.x >= 0 && e.y >= 0 && e.z >= 0) return absl::OkStatus();
   return absl::InvalidArgumentError(
       absl::StrFormat("half extents (%g, %g, %g) must be finite and non-negative", e.x, e.y, e.z));
 }
 
-bool InMap(const QueryContext& ctx, PolyRef ref) {
-  return ref.valid() && ref.generation() == 0 && ctx.InRange(ref.tile(), ref.poly());
-}
-
-// A polygon reference given by the caller: in the map, and its tile reachable (pinned for
-// the call on a paged map).
-absl::Status CheckPolyRef(const QueryContext& ctx, PolyRef ref, const char* what) {
-  if (!InMap(ctx, ref)) {
+// A polygon reference given by the caller: in the map, of the tile's current generation, and
+// its tile reachable (pinned for the call on a paged map).
+absl::Status CheckRefIn(const QueryContext& ctx, PolyRef ref, const char* what) {
+  if (!ref.valid() || !ctx.InRange(ref.index())) {
     return absl::InvalidArgumentError(
         absl::StrFormat("%s polygon reference (tile %d, poly %d) is not in this map", what,
                         ref.tile(), ref.poly()));
+  }
+  const uint32_t current = ctx.map->generation(ref.tile());
+  if (ref.generation() != current) {
+    return absl::FailedPreconditionError(absl::StrFormat(
+        "%s polygon reference (tile %d, poly %d) is stale: it is of generation %d, the tile is "
+        "at generation %d now (the map was reloaded or the tile changed); look the point up "
+        "again",
+        what, ref.tile(), ref.poly(), ref.generation(), current));
   }
   if (ctx.TryTile(ref.tile()) == nullptr) {
     return absl::UnavailableError(
@@ -54,7 +56,7 @@ absl::Status CheckPolyRef(const QueryContext& ctx, PolyRef ref, const char* what
 }
 
 absl::Status CheckSurfacePoint(const QueryContext& ctx, const SurfacePoint& p, const char* what) {
-  if (absl::Status s = CheckPolyRef(ctx, p.poly, what); !s.ok()) return s;
+  if (absl::Status s = CheckRefIn(ctx, p.poly, what); !s.ok()) return s;
   return CheckPoint(p.pos, what);
 }
 
@@ -65,6 +67,13 @@ absl::Status TileStatus(const QueryContext& ctx) {
   return absl::UnavailableError(
       "a tile of the map could not be loaded (see the server log); the answer would be "
       "incomplete");
+}
+
+// `point`, unless a tile could not be loaded on the way.
+absl::StatusOr<std::optional<SurfacePoint>> PointOrTileError(const QueryContext& ctx,
+                                                             std::optional<SurfacePoint> point) {
+  if (absl::Status s = TileStatus(ctx); !s.ok()) return s;
+  return point;
 }
 
 void ClearPath(PathResult* out, QueryStatus status) {
@@ -97,13 +106,17 @@ NavQuery& NavQuery::operator=(NavQuery&&) noexcept = default;
 
 const NavMap& NavQuery::map() const { return *ctx_->map; }
 
-bool NavQuery::IsValid(PolyRef ref) const { return InMap(*ctx_, ref); }
-
-std::optional<SurfacePoint> NavQuery::FindNearest(Vec3 pos, Vec3 half_extents,
-                                                  const QueryFilter& filter) {
+absl::Status NavQuery::CheckRef(PolyRef ref) const {
   internal::PinScope pins(*ctx_);
-  if (!IsFinite(pos) || !ValidExtents(half_extents)) return std::nullopt;
-  return internal::FindNearestPoly(*ctx_, pos, half_extents, filter);
+  return CheckRefIn(*ctx_, ref, "the");
+}
+
+absl::StatusOr<std::optional<SurfacePoint>> NavQuery::NearestPoint(Vec3 pos, Vec3 half_extents,
+                                                                   const QueryFilter& filter) {
+  internal::PinScope pins(*ctx_);
+  if (absl::Status s = CheckPoint(pos, "position"); !s.ok()) return s;
+  if (absl::Status s = CheckExtents(half_extents); !s.ok()) return s;
+  return PointOrTileError(*ctx_, internal::NearestPoint(*ctx_, pos, half_extents, filter));
 }
 
 absl::Status NavQuery::FindPath(Vec3 start, Vec3 goal, const QueryFilter& filter,
@@ -112,13 +125,13 @@ absl::Status NavQuery::FindPath(Vec3 start, Vec3 goal, const QueryFilter& filter
   if (absl::Status s = CheckPoint(start, "start"); !s.ok()) return s;
   if (absl::Status s = CheckPoint(goal, "goal"); !s.ok()) return s;
   if (absl::Status s = CheckExtents(options.half_extents); !s.ok()) return s;
-  const auto s = internal::FindNearestPoly(*ctx_, start, options.half_extents, filter);
+  const auto s = internal::NearestPoint(*ctx_, start, options.half_extents, filter);
   if (!s) {
     ClearPath(out, QueryStatus::kStartOffMesh);
     out->start = out->end = SurfacePoint{};
     return TileStatus(*ctx_);
   }
-  const auto g = internal::FindNearestPoly(*ctx_, goal, options.half_extents, filter);
+  const auto g = internal::NearestPoint(*ctx_, goal, options.half_extents, filter);
   if (!g) {
     ClearPath(out, QueryStatus::kEndOffMesh);
     out->start = *s;
@@ -141,20 +154,19 @@ absl::Status NavQuery::FindPath(const SurfacePoint& start, const SurfacePoint& g
   QueryContext& ctx = *ctx_;
   out->start = start;
   out->end = goal;
-  const uint32_t st = start.poly.tile(), sp = start.poly.poly();
-  const uint32_t gt = goal.poly.tile(), gp = goal.poly.poly();
-  if (!ctx.Passes(filter, st, sp)) {
+  const PolyIndex from = start.poly.index(), to = goal.poly.index();
+  if (!ctx.Passes(filter, from)) {
     ClearPath(out, QueryStatus::kStartOffMesh);
-    return TileStatus(*ctx_);
+    return TileStatus(ctx);
   }
-  if (!ctx.Passes(filter, gt, gp)) {
+  if (!ctx.Passes(filter, to)) {
     ClearPath(out, QueryStatus::kEndOffMesh);
-    return TileStatus(*ctx_);
+    return TileStatus(ctx);
   }
-  if (ctx.GroupOf(st, sp) != ctx.GroupOf(gt, gp)) {
+  if (!options.allow_partial && ctx.GroupOf(from) != ctx.GroupOf(to)) {
     // Islands joined by nothing: no search can connect them.
     ClearPath(out, QueryStatus::kNoPath);
-    return TileStatus(*ctx_);
+    return TileStatus(ctx);
   }
   const uint32_t max_nodes = options.max_nodes == 0 ? ctx.pool.capacity() : options.max_nodes;
   const internal::SearchOutcome found =
@@ -166,18 +178,25 @@ absl::Status NavQuery::FindPath(const SurfacePoint& start, const SurfacePoint& g
     out->nodes_expanded = found.expanded;
     return found.stop;
   }
+  if (found.status != QueryStatus::kComplete && !found.limit_hit && !options.allow_partial) {
+    // The whole reachable part was searched without meeting the goal.
+    ClearPath(out, QueryStatus::kNoPath);
+    out->nodes_expanded = found.expanded;
+    return TileStatus(ctx);
+  }
   out->status = found.status;
   out->nodes_expanded = found.expanded;
   out->node_limit = found.limit_hit;
   Vec3 end = goal.pos;
   if (found.status != QueryStatus::kComplete) {
-    const internal::CorridorStep& last = ctx.steps.back();
+    const PolyIndex last = ctx.steps.back().at;
     end = internal::ClosestPointOnPoly(ctx.Tile(last.tile), last.poly, goal.pos);
+    out->end = SurfacePoint{ctx.Ref(last), end};
   }
   internal::BuildStraightPath(ctx, start.pos, end, filter, options, out);
   internal::RefinePath(ctx, filter, options, start.pos, end, out);
   internal::ApplyWaypointLimit(options, out);
-  return TileStatus(*ctx_);
+  return TileStatus(ctx);
 }
 
 absl::Status NavQuery::Raycast(Vec3 start, Vec3 end, const QueryFilter& filter, Vec3 half_extents,
@@ -186,7 +205,7 @@ absl::Status NavQuery::Raycast(Vec3 start, Vec3 end, const QueryFilter& filter, 
   if (absl::Status s = CheckPoint(start, "start"); !s.ok()) return s;
   if (absl::Status s = CheckPoint(end, "end"); !s.ok()) return s;
   if (absl::Status s = CheckExtents(half_extents); !s.ok()) return s;
-  const auto s = internal::FindNearestPoly(*ctx_, start, half_extents, filter);
+  const auto s = internal::NearestPoint(*ctx_, start, half_extents, filter);
   if (!s) {
     out->status = QueryStatus::kStartOffMesh;
     out->hit = false;
@@ -212,7 +231,7 @@ absl::Status NavQuery::MoveAlongSurface(Vec3 start, Vec3 end, const QueryFilter&
   if (absl::Status s = CheckPoint(start, "start"); !s.ok()) return s;
   if (absl::Status s = CheckPoint(end, "end"); !s.ok()) return s;
   if (absl::Status s = CheckExtents(half_extents); !s.ok()) return s;
-  const auto s = internal::FindNearestPoly(*ctx_, start, half_extents, filter);
+  const auto s = internal::NearestPoint(*ctx_, start, half_extents, filter);
   if (!s) {
     StartOffMesh(start, out);
     return TileStatus(*ctx_);
@@ -225,7 +244,7 @@ absl::Status NavQuery::MoveAlongSurface(const SurfacePoint& start, Vec3 end,
   internal::PinScope pins(*ctx_);
   if (absl::Status s = CheckSurfacePoint(*ctx_, start, "start"); !s.ok()) return s;
   if (absl::Status s = CheckPoint(end, "end"); !s.ok()) return s;
-  if (!ctx_->Passes(filter, start.poly.tile(), start.poly.poly())) {
+  if (!ctx_->Passes(filter, start.poly.index())) {
     StartOffMesh(start.pos, out);
     return TileStatus(*ctx_);
   }
@@ -233,38 +252,45 @@ absl::Status NavQuery::MoveAlongSurface(const SurfacePoint& start, Vec3 end,
   return TileStatus(*ctx_);
 }
 
-std::optional<SurfacePoint> NavQuery::RandomPoint(const QueryFilter& filter, absl::BitGenRef rng) {
+absl::StatusOr<std::optional<SurfacePoint>> NavQuery::RandomPoint(const QueryFilter& filter,
+                                                                  absl::BitGenRef rng) {
   internal::PinScope pins(*ctx_);
-  return internal::RandomPointOnMap(*ctx_, filter, rng);
+  return PointOrTileError(*ctx_, internal::RandomPointOnMap(*ctx_, filter, rng));
 }
 
-std::optional<SurfacePoint> NavQuery::RandomPointOnIsland(uint32_t island,
-                                                          const QueryFilter& filter,
-                                                          absl::BitGenRef rng) {
+absl::StatusOr<std::optional<SurfacePoint>> NavQuery::RandomPointOnIsland(uint32_t island,
+                                                                          const QueryFilter& filter,
+                                                                          absl::BitGenRef rng) {
   internal::PinScope pins(*ctx_);
-  return internal::RandomPointOnIsland(*ctx_, island, filter, rng);
-}
-
-std::optional<SurfacePoint> NavQuery::RandomPointInCircle(const SurfacePoint& center, float radius,
-                                                          const QueryFilter& filter,
-                                                          absl::BitGenRef rng) {
-  internal::PinScope pins(*ctx_);
-  if (!CheckSurfacePoint(*ctx_, center, "center").ok() || !std::isfinite(radius) || radius < 0) {
-    return std::nullopt;
+  const size_t islands = ctx_->map->info().islands.size();
+  if (island >= islands) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("island %d is not in this map (it has %d)", island, islands));
   }
-  if (!ctx_->Passes(filter, center.poly.tile(), center.poly.poly())) return std::nullopt;
-  return internal::RandomPointInDisc(*ctx_, center, radius, filter, rng);
+  return PointOrTileError(*ctx_, internal::RandomPointOnIsland(*ctx_, island, filter, rng));
 }
 
-std::optional<SurfacePoint> NavQuery::Height(float x, float z, float y_hint) {
+absl::StatusOr<std::optional<SurfacePoint>> NavQuery::RandomPointInCircle(
+    const SurfacePoint& center, float radius, const QueryFilter& filter, absl::BitGenRef rng) {
   internal::PinScope pins(*ctx_);
-  if (!std::isfinite(x) || !std::isfinite(z) || !std::isfinite(y_hint)) return std::nullopt;
-  return internal::SurfaceHeight(*ctx_, x, z, y_hint);
+  if (absl::Status s = CheckSurfacePoint(*ctx_, center, "center"); !s.ok()) return s;
+  if (!std::isfinite(radius) || radius < 0) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("radius %g must be finite and non-negative", radius));
+  }
+  if (!ctx_->Passes(filter, center.poly.index())) return std::optional<SurfacePoint>();
+  return PointOrTileError(*ctx_, internal::RandomPointInDisc(*ctx_, center, radius, filter, rng));
+}
+
+absl::StatusOr<std::optional<SurfacePoint>> NavQuery::Height(float x, float z, float y_hint) {
+  internal::PinScope pins(*ctx_);
+  if (absl::Status s = CheckPoint({x, y_hint, z}, "position"); !s.ok()) return s;
+  return PointOrTileError(*ctx_, internal::SurfaceHeight(*ctx_, x, z, y_hint));
 }
 
 absl::StatusOr<Vec3> NavQuery::ClosestPointOnPoly(PolyRef poly, Vec3 pos) const {
   internal::PinScope pins(*ctx_);
-  if (absl::Status s = CheckPolyRef(*ctx_, poly, "the"); !s.ok()) return s;
+  if (absl::Status s = CheckRefIn(*ctx_, poly, "the"); !s.ok()) return s;
   if (absl::Status s = CheckPoint(pos, "position"); !s.ok()) return s;
   return internal::ClosestPointOnPoly(ctx_->Tile(poly.tile()), poly.poly(), pos);
 }

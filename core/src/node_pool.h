@@ -6,7 +6,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "waymesh/core/vec3.h"
+#include "funnel.h"
+#include "waymesh/core/poly_index.h"
 
 namespace waymesh::internal {
 
@@ -18,27 +19,15 @@ inline constexpr uint32_t kViaLinkBit = 0x80000000u;  // | off-mesh link index i
 
 enum NodeState : uint8_t { kNodeNew = 0, kNodeOpen = 1, kNodeClosed = 2 };
 
-// The funnel a node's path arrives with: the path runs straight from `apex` (reached at cost
-// `g`) through the cone between the rays apex->left and apex->right, at `rate` cost per metre.
-// left == apex (or right == apex) means that side is not constrained yet.
-struct FunnelState {
-  Vec3 apex;
-  Vec3 left;
-  Vec3 right;
-  float g;
-  float rate;
-};
-
 struct SearchNode {
   FunnelState funnel;  // state after entering the polygon
   float g;             // cost from the start to the best point of the entry portal
   float f;             // g + heuristic; the goal's f is its full path cost
   float landmark;      // the landmark bound of the polygon (fixed per query): computed once
-  uint32_t tile;
-  uint32_t poly;
-  uint32_t parent;  // node index or kNoNode
-  uint32_t via;     // see kVia*
-  uint8_t state;    // NodeState; kNodeClosed (expanded) is final
+  PolyIndex at;        // the node's polygon
+  uint32_t parent;     // node index or kNoNode
+  uint32_t via;        // see kVia*
+  uint8_t state;       // NodeState; kNodeClosed (expanded) is final
 };
 
 class NodePool {
@@ -57,7 +46,7 @@ class NodePool {
   void Prefetch(uint32_t global) const { __builtin_prefetch(&slots_[global]); }
   // New node for `global` (must not exist yet), or kNoNode when the pool is full. Inline: the
   // search creates a node for most polygons it relaxes.
-  uint32_t Create(uint32_t global, uint32_t tile, uint32_t poly) {
+  uint32_t Create(uint32_t global, PolyIndex at) {
     if (used_ == nodes_.size()) return kNoNode;
     const uint32_t i = used_++;
     slots_[global] = Slot{generation_, i};
@@ -65,8 +54,7 @@ class NodePool {
     n.g = 0;
     n.f = 0;
     n.landmark = 0;
-    n.tile = tile;
-    n.poly = poly;
+    n.at = at;
     n.parent = kNoNode;
     n.via = kViaStart;
     n.state = kNodeNew;

@@ -20,10 +20,10 @@ bool SameVertex(Vec3 a, Vec3 b) { return a.x == b.x && a.y == b.y && a.z == b.z;
 Vec3 PortalEnd(const QueryContext& ctx, const std::vector<CorridorStep>& steps, size_t k,
                int side) {
   const CorridorStep& from = steps[k - 1];
-  const TileView& t = ctx.Tile(from.tile);
-  const uint32_t n = t.corner_count(from.poly);
+  const TileView& t = ctx.Tile(from.at.tile);
+  const uint32_t n = t.corner_count(from.at.poly);
   const uint32_t i = steps[k].via;
-  return t.corner(from.poly, side > 0 ? (i + 1) % n : i);
+  return t.corner(from.at.poly, side > 0 ? (i + 1) % n : i);
 }
 
 bool IsEdgeStep(const CorridorStep& s) { return s.via != kViaStart && !(s.via & kViaLinkBit); }
@@ -43,27 +43,25 @@ bool SwapFan(const QueryContext& ctx, const QueryFilter& filter, std::vector<Cor
   }
   const CorridorStep first = s[k0 - 1], last = s[k1];
   // Only where walking costs the same on both sides: a shorter path is then a cheaper one.
-  auto cost = [&](uint32_t tile, uint32_t poly) {
-    return filter.Cost(ctx.Tile(tile).poly_area[poly]);
-  };
-  const float rate = cost(first.tile, first.poly);
+  auto cost = [&](PolyIndex p) { return filter.Cost(ctx.AreaOf(p)); };
+  const float rate = cost(first.at);
   for (size_t j = k0; j <= k1; ++j) {
-    if (cost(s[j].tile, s[j].poly) != rate) return false;
+    if (cost(s[j].at) != rate) return false;
   }
   fan->clear();
   fan->push_back(first);
-  const int c = FindCorner(ctx.Tile(first.tile), first.poly, v);
+  const int c = FindCorner(ctx.Tile(first.at.tile), first.at.poly, v);
   if (c < 0) return false;
   // The corridor crossed edges ending at v (left corner) or starting at v (right corner); the
   // other side of v is reached through the other edge at v.
   const FanTurn turn = side > 0 ? FanTurn::kLeaving : FanTurn::kArriving;
-  FanPoly p{{first.tile, first.poly}, uint32_t(c)};
-  for (int step = 0; !SamePoly(p.at, {last.tile, last.poly}); ++step) {
+  FanPoly p{first.at, uint32_t(c)};
+  for (int step = 0; p.at != last.at; ++step) {
     if (step == kMaxFanSteps) return false;
     const std::optional<FanPoly> next = StepRoundVertex(ctx, filter, p, v, turn);
-    if (!next || cost(next->at.tile, next->at.poly) != rate) return false;
+    if (!next || cost(next->at) != rate) return false;
     p = *next;
-    fan->push_back({p.at.tile, p.at.poly, p.entered_by});
+    fan->push_back({p.at, p.entered_by});
   }
   s.erase(s.begin() + k0 - 1, s.begin() + k1 + 1);
   s.insert(s.begin() + k0 - 1, fan->begin(), fan->end());

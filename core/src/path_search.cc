@@ -13,22 +13,6 @@ namespace {
 // Expansions between two polls of a QueryInterrupt (a few tens of microseconds of search).
 constexpr uint32_t kInterruptPollNodes = 256;
 
-// Funnel sides are reset to the apex by copying it, so "unconstrained" is exact equality.
-bool SamePoint(Vec3 a, Vec3 b) { return a.x == b.x && a.z == b.z; }
-
-void Bend(FunnelState* s, Vec3 corner, Vec3 l, Vec3 r) {
-  s->g += s->rate * Distance(s->apex, corner);
-  s->apex = corner;
-  s->left = l;
-  s->right = r;
-}
-
-// Cost of reaching `target` (a point just past the funnel's last portal) from the funnel.
-float CostTo(FunnelState s, Vec3 target) {
-  AdvanceFunnel(&s, target, target);
-  return s.g + s.rate * Distance(s.apex, target);
-}
-
 // Asks the memory system for the corner lists ExpandEdges will read if polygon `poly` of `t`
 // is expanded (see Search::Gather, which already asked for its poly_start entry).
 void PrefetchCorners(const TileView& t, uint32_t poly) {
@@ -41,7 +25,7 @@ struct Search {
   QueryContext& ctx;
   const QueryFilter& filter;
   const SurfacePoint& goal;
-  uint32_t goal_tile, goal_poly;
+  PolyIndex goal_at;
   float h_scale;
   uint32_t max_nodes;
   float goal_f = INFINITY;  // best known cost of a complete path
@@ -66,26 +50,26 @@ struct Search {
   // A polygon offered to the search: where it is, its node if it has one (else kNoNode), its
   // area.
   struct Candidate {
-    uint32_t tile, poly, global, known;
+    PolyIndex at;
+    uint32_t global, known;
     uint8_t area;
   };
 
   // Offers polygon `c` reached with funnel `fs` at point `pos` (cost `g` there) from node
   // `from` via `via`.
   void Relax(uint32_t from, const Candidate& c, FunnelState fs, Vec3 pos, float g, uint32_t via) {
-    const uint32_t tile = c.tile, poly = c.poly;
     const float rate = filter.Cost(c.area);
     if (rate != fs.rate) {
       // Another cost per metre from here on: restart the funnel at the portal point.
       fs = FunnelState{pos, pos, pos, g, rate};
     }
-    const bool is_goal = tile == goal_tile && poly == goal_poly;
+    const bool is_goal = c.at == goal_at;
     // A polygon is offered about twice as often as it gets a node: its landmark bound (a tenth
     // of a demo-world query's instructions) is kept with the node.
     const float landmark = is_goal              ? 0.0f
                            : c.known != kNoNode ? ctx.pool.node(c.known).landmark
                                                 : LandmarkBound(c.global);
-    const float f = is_goal ? CostTo(fs, goal.pos) : g + Heuristic(landmark, pos);
+    const float f = is_goal ? FunnelCostTo(fs, goal.pos) : g + Heuristic(landmark, pos);
     // Popped only after the goal: never worth a node.
     if (f >= goal_f) return;
     if (is_goal) goal_f = f;
@@ -95,12 +79,12 @@ struct Search {
         limit_hit = true;
         return;
       }
-      ni = ctx.pool.Create(c.global, tile, poly);
+      ni = ctx.pool.Create(c.global, c.at);
       if (ni == kNoNode) {
         limit_hit = true;
         return;
       }
-      PrefetchCorners(ctx.Tile(tile), poly);
+      PrefetchCorners(ctx.Tile(c.at.tile), c.at.poly);
     } else if (!(f < ctx.pool.node(ni).f) || ctx.pool.node(ni).state == kNodeClosed) {
       // An expanded node is final. With funnel costs and landmark bounds f is not strictly
       // monotone, so a later route can still look cheaper; reopening the node (with a walk
@@ -122,7 +106,8 @@ struct Search {
   // A polygon across an edge of the polygon being expanded.
   struct Across {
     uint32_t edge;  // corner index i of edge (i, i + 1)
-    uint32_t tile, poly, global;
+    PolyIndex at;
+    uint32_t global;
     const TileView* view;
   };
   // Edges are taken in groups of this many: all of a group's neighbours are looked up first.
@@ -140,17 +125,17 @@ struct Search {
                   uint32_t parent_global, Across* out) const {
     uint32_t count = 0;
     for (uint32_t i = first; i < end; ++i) {
-      const std::optional<TilePoly> nb = t.across(s + i);
+      const std::optional<PolyIndex> nb = t.across(s + i);
       if (!nb) continue;
-      Across a{i, nb->tile, nb->poly, 0, nb->tile == t.index ? &t : ctx.TryTile(nb->tile)};
+      Across a{i, *nb, 0, nb->tile == t.index ? &t : ctx.TryTile(nb->tile)};
       if (a.view == nullptr) continue;  // a tile that cannot be loaded is a wall
-      a.global = ctx.Global(a.tile, a.poly);
+      a.global = ctx.Global(a.at);
       if (a.global == parent_global) continue;
       if (dead_ends != nullptr && dead_ends->Skippable(from, a.global, goal_global)) continue;
       ctx.pool.Prefetch(a.global);
-      __builtin_prefetch(a.view->poly_area.data() + a.poly);
-      __builtin_prefetch(a.view->poly_flags.data() + a.poly);
-      __builtin_prefetch(a.view->poly_start.data() + a.poly);
+      __builtin_prefetch(a.view->poly_area.data() + a.at.poly);
+      __builtin_prefetch(a.view->poly_flags.data() + a.at.poly);
+      __builtin_prefetch(a.view->poly_start.data() + a.at.poly);
       landmarks.Prefetch(a.global);
       out[count++] = a;
     }
@@ -161,19 +146,17 @@ struct Search {
   // links that leave it (most tiles have none: no call then).
   void Expand(uint32_t ci) {
     const SearchNode cur = ctx.pool.node(ci);
-    const TileView& t = ctx.Tile(cur.tile);
+    const TileView& t = ctx.Tile(cur.at.tile);
     ExpandEdges(ci, cur, t);
     if (!t.off_mesh_links.empty()) ExpandLinks(ci, cur, t);
   }
 
   void ExpandEdges(uint32_t ci, const SearchNode& cur, const TileView& t) {
-    const uint32_t s = t.poly_start[cur.poly];
-    const uint32_t n = t.poly_start[cur.poly + 1] - s;
+    const uint32_t s = t.poly_start[cur.at.poly];
+    const uint32_t n = t.poly_start[cur.at.poly + 1] - s;
     const uint32_t parent_global =
-        cur.parent == kNoNode
-            ? kNoNode
-            : ctx.Global(ctx.pool.node(cur.parent).tile, ctx.pool.node(cur.parent).poly);
-    const uint32_t global = ctx.Global(cur.tile, cur.poly);
+        cur.parent == kNoNode ? kNoNode : ctx.Global(ctx.pool.node(cur.parent).at);
+    const uint32_t global = ctx.Global(cur.at);
     Across group[kGroup];
     for (uint32_t first = 0; first < n; first += kGroup) {
       const uint32_t count =
@@ -194,8 +177,8 @@ struct Search {
         (ctx.pool.node(known).f <= cur.f || ctx.pool.node(known).state == kNodeClosed)) {
       return;
     }
-    const uint8_t area = a.view->poly_area[a.poly];
-    if (!filter.Passes(area, a.view->poly_flags[a.poly])) return;
+    const uint8_t area = a.view->poly_area[a.at.poly];
+    if (!filter.Passes(area, a.view->poly_flags[a.at.poly])) return;
     const uint32_t i = a.edge;
     const Vec3 r = t.vertices[t.poly_verts[s + i]];
     const Vec3 l = t.vertices[t.poly_verts[s + (i + 1 == n ? 0 : i + 1)]];
@@ -207,25 +190,25 @@ struct Search {
     const Vec3 target = flood ? fs.apex : goal.pos;
     const Vec3 p = Lerp(vl, vr, BestPortalParam(fs.apex, target, vl, vr));
     const float g = fs.g + fs.rate * Distance(fs.apex, p);
-    Relax(ci, {a.tile, a.poly, a.global, known, area}, fs, p, g, i);
+    Relax(ci, {a.at, a.global, known, area}, fs, p, g, i);
   }
 
   void ExpandLinks(uint32_t ci, const SearchNode& cur, const TileView& t) {
     const auto links = t.off_mesh_links;
     auto it = std::lower_bound(
-        links.begin(), links.end(), cur.poly,
+        links.begin(), links.end(), cur.at.poly,
         [](const OffMeshLink& link, uint32_t poly) { return link.start_poly < poly; });
-    for (; it != links.end() && it->start_poly == cur.poly; ++it) {
+    for (; it != links.end() && it->start_poly == cur.at.poly; ++it) {
       const OffMeshLink& link = *it;
       if (!((filter.area_mask() >> (link.area & (kMaxAreas - 1))) & 1)) continue;
-      if (!ctx.Exists(link.end_tile, link.end_poly)) continue;
-      if (!ctx.Passes(filter, link.end_tile, link.end_poly)) continue;
-      const float g = CostTo(cur.funnel, link.start) + ctx.LinkCost(link, filter);
-      const uint8_t area = ctx.Tile(link.end_tile).poly_area[link.end_poly];
+      const PolyIndex end{link.end_tile, link.end_poly};
+      if (!ctx.Exists(end) || !ctx.Passes(filter, end)) continue;
+      const float g = FunnelCostTo(cur.funnel, link.start) + ctx.LinkCost(link, filter);
+      const uint8_t area = ctx.AreaOf(end);
       const FunnelState fs{link.end, link.end, link.end, g, filter.Cost(area)};
-      const uint32_t global = ctx.Global(link.end_tile, link.end_poly);
-      Relax(ci, {link.end_tile, link.end_poly, global, ctx.pool.Find(global), area}, fs, link.end,
-            g, kViaLinkBit | uint32_t(it - links.begin()));
+      const uint32_t global = ctx.Global(end);
+      Relax(ci, {end, global, ctx.pool.Find(global), area}, fs, link.end, g,
+            kViaLinkBit | uint32_t(it - links.begin()));
     }
   }
 };
@@ -236,7 +219,7 @@ uint32_t ClosestReached(const QueryContext& ctx, Vec3 goal) {
   float best_d = INFINITY;
   for (uint32_t i = 0; i < ctx.pool.size(); ++i) {
     const SearchNode& n = ctx.pool.node(i);
-    const Vec3 q = ClosestPointOnPoly(ctx.Tile(n.tile), n.poly, goal);
+    const Vec3 q = ClosestPointOnPoly(ctx.Tile(n.at.tile), n.at.poly, goal);
     const float d = Distance(q, goal);
     if (d < best_d || (d == best_d && n.g < ctx.pool.node(best).g)) {
       best_d = d;
@@ -251,79 +234,13 @@ void BuildCorridor(QueryContext& ctx, uint32_t last) {
   // Parent chains are acyclic (see Search::Relax); the bound is a last line of defence.
   for (uint32_t i = last, guard = 0; i != kNoNode && guard <= ctx.pool.size(); ++guard) {
     const SearchNode& n = ctx.pool.node(i);
-    ctx.steps.push_back({n.tile, n.poly, n.parent == kNoNode ? kViaStart : n.via});
+    ctx.steps.push_back({n.at, n.parent == kNoNode ? kViaStart : n.via});
     i = n.parent;
   }
   std::reverse(ctx.steps.begin(), ctx.steps.end());
 }
 
 }  // namespace
-
-float BestPortalParam(Vec3 a, Vec3 g, Vec3 l, Vec3 r) {
-  const float dx = r.x - l.x, dz = r.z - l.z;
-  const float len_sq = dx * dx + dz * dz;
-  if (!(len_sq > 0)) return 0;
-  const float ta = ((a.x - l.x) * dx + (a.z - l.z) * dz) / len_sq;
-  const float tg = ((g.x - l.x) * dx + (g.z - l.z) * dz) / len_sq;
-  // Distances (times the portal length) of a and g from the portal's line; mirroring g to the
-  // far side when both are on one side gives the same crossing formula.
-  const float da = std::fabs(dx * (a.z - l.z) - dz * (a.x - l.x));
-  const float dg = std::fabs(dx * (g.z - l.z) - dz * (g.x - l.x));
-  const float sum = da + dg;
-  const float t = sum > 0 ? ta + (tg - ta) * (da / sum) : tg;
-  return t < 0 ? 0 : (t > 1 ? 1 : t);
-}
-
-void AdvanceFunnel(FunnelState* s, Vec3 l, Vec3 r) {
-  // Right side: r narrows the cone when it is not right of apex->right.
-  if (SamePoint(s->apex, s->right) || TriArea2XZ(s->apex, s->right, r) >= 0) {
-    if (SamePoint(s->apex, s->right) || SamePoint(s->apex, s->left) ||
-        TriArea2XZ(s->apex, s->left, r) <= 0) {
-      s->right = r;
-    } else {
-      Bend(s, s->left, l, r);  // the portal is wholly left of the cone
-      return;
-    }
-  }
-  if (SamePoint(s->apex, s->left) || TriArea2XZ(s->apex, s->left, l) <= 0) {
-    if (SamePoint(s->apex, s->left) || SamePoint(s->apex, s->right) ||
-        TriArea2XZ(s->apex, s->right, l) >= 0) {
-      s->left = l;
-    } else {
-      Bend(s, s->right, l, r);  // wholly right of the cone
-      return;
-    }
-  }
-}
-
-void VisiblePart(const FunnelState& s, Vec3 l, Vec3 r, Vec3* vis_l, Vec3* vis_r) {
-  // Points of the portal are r + u (l - r), u in [0, 1]; each cone side is a linear constraint.
-  float lo = 0, hi = 1;
-  auto clip = [&](Vec3 side, float sign) {
-    if (SamePoint(s.apex, side)) return;
-    // sign * TriArea2XZ(apex, side, point) >= 0 must hold.
-    const float at_r = sign * TriArea2XZ(s.apex, side, r);
-    const float at_l = sign * TriArea2XZ(s.apex, side, l);
-    const float slope = at_l - at_r;
-    if (slope > 0) {
-      lo = std::max(lo, -at_r / slope);
-    } else if (slope < 0) {
-      hi = std::min(hi, -at_r / slope);
-    } else if (at_r < 0) {
-      lo = 1, hi = 0;
-    }
-  };
-  // A side that is the portal's own end constrains nothing (the common case after a
-  // narrowing step).
-  if (!(s.right == r)) clip(s.right, 1.0f);
-  if (!(s.left == l)) clip(s.left, -1.0f);
-  if (!(lo <= hi)) {
-    // Rounding emptied a sliver: fall back to the nearest end.
-    lo = hi = (lo > 1 || hi > 0.5f) ? 1.0f : 0.0f;
-  }
-  *vis_r = Lerp(r, l, lo);
-  *vis_l = Lerp(r, l, hi);
-}
 
 namespace {
 
@@ -333,8 +250,8 @@ void NeighbourGlobals(const QueryContext& ctx, const TileView& t, uint32_t poly,
                       std::vector<uint32_t>* out) {
   out->clear();
   for (uint32_t i = t.poly_start[poly]; i < t.poly_start[poly + 1]; ++i) {
-    const std::optional<TilePoly> nb = t.across(i);
-    out->push_back(nb ? ctx.Global(nb->tile, nb->poly) : LandmarkTable::kNoNeighbour);
+    const std::optional<PolyIndex> nb = t.across(i);
+    out->push_back(nb ? ctx.Global(*nb) : LandmarkTable::kNoNeighbour);
   }
 }
 
@@ -343,13 +260,13 @@ void Seed(Search& s, const SurfacePoint& start) {
   QueryContext& ctx = s.ctx;
   ctx.pool.Reset();
   ctx.heap.Clear();
-  const uint32_t st = start.poly.tile(), sp = start.poly.poly();
-  const uint32_t root = ctx.pool.Create(ctx.Global(st, sp), st, sp);
+  const PolyIndex at = start.poly.index();
+  const uint32_t root = ctx.pool.Create(ctx.Global(at), at);
   SearchNode& r = ctx.pool.node(root);
-  const float rate = s.filter.Cost(ctx.Tile(st).poly_area[sp]);
+  const float rate = s.filter.Cost(ctx.AreaOf(at));
   r.funnel = FunnelState{start.pos, start.pos, start.pos, 0.0f, rate};
   r.g = 0;
-  r.landmark = s.LandmarkBound(ctx.Global(st, sp));
+  r.landmark = s.LandmarkBound(ctx.Global(at));
   r.f = s.Heuristic(r.landmark, start.pos);
   r.state = kNodeOpen;
   ctx.heap.Push(root, r.f);
@@ -372,7 +289,7 @@ uint32_t Run(Search& s, QueryInterrupt* interrupt, uint32_t* expanded, absl::Sta
     if (cur.state != kNodeOpen || top.key != cur.f) continue;
     cur.state = kNodeClosed;
     ++*expanded;
-    if (cur.tile == s.goal_tile && cur.poly == s.goal_poly) return ci;
+    if (cur.at == s.goal_at) return ci;
     s.Expand(ci);
   }
   return kNoNode;
@@ -384,22 +301,21 @@ SearchOutcome SearchCorridor(QueryContext& ctx, const SurfacePoint& start, const
                              const QueryFilter& filter, uint32_t max_nodes,
                              QueryInterrupt* interrupt) {
   max_nodes = std::clamp<uint32_t>(max_nodes, 1, ctx.pool.capacity());
-  Search s{ctx,      filter, goal, goal.poly.tile(), goal.poly.poly(), ctx.HeuristicScale(filter),
-           max_nodes};
-  s.goal_global = ctx.Global(s.goal_tile, s.goal_poly);
+  Search s{ctx, filter, goal, goal.poly.index(), ctx.HeuristicScale(filter), max_nodes};
+  s.goal_global = ctx.Global(s.goal_at);
   if (ctx.landmarks != nullptr) {
-    const TileView& gt = ctx.Tile(s.goal_tile);
-    NeighbourGlobals(ctx, gt, s.goal_poly, &ctx.goal_neighbours);
+    const TileView& gt = ctx.Tile(s.goal_at.tile);
+    NeighbourGlobals(ctx, gt, s.goal_at.poly, &ctx.goal_neighbours);
     s.landmarks = ctx.landmarks->ForGoal(
-        filter, ctx.Global(start.poly.tile(), start.poly.poly()),
-        LandmarkTable::Goal{s.goal_global, &gt, s.goal_poly, goal.pos, ctx.goal_neighbours});
+        filter, ctx.Global(start.poly.index()),
+        LandmarkTable::Goal{s.goal_global, &gt, s.goal_at.poly, goal.pos, ctx.goal_neighbours});
   }
   s.dead_ends = ctx.dead_ends;
   Seed(s, start);
   uint32_t expanded = 0;
   absl::Status stop;
   uint32_t reached = 0;  // the root, when start and goal share a polygon
-  if (start.poly != goal.poly) {
+  if (start.poly.index() != goal.poly.index()) {
     reached = Run(s, interrupt, &expanded, &stop);
     if (reached == kNoNode && stop.ok() && !s.limit_hit && s.dead_ends != nullptr) {
       // The filter keeps the goal out of reach. The partial path leads to the reached polygon
@@ -426,7 +342,7 @@ void FloodDistances(QueryContext& ctx, const SurfacePoint& from, const QueryFilt
                     std::vector<float>* dist) {
   // No polygon is the goal: the search runs until every reachable polygon is settled.
   const SurfacePoint nowhere{PolyRef(), from.pos};
-  Search s{ctx, filter, nowhere, kNoNode, kNoNode, 0.0f, ctx.pool.capacity()};
+  Search s{ctx, filter, nowhere, PolyIndex{kNoNode, kNoNode}, 0.0f, ctx.pool.capacity()};
   s.flood = true;
   Seed(s, from);
   uint32_t expanded = 0;
@@ -435,7 +351,7 @@ void FloodDistances(QueryContext& ctx, const SurfacePoint& from, const QueryFilt
   dist->assign(ctx.tile_base.back(), INFINITY);
   for (uint32_t i = 0; i < ctx.pool.size(); ++i) {
     const SearchNode& n = ctx.pool.node(i);
-    (*dist)[ctx.Global(n.tile, n.poly)] = n.g;
+    (*dist)[ctx.Global(n.at)] = n.g;
   }
 }
 

@@ -42,15 +42,4 @@ SearchOutcome SearchCorridor(QueryContext& ctx, const SurfacePoint& start, const
 void FloodDistances(QueryContext& ctx, const SurfacePoint& from, const QueryFilter& filter,
                     std::vector<float>* dist);
 
-// Parameter in [0, 1] along segment l->r of the point minimising |a - p| + |p - g| (plan view).
-float BestPortalParam(Vec3 a, Vec3 g, Vec3 l, Vec3 r);
-
-// Moves a funnel through portal (l, r) (left/right as seen walking forwards): narrows the cone,
-// or bends at a cone corner when the portal lies wholly outside it.
-void AdvanceFunnel(FunnelState* s, Vec3 l, Vec3 r);
-
-// The part of portal (l, r) visible from the funnel's apex inside its cone, as its two end
-// points (left end, right end).
-void VisiblePart(const FunnelState& s, Vec3 l, Vec3 r, Vec3* vis_l, Vec3* vis_r);
-
 }  // namespace waymesh::internal

@@ -4,8 +4,6 @@
 #include <bit>
 #include <cmath>
 
-#include "waymesh/core/landmark_table.h"
-
 namespace waymesh::internal {
 namespace {
 
@@ -20,7 +18,7 @@ uint32_t TotalPolygons(const NavMap& map) {
 const TileView QueryContext::kUnreachableTile{};
 
 QueryContext::QueryContext(std::shared_ptr<const NavMap> map_in, uint32_t max_nodes,
-                           bool with_landmarks, bool with_dead_ends)
+                           bool use_landmarks, bool use_dead_ends)
     : owner(std::move(map_in)),
       map(owner.get()),
       pool(TotalPolygons(*map), max_nodes),
@@ -41,9 +39,10 @@ QueryContext::QueryContext(std::shared_ptr<const NavMap> map_in, uint32_t max_no
     pin_stamp.assign(tiles, 0);
     pin_view.assign(tiles, nullptr);
   }
-  // Built once per map and shared; doing it here keeps the cost out of the first query.
-  if (with_landmarks && !map->landmarks().empty()) landmarks = &map->landmarks();
-  if (with_dead_ends && !map->dead_ends().empty()) dead_ends = &map->dead_ends();
+  if (const SearchTables* tables = map->search_tables(); tables != nullptr) {
+    if (use_landmarks && !tables->landmarks.empty()) landmarks = &tables->landmarks;
+    if (use_dead_ends && !tables->dead_ends.empty()) dead_ends = &tables->dead_ends;
+  }
 }
 
 const TileView* QueryContext::PinSlow(uint32_t tile) const {
@@ -69,8 +68,8 @@ void QueryContext::ReleasePins() const {
   }
 }
 
-uint32_t QueryContext::GroupOf(uint32_t tile, uint32_t poly) const {
-  const uint32_t island = Tile(tile).poly_island[poly];
+uint32_t QueryContext::GroupOf(PolyIndex p) const {
+  const uint32_t island = Tile(p.tile).poly_island[p.poly];
   const auto& islands = map->info().islands;
   return island < islands.size() ? islands[island].group : island;
 }
@@ -89,10 +88,10 @@ float QueryContext::HeuristicScale(const QueryFilter& filter) const {
   return std::isfinite(scale) ? std::max(scale, 0.0f) : 1.0f;
 }
 
-void SplitGlobal(const QueryContext& ctx, uint32_t global, uint32_t* tile, uint32_t* poly) {
+PolyIndex SplitGlobal(const QueryContext& ctx, uint32_t global) {
   const auto it = std::upper_bound(ctx.tile_base.begin(), ctx.tile_base.end(), global);
-  *tile = uint32_t(it - ctx.tile_base.begin()) - 1;
-  *poly = global - ctx.tile_base[*tile];
+  const uint32_t tile = uint32_t(it - ctx.tile_base.begin()) - 1;
+  return {tile, global - ctx.tile_base[tile]};
 }
 
 }  // namespace waymesh::internal

@@ -11,33 +11,32 @@
 #include "funnel.h"
 #include "node_pool.h"
 #include "open_heap.h"
-#include "waymesh/core/dead_end_table.h"
-#include "waymesh/core/landmark_table.h"
 #include "waymesh/core/nav_map.h"
 #include "waymesh/core/path_result.h"
 #include "waymesh/core/poly_ref.h"
 #include "waymesh/core/query_filter.h"
+#include "waymesh/core/search_tables.h"
 #include "waymesh/core/tile_source.h"
 
 namespace waymesh::internal {
 
 struct QueryContext {
-  // `with_landmarks`: make sure the map's landmark table exists (false only while building it);
-  // `with_dead_ends` likewise for its dead-end table.
-  QueryContext(std::shared_ptr<const NavMap> map_in, uint32_t max_nodes, bool with_landmarks = true,
-               bool with_dead_ends = true);
+  // `use_landmarks` / `use_dead_ends`: search with the map's tables when it has them
+  // (search_tables.h).
+  QueryContext(std::shared_ptr<const NavMap> map_in, uint32_t max_nodes, bool use_landmarks = true,
+               bool use_dead_ends = true);
 
   // Dense global index of a polygon.
-  uint32_t Global(uint32_t tile, uint32_t poly) const { return tile_base[tile] + poly; }
-  // Whether (tile, poly) is in the map (no tile is loaded).
-  bool InRange(uint32_t tile, uint32_t poly) const {
-    return tile < map->tile_count() && poly < map->summary(tile).poly_count;
+  uint32_t Global(PolyIndex p) const { return tile_base[p.tile] + p.poly; }
+  // The reference handed to callers for a polygon (with its tile's generation).
+  PolyRef Ref(PolyIndex p) const { return map->Ref(p); }
+  // Whether p is in the map (no tile is loaded).
+  bool InRange(PolyIndex p) const {
+    return p.tile < map->tile_count() && p.poly < map->summary(p.tile).poly_count;
   }
-  // Whether (tile, poly) is in the map and its tile can be reached (loaded and pinned for the
-  // rest of this query on a paged map). A tile that cannot be loaded is a wall.
-  bool Exists(uint32_t tile, uint32_t poly) const {
-    return InRange(tile, poly) && TryTile(tile) != nullptr;
-  }
+  // Whether p is in the map and its tile can be reached (loaded and pinned for the rest of
+  // this query on a paged map). A tile that cannot be loaded is a wall.
+  bool Exists(PolyIndex p) const { return InRange(p) && TryTile(p.tile) != nullptr; }
   // Tile `tile` (< tile count): on a paged map loaded and pinned until ReleasePins();
   // nullptr when it cannot be loaded (also recorded in tile_load_failed).
   const TileView* TryTile(uint32_t tile) const {
@@ -72,12 +71,14 @@ struct QueryContext {
   // call returns (see PinScope).
   void ReleasePins() const;
   // Whether the filter accepts the polygon (of a tile already reached).
-  bool Passes(const QueryFilter& filter, uint32_t tile, uint32_t poly) const {
-    const TileView& t = Tile(tile);
-    return filter.Passes(t.poly_area[poly], t.poly_flags[poly]);
+  bool Passes(const QueryFilter& filter, PolyIndex p) const {
+    const TileView& t = Tile(p.tile);
+    return filter.Passes(t.poly_area[p.poly], t.poly_flags[p.poly]);
   }
+  // Area of a polygon (of a tile already reached).
+  uint8_t AreaOf(PolyIndex p) const { return Tile(p.tile).poly_area[p.poly]; }
   // Island group of a polygon (every polygon is in some island by the map's contract).
-  uint32_t GroupOf(uint32_t tile, uint32_t poly) const;
+  uint32_t GroupOf(PolyIndex p) const;
   // Cost of an off-mesh link under `filter` (the map's cost re-weighted by the filter's area
   // cost).
   float LinkCost(const OffMeshLink& link, const QueryFilter& filter) const {
@@ -142,7 +143,7 @@ class PinScope {
   const QueryContext& ctx_;
 };
 
-// The (tile, poly) of a dense global index.
-void SplitGlobal(const QueryContext& ctx, uint32_t global, uint32_t* tile, uint32_t* poly);
+// The polygon of a dense global index.
+PolyIndex SplitGlobal(const QueryContext& ctx, uint32_t global);
 
 }  // namespace waymesh::internal

@@ -18,11 +18,12 @@ float PolyArea(const TileView& t, uint32_t poly) {
   return std::max(t.area_prefix[poly + 1] - t.area_prefix[poly], 0.0f);
 }
 
-SurfacePoint Sample(const TileView& t, uint32_t poly, absl::BitGenRef rng) {
+SurfacePoint Sample(const QueryContext& ctx, const TileView& t, uint32_t poly,
+                    absl::BitGenRef rng) {
   const float a = absl::Uniform(rng, 0.0f, 1.0f);
   const float b = absl::Uniform(rng, 0.0f, 1.0f);
   const float c = absl::Uniform(rng, 0.0f, 1.0f);
-  return SurfacePoint{PolyRef(t.index, poly), SamplePolySurface(t, poly, a, b, c)};
+  return SurfacePoint{ctx.Ref({t.index, poly}), SamplePolySurface(t, poly, a, b, c)};
 }
 
 // Polygon of tile `t` covering running area `r` (0 <= r < tile area).
@@ -51,14 +52,14 @@ std::optional<SurfacePoint> LinearDraw(const QueryContext& ctx, const QueryFilte
       last_tile = t.index;
       last_poly = p;
       r -= PolyArea(t, p);
-      if (r < 0) drawn = Sample(t, p, rng);
+      if (r < 0) drawn = Sample(ctx, t, p, rng);
     }
   });
   if (drawn) return drawn;
   // Rounding left r just above 0: the last accepted polygon.
   const TileView* t = ctx.TryTile(last_tile);
   if (t == nullptr) return std::nullopt;
-  return Sample(*t, last_poly, rng);
+  return Sample(ctx, *t, last_poly, rng);
 }
 
 void BuildIslandIndex(QueryContext& ctx) {
@@ -77,8 +78,8 @@ void BuildIslandIndex(QueryContext& ctx) {
   std::vector<double> poly_area(total, 0.0);  // by global index
   ctx.ForEachTile([&](const TileView& t) {
     for (uint32_t p = 0; p < t.poly_count(); ++p) {
-      ctx.island_polys[fill[std::min(t.poly_island[p], islands)]++] = ctx.Global(t.index, p);
-      poly_area[ctx.Global(t.index, p)] = PolyArea(t, p);
+      ctx.island_polys[fill[std::min(t.poly_island[p], islands)]++] = ctx.Global({t.index, p});
+      poly_area[ctx.Global({t.index, p})] = PolyArea(t, p);
     }
   });
   // Running area inside each island's segment (inclusive).
@@ -107,7 +108,7 @@ std::optional<SurfacePoint> RandomPointOnMap(QueryContext& ctx, const QueryFilte
     const TileView& t = *tp;
     const uint32_t p = PolyAtArea(t, u - pre[tile]);
     if (PolyArea(t, p) > 0 && filter.Passes(t.poly_area[p], t.poly_flags[p])) {
-      return Sample(t, p, rng);
+      return Sample(ctx, t, p, rng);
     }
   }
   return LinearDraw(ctx, filter, rng);
@@ -125,18 +126,16 @@ std::optional<SurfacePoint> RandomPointOnIsland(QueryContext& ctx, uint32_t isla
   for (int attempt = 0; attempt < kRejectionTries; ++attempt) {
     const double u = absl::Uniform(rng, 0.0, total);
     const size_t k = std::min<size_t>(size_t(std::upper_bound(first, last, u) - first), e - b - 1);
-    uint32_t tile, poly;
-    SplitGlobal(ctx, ctx.island_polys[b + k], &tile, &poly);
+    const auto [tile, poly] = SplitGlobal(ctx, ctx.island_polys[b + k]);
     const TileView* tp = ctx.TryTile(tile);
     if (tp == nullptr) continue;
     const TileView& t = *tp;
-    if (filter.Passes(t.poly_area[poly], t.poly_flags[poly])) return Sample(t, poly, rng);
+    if (filter.Passes(t.poly_area[poly], t.poly_flags[poly])) return Sample(ctx, t, poly, rng);
   }
   // Exact fallback over the island's accepted polygons.
   double accepted = 0;
   for (uint32_t k = b; k < e; ++k) {
-    uint32_t tile, poly;
-    SplitGlobal(ctx, ctx.island_polys[k], &tile, &poly);
+    const auto [tile, poly] = SplitGlobal(ctx, ctx.island_polys[k]);
     const TileView* t = ctx.TryTile(tile);
     if (t != nullptr && filter.Passes(t->poly_area[poly], t->poly_flags[poly])) {
       accepted += PolyArea(*t, poly);
@@ -146,15 +145,14 @@ std::optional<SurfacePoint> RandomPointOnIsland(QueryContext& ctx, uint32_t isla
   double r = absl::Uniform(rng, 0.0, accepted);
   std::optional<SurfacePoint> last_ok;
   for (uint32_t k = b; k < e; ++k) {
-    uint32_t tile, poly;
-    SplitGlobal(ctx, ctx.island_polys[k], &tile, &poly);
+    const auto [tile, poly] = SplitGlobal(ctx, ctx.island_polys[k]);
     const TileView* tp = ctx.TryTile(tile);
     if (tp == nullptr) continue;
     const TileView& t = *tp;
     if (!filter.Passes(t.poly_area[poly], t.poly_flags[poly]) || PolyArea(t, poly) <= 0) continue;
     r -= PolyArea(t, poly);
-    if (r < 0) return Sample(t, poly, rng);
-    last_ok = Sample(t, poly, rng);
+    if (r < 0) return Sample(ctx, t, poly, rng);
+    last_ok = Sample(ctx, t, poly, rng);
   }
   return last_ok;
 }
@@ -166,24 +164,22 @@ std::optional<SurfacePoint> RandomPointInDisc(QueryContext& ctx, const SurfacePo
   ctx.pool.Reset();
   const Vec3 c = center.pos;
   const float r_sq = radius * radius;
-  const uint32_t ct = center.poly.tile(), cp = center.poly.poly();
-  ctx.pool.Create(ctx.Global(ct, cp), ct, cp);
+  const PolyIndex center_at = center.poly.index();
+  ctx.pool.Create(ctx.Global(center_at), center_at);
   double area = 0;
   for (uint32_t ci = 0; ci < ctx.pool.size(); ++ci) {
     const SearchNode cur = ctx.pool.node(ci);
-    const TileView& t = ctx.Tile(cur.tile);
-    area += PolyArea(t, cur.poly);
-    const uint32_t base = t.poly_start[cur.poly], n = t.corner_count(cur.poly);
+    const TileView& t = ctx.Tile(cur.at.tile);
+    area += PolyArea(t, cur.at.poly);
+    const uint32_t base = t.poly_start[cur.at.poly], n = t.corner_count(cur.at.poly);
     for (uint32_t i = 0; i < n; ++i) {
-      const std::optional<TilePoly> nb = t.across(base + i);
-      if (!nb || !ctx.Exists(nb->tile, nb->poly) || !ctx.Passes(filter, nb->tile, nb->poly)) {
-        continue;
-      }
-      const Vec3 a = t.corner(cur.poly, i), b = t.corner(cur.poly, i + 1 == n ? 0 : i + 1);
+      const std::optional<PolyIndex> nb = t.across(base + i);
+      if (!nb || !ctx.Exists(*nb) || !ctx.Passes(filter, *nb)) continue;
+      const Vec3 a = t.corner(cur.at.poly, i), b = t.corner(cur.at.poly, i + 1 == n ? 0 : i + 1);
       if (DistSqXZ(Lerp(a, b, ClosestParamXZ(a, b, c)), c) > r_sq) continue;
-      const uint32_t global = ctx.Global(nb->tile, nb->poly);
+      const uint32_t global = ctx.Global(*nb);
       if (ctx.pool.Find(global) != kNoNode) continue;
-      ctx.pool.Create(global, nb->tile, nb->poly);
+      ctx.pool.Create(global, *nb);
     }
   }
   const uint32_t count = ctx.pool.size();
@@ -195,14 +191,14 @@ std::optional<SurfacePoint> RandomPointInDisc(QueryContext& ctx, const SurfacePo
       uint32_t pick = count - 1;
       for (uint32_t i = 0; i < count; ++i) {
         const SearchNode& nd = ctx.pool.node(i);
-        u -= PolyArea(ctx.Tile(nd.tile), nd.poly);
+        u -= PolyArea(ctx.Tile(nd.at.tile), nd.at.poly);
         if (u < 0) {
           pick = i;
           break;
         }
       }
       const SearchNode& nd = ctx.pool.node(pick);
-      const SurfacePoint sp = Sample(ctx.Tile(nd.tile), nd.poly, rng);
+      const SurfacePoint sp = Sample(ctx, ctx.Tile(nd.at.tile), nd.at.poly, rng);
       if (DistSqXZ(sp.pos, c) <= r_sq) return sp;
     } else {
       // The disc is small against the polygons: draw in the disc, keep draws on a polygon
@@ -213,15 +209,14 @@ std::optional<SurfacePoint> RandomPointInDisc(QueryContext& ctx, const SurfacePo
       uint32_t hits = 0, chosen = kNoNode;
       for (uint32_t i = 0; i < count; ++i) {
         const SearchNode& nd = ctx.pool.node(i);
-        if (!PointInPolyXZ(ctx.Tile(nd.tile), nd.poly, q, 0.0f)) continue;
+        if (!PointInPolyXZ(ctx.Tile(nd.at.tile), nd.at.poly, q, 0.0f)) continue;
         // Reservoir choice among covering polygons.
         if (absl::Uniform(rng, 0u, ++hits) == 0) chosen = i;
       }
       if (chosen != kNoNode) {
         const SearchNode& nd = ctx.pool.node(chosen);
-        const TileView& t = ctx.Tile(nd.tile);
-        return SurfacePoint{PolyRef(nd.tile, nd.poly),
-                            {q.x, PolyHeightAt(t, nd.poly, q.x, q.z), q.z}};
+        const TileView& t = ctx.Tile(nd.at.tile);
+        return SurfacePoint{ctx.Ref(nd.at), {q.x, PolyHeightAt(t, nd.at.poly, q.x, q.z), q.z}};
       }
     }
   }

@@ -106,7 +106,7 @@ bool HoldsDirection(const TileView& tile, uint32_t poly, uint32_t c, Vec3 d) {
 
 }  // namespace
 
-CornerPivot PivotAtCorner(const QueryContext& ctx, const QueryFilter& filter, TilePoly from,
+CornerPivot PivotAtCorner(const QueryContext& ctx, const QueryFilter& filter, PolyIndex from,
                           uint32_t corner, Vec3 d) {
   const Vec3 v = ctx.Tile(from.tile).corner(from.poly, corner);
   for (const FanTurn turn : {FanTurn::kLeaving, FanTurn::kArriving}) {
@@ -114,7 +114,7 @@ CornerPivot PivotAtCorner(const QueryContext& ctx, const QueryFilter& filter, Ti
     FanPoly p{from, corner};
     while (pivot.count < CornerPivot::kMaxSteps) {
       const std::optional<FanPoly> next = StepRoundVertex(ctx, filter, p, v, turn);
-      if (!next || SamePoly(next->at, from)) break;  // a wall, or all the way round
+      if (!next || next->at == from) break;  // a wall, or all the way round
       p = *next;
       pivot.steps[pivot.count++] = {p.at, int(p.entered_by)};
       if (HoldsDirection(ctx.Tile(p.at.tile), p.at.poly, p.corner, d)) return pivot;
@@ -130,8 +130,8 @@ void RaycastAlongSurface(const QueryContext& ctx, const SurfacePoint& start, Vec
   out->hit = false;
   out->t = 1.0f;
   out->normal = {};
-  const RayWalkEnd walk = WalkRay(ctx, start, end, filter, [&](uint32_t tile, uint32_t poly, int) {
-    out->polys.push_back(PolyRef(tile, poly));
+  const RayWalkEnd walk = WalkRay(ctx, start, end, filter, [&](PolyIndex at, int) {
+    out->polys.push_back(ctx.Ref(at));
     return true;
   });
   const Vec3 s = start.pos;

@@ -36,25 +36,25 @@ PolyExit RayExit(const TileView& tile, uint32_t poly, Vec3 start, Vec3 d);
 struct CornerPivot {
   static constexpr int kMaxSteps = 16;  // polygons around one vertex are few
   struct Step {
-    TilePoly poly;
+    PolyIndex poly;
     int edge;  // corner index of the previous polygon's edge it was entered through
   };
   std::array<Step, kMaxSteps> steps;
   int count = 0;
 };
-CornerPivot PivotAtCorner(const QueryContext& ctx, const QueryFilter& filter, TilePoly from,
+CornerPivot PivotAtCorner(const QueryContext& ctx, const QueryFilter& filter, PolyIndex from,
                           uint32_t corner, Vec3 d);
 
 // How a walk along a plan-view segment ended, in the last polygon it reached.
 struct RayWalkEnd {
   enum Kind { kReachedEnd, kBlocked, kStopped } kind;
-  TilePoly last;  // the polygon holding the end point, or the one the walk stopped in
-  float t;        // fraction of the segment walked (1 for kReachedEnd)
-  int edge;       // kBlocked: corner index of the wall (or rejected neighbour's) edge of `last`
+  PolyIndex last;  // the polygon holding the end point, or the one the walk stopped in
+  float t;         // fraction of the segment walked (1 for kReachedEnd)
+  int edge;        // kBlocked: corner index of the wall (or rejected neighbour's) edge of `last`
 };
 
 // Walks the segment start.pos -> end (plan view) from start.poly through the polygons it
-// crosses. `enter(tile, poly, edge)` is called for each polygon entered, the start polygon
+// crosses. `enter(poly, edge)` is called for each polygon entered, the start polygon
 // first with edge -1, then each next one with the corner index of the previous polygon's edge
 // it was entered through; returning false stops the walk there (kStopped).
 template <typename Enter>
@@ -62,8 +62,8 @@ RayWalkEnd WalkRay(const QueryContext& ctx, const SurfacePoint& start, Vec3 end,
                    const QueryFilter& filter, Enter&& enter) {
   const Vec3 s = start.pos;
   const Vec3 d{end.x - s.x, 0.0f, end.z - s.z};
-  TilePoly at{start.poly.tile(), start.poly.poly()};
-  if (!enter(at.tile, at.poly, -1)) return {RayWalkEnd::kStopped, at, 0.0f, -1};
+  PolyIndex at = start.poly.index();
+  if (!enter(at, -1)) return {RayWalkEnd::kStopped, at, 0.0f, -1};
   float t_in = 0;
   float pivot_t = -1;  // where the walk last went round a corner
   // Each step enters a new polygon further along the ray; the bound only stops corrupt data.
@@ -82,18 +82,18 @@ RayWalkEnd WalkRay(const QueryContext& ctx, const SurfacePoint& start, Vec3 end,
       if (pivot.count == 0) return {RayWalkEnd::kBlocked, at, exit, edge};
       for (int i = 0; i < pivot.count; ++i) {
         const CornerPivot::Step& p = pivot.steps[i];
-        if (!enter(p.poly.tile, p.poly.poly, p.edge)) {
+        if (!enter(p.poly, p.edge)) {
           return {RayWalkEnd::kStopped, p.poly, exit, -1};
         }
       }
       at = pivot.steps[pivot.count - 1].poly;
       pivot_t = exit;
     } else {
-      const std::optional<TilePoly> nb = t.across(t.poly_start[at.poly] + uint32_t(edge));
-      if (!nb || !ctx.Exists(nb->tile, nb->poly) || !ctx.Passes(filter, nb->tile, nb->poly)) {
+      const std::optional<PolyIndex> nb = t.across(t.poly_start[at.poly] + uint32_t(edge));
+      if (!nb || !ctx.Exists(*nb) || !ctx.Passes(filter, *nb)) {
         return {RayWalkEnd::kBlocked, at, exit, edge};
       }
-      if (!enter(nb->tile, nb->poly, edge)) return {RayWalkEnd::kStopped, *nb, exit, -1};
+      if (!enter(*nb, edge)) return {RayWalkEnd::kStopped, *nb, exit, -1};
       at = *nb;
     }
     t_in = exit;

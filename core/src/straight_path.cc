@@ -12,21 +12,15 @@
 namespace waymesh::internal {
 namespace {
 
-PolyRef RefOf(const CorridorStep& s) { return PolyRef(s.tile, s.poly); }
-
-uint8_t AreaOf(const QueryContext& ctx, const CorridorStep& s) {
-  return ctx.Tile(s.tile).poly_area[s.poly];
-}
-
 // Shrinks portal ends that are wall corners by `clearance`, at most to the portal's middle.
 void ApplyClearance(const QueryContext& ctx, const QueryFilter& filter, const CorridorStep& from,
                     uint32_t edge, float clearance, FunnelPortal* portal) {
   const float len = std::sqrt(DistSqXZ(portal->left, portal->right));
   if (len <= tol::kZeroPortal) return;
   const float s = std::min(clearance / len, 0.5f);
-  const uint32_t n = ctx.Tile(from.tile).corner_count(from.poly);
-  const bool right_wall = IsWallCorner(ctx, filter, from.tile, from.poly, edge);
-  const bool left_wall = IsWallCorner(ctx, filter, from.tile, from.poly, (edge + 1) % n);
+  const uint32_t n = ctx.Tile(from.at.tile).corner_count(from.at.poly);
+  const bool right_wall = IsWallCorner(ctx, filter, from.at, edge);
+  const bool left_wall = IsWallCorner(ctx, filter, from.at, (edge + 1) % n);
   const Vec3 l = portal->left, r = portal->right;
   if (left_wall) portal->left = Lerp(l, r, s);
   if (right_wall) portal->right = Lerp(r, l, s);
@@ -40,10 +34,10 @@ void PullStretch(QueryContext& ctx, const QueryFilter& filter, const PathOptions
   ctx.portals.clear();
   for (size_t k = begin + 1; k <= end; ++k) {
     const CorridorStep& from = steps[k - 1];
-    const TileView& t = ctx.Tile(from.tile);
-    const uint32_t n = t.corner_count(from.poly);
+    const TileView& t = ctx.Tile(from.at.tile);
+    const uint32_t n = t.corner_count(from.at.poly);
     const uint32_t i = steps[k].via;
-    FunnelPortal portal{t.corner(from.poly, (i + 1) % n), t.corner(from.poly, i)};
+    FunnelPortal portal{t.corner(from.at.poly, (i + 1) % n), t.corner(from.at.poly, i)};
     if (options.clearance > 0) ApplyClearance(ctx, filter, from, i, options.clearance, &portal);
     ctx.portals.push_back(portal);
   }
@@ -55,7 +49,7 @@ void PullStretch(QueryContext& ctx, const QueryFilter& filter, const PathOptions
     return steps[begin + size_t(std::clamp(j + 1, 0, m))];
   };
   auto area_changes = [&](int32_t j) {
-    return j >= 0 && j < m && AreaOf(ctx, step_after(j - 1)) != AreaOf(ctx, step_after(j));
+    return j >= 0 && j < m && ctx.AreaOf(step_after(j - 1).at) != ctx.AreaOf(step_after(j).at);
   };
   for (size_t k = 0; k < ctx.points.size(); ++k) {
     const FunnelPoint& pt = ctx.points[k];
@@ -67,8 +61,8 @@ void PullStretch(QueryContext& ctx, const QueryFilter& filter, const PathOptions
         const FunnelPortal& portal = ctx.portals[j];
         const float s = BestPortalParam(prev.pos, pt.pos, portal.left, portal.right);
         const CorridorStep& st = step_after(j);
-        out->push_back(
-            {Lerp(portal.left, portal.right, s), RefOf(st), kWaypointAreaChange, AreaOf(ctx, st)});
+        out->push_back({Lerp(portal.left, portal.right, s), ctx.Ref(st.at), kWaypointAreaChange,
+                        ctx.AreaOf(st.at)});
         ctx.corners.push_back({0, 0});
       }
     }
@@ -79,7 +73,7 @@ void PullStretch(QueryContext& ctx, const QueryFilter& filter, const PathOptions
         out->back().pos.y == pt.pos.y) {
       continue;  // the stretch starts where the previous one ended
     }
-    out->push_back({pt.pos, RefOf(st), flags, AreaOf(ctx, st)});
+    out->push_back({pt.pos, ctx.Ref(st.at), flags, ctx.AreaOf(st.at)});
     const bool corner = pt.side != 0 && pt.portal >= 0 && pt.portal < m;
     ctx.corners.push_back(
         {corner ? uint32_t(begin + pt.portal + 1) : 0, corner ? pt.side : int8_t{0}});
@@ -88,11 +82,10 @@ void PullStretch(QueryContext& ctx, const QueryFilter& filter, const PathOptions
 
 }  // namespace
 
-bool IsWallCorner(const QueryContext& ctx, const QueryFilter& filter, uint32_t tile, uint32_t poly,
+bool IsWallCorner(const QueryContext& ctx, const QueryFilter& filter, PolyIndex poly,
                   uint32_t corner) {
-  const TilePoly first{tile, poly};
-  const Vec3 v = ctx.Tile(tile).corner(poly, corner);
-  FanPoly p{first, corner};
+  const Vec3 v = ctx.Tile(poly.tile).corner(poly.poly, corner);
+  FanPoly p{poly, corner};
   for (int step = 0; step < kMaxFanSteps; ++step) {
     const TileView& t = ctx.Tile(p.at.tile);
     const uint32_t n = t.corner_count(p.at.poly);
@@ -100,7 +93,7 @@ bool IsWallCorner(const QueryContext& ctx, const QueryFilter& filter, uint32_t t
     if (t.poly_neighbors[t.poly_start[p.at.poly] + (p.corner + n - 1) % n] == kWall) return true;
     const std::optional<FanPoly> next = StepRoundVertex(ctx, filter, p, v, FanTurn::kLeaving);
     if (!next) return true;  // a wall, a rejected polygon, or corrupt adjacency: be conservative
-    if (SamePoly(next->at, first)) return false;
+    if (next->at == poly) return false;
     p = *next;
   }
   return true;
@@ -118,7 +111,7 @@ void BuildStraightPath(QueryContext& ctx, Vec3 start, Vec3 end, const QueryFilte
                        const PathOptions& options, PathResult* out) {
   const auto& steps = ctx.steps;
   out->corridor.clear();
-  for (const CorridorStep& s : steps) out->corridor.push_back(RefOf(s));
+  for (const CorridorStep& s : steps) out->corridor.push_back(ctx.Ref(s.at));
   out->waypoints.clear();
   ctx.corners.clear();
   size_t begin = 0;
@@ -131,12 +124,12 @@ void BuildStraightPath(QueryContext& ctx, Vec3 start, Vec3 end, const QueryFilte
       break;
     }
     const CorridorStep& from = steps[k - 1];
-    const OffMeshLink& l = ctx.Tile(from.tile).off_mesh_links[steps[k].via & ~kViaLinkBit];
+    const OffMeshLink& l = ctx.Tile(from.at.tile).off_mesh_links[steps[k].via & ~kViaLinkBit];
     PullStretch(ctx, filter, options, begin, k - 1, a, l.start, &out->waypoints);
     Waypoint& w = out->waypoints.back();
     ctx.corners.back() = {0, 0};
     w.flags |= kWaypointOffMeshLink;
-    w.poly = RefOf(steps[k]);
+    w.poly = ctx.Ref(steps[k].at);
     w.area = l.area;
     begin = k;
     a = l.end;

@@ -17,9 +17,9 @@ void BuildStraightPath(QueryContext& ctx, Vec3 start, Vec3 end, const QueryFilte
 // Cuts the waypoints to options.max_waypoints, setting out->truncated.
 void ApplyWaypointLimit(const PathOptions& options, PathResult* out);
 
-// Whether the vertex at `corner` of polygon (tile, poly) touches a wall or a polygon the filter
+// Whether the vertex at `corner` of polygon `poly` touches a wall or a polygon the filter
 // rejects (walking the fan of polygons around it).
-bool IsWallCorner(const QueryContext& ctx, const QueryFilter& filter, uint32_t tile, uint32_t poly,
+bool IsWallCorner(const QueryContext& ctx, const QueryFilter& filter, PolyIndex poly,
                   uint32_t corner);
 
 // 3D length of a waypoint polyline.

@@ -25,7 +25,7 @@ std::optional<SurfacePoint> SurfaceHeight(const QueryContext& ctx, float x, floa
     const float dy = std::fabs(y - y_hint);
     if (dy < best_dy) {
       best_dy = dy;
-      best = SurfacePoint{PolyRef(tile.index, poly), {x, y, z}};
+      best = SurfacePoint{ctx.Ref({tile.index, poly}), {x, y, z}};
     }
   });
   return best;

@@ -9,8 +9,8 @@ std::optional<FanPoly> StepRoundVertex(const QueryContext& ctx, const QueryFilte
   const TileView& t = ctx.Tile(p.at.tile);
   const uint32_t n = t.corner_count(p.at.poly);
   const uint32_t edge = turn == FanTurn::kLeaving ? p.corner : (p.corner + n - 1) % n;
-  const std::optional<TilePoly> nb = t.across(t.poly_start[p.at.poly] + edge);
-  if (!nb || !ctx.Exists(nb->tile, nb->poly) || !ctx.Passes(filter, nb->tile, nb->poly)) {
+  const std::optional<PolyIndex> nb = t.across(t.poly_start[p.at.poly] + edge);
+  if (!nb || !ctx.Exists(*nb) || !ctx.Passes(filter, *nb)) {
     return std::nullopt;
   }
   const int c = FindCorner(ctx.Tile(nb->tile), nb->poly, v);

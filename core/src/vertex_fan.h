@@ -16,7 +16,7 @@ constexpr int kMaxFanSteps = 64;
 
 // A polygon round vertex v and v's corner index in it.
 struct FanPoly {
-  TilePoly at;
+  PolyIndex at;
   uint32_t corner;
   // The corner index i of the edge (i, i + 1) of the previous polygon crossed to get here.
   uint32_t entered_by = 0;
@@ -33,7 +33,5 @@ enum class FanTurn {
 // polygon across lacks v (adjacency without the shared corner: corrupt data).
 std::optional<FanPoly> StepRoundVertex(const QueryContext& ctx, const QueryFilter& filter,
                                        const FanPoly& p, Vec3 v, FanTurn turn);
-
-inline bool SamePoly(TilePoly a, TilePoly b) { return a.tile == b.tile && a.poly == b.poly; }
 
 }  // namespace waymesh::internal

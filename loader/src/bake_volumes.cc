@@ -16,7 +16,7 @@
 #include "json_node.h"
 #include "json_sax_reader.h"
 #include "mapped_file.h"
-#include "waymesh/core/tolerances.h"
+#include "waymesh/loader/tolerances.h"
 
 namespace waymesh {
 namespace {

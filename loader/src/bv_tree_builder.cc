@@ -5,7 +5,7 @@
 #include <limits>
 #include <numeric>
 
-#include "waymesh/core/tolerances.h"
+#include "waymesh/loader/tolerances.h"
 
 namespace waymesh {
 namespace {

@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
-#include "waymesh/core/tolerances.h"
+#include "waymesh/loader/tolerances.h"
 #include "wmesh_layout.h"
 
 namespace waymesh {

@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "absl/strings/str_format.h"
-#include "waymesh/core/tolerances.h"
+#include "waymesh/loader/tolerances.h"
 
 namespace waymesh::importer {
 

@@ -14,7 +14,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_format.h"
 #include "export_format.h"
-#include "waymesh/core/tolerances.h"
+#include "waymesh/loader/tolerances.h"
 
 #ifndef WAYMESH_VERSION_STRING
 #define WAYMESH_VERSION_STRING "waymesh (unknown version)"

@@ -13,8 +13,8 @@
 #include "export_format.h"
 #include "json_node.h"
 #include "json_sax_reader.h"
-#include "waymesh/core/tolerances.h"
 #include "waymesh/loader/importers.h"
+#include "waymesh/loader/tolerances.h"
 
 namespace waymesh {
 namespace {

@@ -4,7 +4,7 @@
 #include <tuple>
 
 #include "finding_place.h"
-#include "waymesh/core/tolerances.h"
+#include "waymesh/loader/tolerances.h"
 
 namespace waymesh {
 namespace {
@@ -15,10 +15,10 @@ struct Landing {
   Vec3 where;
 };
 
-// Old polygon (tile, poly) -> new polygon of the same shape, or an invalid reference.
+// Old polygon -> new polygon of the same shape, if there is one.
 class ShapeLookup {
  public:
-  ShapeLookup(const NavMap& old_map, std::span<const std::pair<PolyRef, PolyRef>> same_shape) {
+  ShapeLookup(const NavMap& old_map, std::span<const std::pair<PolyIndex, PolyIndex>> same_shape) {
     first_of_tile_.reserve(old_map.tile_count());
     uint64_t total = 0;
     for (const TileView& t : old_map.tiles()) {
@@ -27,16 +27,16 @@ class ShapeLookup {
     }
     new_of_old_.resize(total);
     for (const auto& [before, after] : same_shape) {
-      new_of_old_[first_of_tile_[before.tile()] + before.poly()] = after;
+      new_of_old_[first_of_tile_[before.tile] + before.poly] = after;
     }
   }
-  PolyRef Find(uint32_t tile, uint32_t poly) const {
-    return new_of_old_[first_of_tile_[tile] + poly];
+  std::optional<PolyIndex> Find(PolyIndex old) const {
+    return new_of_old_[first_of_tile_[old.tile] + old.poly];
   }
 
  private:
   std::vector<uint64_t> first_of_tile_;
-  std::vector<PolyRef> new_of_old_;
+  std::vector<std::optional<PolyIndex>> new_of_old_;
 };
 
 std::vector<Landing> SampleLandings(const NavMap& old_map, NavQuery& new_query,
@@ -55,14 +55,16 @@ std::vector<Landing> SampleLandings(const NavMap& old_map, NavQuery& new_query,
       if (index % stride != 0 && island_sampled[island]) continue;
       island_sampled[island] = true;
       const Vec3 c = PolygonCentroid(t, p);
-      PolyRef landed = same_shape.Find(t.index, p);
-      if (!landed.valid()) {
-        const std::optional<SurfacePoint> hit = new_query.FindNearest(c, reach, all_areas);
-        if (!hit || DistanceXZ(hit->pos, c) > tol::kDiffSampleReachXZ) continue;
-        landed = hit->poly;
+      std::optional<PolyIndex> landed = same_shape.Find({t.index, p});
+      if (!landed) {
+        const absl::StatusOr<std::optional<SurfacePoint>> hit =
+            new_query.NearestPoint(c, reach, all_areas);
+        // A centroid is finite and the map resident: the lookup cannot fail.
+        if (!hit.ok() || !*hit || DistanceXZ((*hit)->pos, c) > tol::kDiffSampleReachXZ) continue;
+        landed = (*hit)->poly.index();
       }
-      const TileView& nt = new_query.map().tile(landed.tile());
-      landings.push_back({island, nt.poly_island[landed.poly()], c});
+      const TileView& nt = new_query.map().tile(landed->tile);
+      landings.push_back({island, nt.poly_island[landed->poly], c});
     }
   }
   return landings;
@@ -93,9 +95,9 @@ void FindFanOut(std::vector<Landing> landings, Key key, Other other, bool merged
 
 }  // namespace
 
-std::vector<IslandChange> CompareIslands(const NavMap& old_map, NavQuery& new_query,
-                                         std::span<const std::pair<PolyRef, PolyRef>> same_shape,
-                                         uint32_t max_samples) {
+std::vector<IslandChange> CompareIslands(
+    const NavMap& old_map, NavQuery& new_query,
+    std::span<const std::pair<PolyIndex, PolyIndex>> same_shape, uint32_t max_samples) {
   const std::vector<Landing> landings =
       SampleLandings(old_map, new_query, ShapeLookup(old_map, same_shape), max_samples);
   std::vector<IslandChange> changes;

@@ -20,8 +20,8 @@ namespace waymesh {
 // FindNearest puts its centroid, or is ignored when that is farther than
 // tol::kDiffSampleReachXZ / kDiffSampleReachY (the surface was removed). Changes come in island
 // order.
-std::vector<IslandChange> CompareIslands(const NavMap& old_map, NavQuery& new_query,
-                                         std::span<const std::pair<PolyRef, PolyRef>> same_shape,
-                                         uint32_t max_samples);
+std::vector<IslandChange> CompareIslands(
+    const NavMap& old_map, NavQuery& new_query,
+    std::span<const std::pair<PolyIndex, PolyIndex>> same_shape, uint32_t max_samples);
 
 }  // namespace waymesh

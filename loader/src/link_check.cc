@@ -6,7 +6,7 @@
 
 #include "absl/strings/str_format.h"
 #include "finding_place.h"
-#include "waymesh/core/tolerances.h"
+#include "waymesh/loader/tolerances.h"
 
 namespace waymesh {
 namespace {
@@ -38,8 +38,8 @@ std::vector<MapFinding> CheckOffMeshLinks(const NavQuery& query) {
         const char* name;
         PolyRef ref;
         Vec3 pos;
-      } ends[] = {{"start", PolyRef(tile.index, link.start_poly), link.start},
-                  {"end", PolyRef(link.end_tile, link.end_poly), link.end}};
+      } ends[] = {{"start", query.map().Ref({tile.index, link.start_poly}), link.start},
+                  {"end", query.map().Ref({link.end_tile, link.end_poly}), link.end}};
       for (const auto& end : ends) {
         const std::string reason = OffPolygonReason(query, end.ref, end.pos, link.radius);
         if (reason.empty() || !reported.emplace(link.id, end.pos.x, end.pos.y, end.pos.z).second) {

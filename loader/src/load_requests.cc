@@ -29,9 +29,10 @@ class RequestSampler {
 
   absl::Status PickZones() {
     for (uint32_t i = 0; i < options_.zones; ++i) {
-      std::optional<SurfacePoint> c = query_.RandomPoint(filter_, rng_);
-      if (!c) return absl::FailedPreconditionError("the map has no walkable surface");
-      zone_centres_.push_back(*c);
+      absl::StatusOr<std::optional<SurfacePoint>> c = query_.RandomPoint(filter_, rng_);
+      if (!c.ok()) return c.status();
+      if (!*c) return absl::FailedPreconditionError("the map has no walkable surface");
+      zone_centres_.push_back(**c);
     }
     return absl::OkStatus();
   }
@@ -81,18 +82,24 @@ class RequestSampler {
     return {from.x + length * std::cos(angle), from.y, from.z + length * std::sin(angle)};
   }
 
+  // Draws on a resident map from points it handed out: the queries cannot fail, so a failed
+  // draw is only one more that did not work out.
+  static std::optional<SurfacePoint> Drawn(absl::StatusOr<std::optional<SurfacePoint>> point) {
+    return point.ok() ? *point : std::nullopt;
+  }
+
   std::optional<SurfacePoint> Start(uint32_t index) {
-    if (zone_centres_.empty()) return query_.RandomPoint(filter_, rng_);
+    if (zone_centres_.empty()) return Drawn(query_.RandomPoint(filter_, rng_));
     const SurfacePoint& centre = zone_centres_[index % zone_centres_.size()];
-    return query_.RandomPointInCircle(centre, options_.zone_radius, filter_, rng_);
+    return Drawn(query_.RandomPointInCircle(centre, options_.zone_radius, filter_, rng_));
   }
 
   std::optional<SurfacePoint> Goal(const SurfacePoint& start) {
     if (options_.max_path_distance > 0) {
-      return query_.RandomPointInCircle(start, options_.max_path_distance, filter_, rng_);
+      return Drawn(query_.RandomPointInCircle(start, options_.max_path_distance, filter_, rng_));
     }
     const uint32_t island = map_->tile(start.poly.tile()).poly_island[start.poly.poly()];
-    return query_.RandomPointOnIsland(island, filter_, rng_);
+    return Drawn(query_.RandomPointOnIsland(island, filter_, rng_));
   }
 
   bool Connected(const SurfacePoint& a, const SurfacePoint& b) {
@@ -113,7 +120,8 @@ class RequestSampler {
 absl::Status CheckOptions(const LoadRequestOptions& o) {
   if (o.map_id.empty()) return absl::InvalidArgumentError("--map-id: must not be empty");
   if (o.count == 0 || o.count > kMaxRequests) {
-    return absl::InvalidArgumentError(absl::StrCat("--count: ", o.count, " is not in 1..", kMaxRequests));
+    return absl::InvalidArgumentError(
+        absl::StrCat("--count: ", o.count, " is not in 1..", kMaxRequests));
   }
   auto positive = [](float v) { return std::isfinite(v) && v > 0; };
   if (o.zones > 0 && !positive(o.zone_radius)) {
@@ -135,8 +143,9 @@ absl::StatusOr<LoadRpc> ParseLoadRpc(const std::string& name) {
   if (name == "Raycast") return LoadRpc::kRaycast;
   if (name == "RandomPoint") return LoadRpc::kRandomPoint;
   if (name == "NearestPoint") return LoadRpc::kNearestPoint;
-  return absl::InvalidArgumentError(absl::StrCat(
-      "--rpc: '", name, "' is not one of FindPath, ValidateMove, Raycast, RandomPoint, NearestPoint"));
+  return absl::InvalidArgumentError(
+      absl::StrCat("--rpc: '", name,
+                   "' is not one of FindPath, ValidateMove, Raycast, RandomPoint, NearestPoint"));
 }
 
 absl::StatusOr<std::string> GenerateLoadRequests(std::shared_ptr<const NavMap> map,

@@ -96,13 +96,16 @@ void WriteHeaderBlock(const MapInfo& info, const std::vector<wmesh::TileRecord>&
 
 }  // namespace
 
-absl::StatusOr<std::string> CompileMap(const RepairedMesh& mesh, std::vector<PolyRef>* placement) {
+absl::StatusOr<std::string> CompileMap(const RepairedMesh& mesh,
+                                       std::vector<PolyIndex>* placement) {
   if (absl::Status s = CheckCompileInput(mesh); !s.ok()) return s;
   std::vector<TilePlan> plans = PlanTiles(mesh, placement);
   for (const TilePlan& plan : plans) {
-    if (plan.polys.size() > wmesh::kMaxTileIndex) {
-      return absl::InvalidArgumentError(absl::StrCat("CompileMap: grid cell ", plan.cell, " has ",
-                                                     plan.polys.size(), " polygons"));
+    if (plan.polys.size() > wmesh::kMaxTilePolygons) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("CompileMap: grid cell ", plan.cell, " has ", plan.polys.size(),
+                       " polygons, more than a tile can hold (", wmesh::kMaxTilePolygons,
+                       "); use smaller tiles"));
     }
   }
   const std::string strings = EncodeStrings(mesh.info);
@@ -129,7 +132,7 @@ absl::StatusOr<std::string> CompileMap(const RepairedMesh& mesh, std::vector<Pol
 }
 
 absl::StatusOr<std::string> CompileMap(const RepairedMesh& mesh) {
-  std::vector<PolyRef> placement;
+  std::vector<PolyIndex> placement;
   return CompileMap(mesh, &placement);
 }
 

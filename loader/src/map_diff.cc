@@ -8,7 +8,7 @@
 #include "polygon_shape_match.h"
 #include "reachability_sample.h"
 #include "waymesh/core/nav_query.h"
-#include "waymesh/core/tolerances.h"
+#include "waymesh/loader/tolerances.h"
 
 namespace waymesh {
 

@@ -6,14 +6,14 @@
 
 #include "absl/strings/str_format.h"
 #include "finding_place.h"
-#include "waymesh/core/tolerances.h"
 #include "waymesh/loader/map_diff.h"
+#include "waymesh/loader/tolerances.h"
 
 namespace waymesh {
 namespace {
 
 std::string PolygonText(const DiffPolygon& p) {
-  return absl::StrFormat("tile %d polygon %d near %s (area %d)", p.tile, p.poly,
+  return absl::StrFormat("tile %d polygon %d near %s (area %d)", p.at.tile, p.at.poly,
                          PositionText(p.centroid), p.area);
 }
 

@@ -200,7 +200,7 @@ absl::Status CheckTileRecord(const wmesh::TileRecord& r, uint32_t t, uint64_t at
                      absl::StrCat(tile(), "size ", r.bytes, " is not a multiple of 16 of at least ",
                                   sizeof(wmesh::TileHeader)));
   }
-  if (r.poly_count == 0 || r.poly_count > wmesh::kMaxTileIndex) {
+  if (r.poly_count == 0 || r.poly_count > wmesh::kMaxTilePolygons) {
     return BadFormat(at + offsetof(wmesh::TileRecord, poly_count),
                      absl::StrCat(tile(), "polygon count ", r.poly_count, " out of range"));
   }

@@ -4,13 +4,15 @@
 #include "absl/strings/str_cat.h"
 #include "format_error.h"
 #include "mapped_file.h"
+#include "waymesh/core/search_tables.h"
 #include "waymesh/loader/map_file.h"
 #include "waymesh/loader/map_tiles.h"
 
 namespace waymesh {
 
 absl::StatusOr<std::shared_ptr<const NavMap>> LoadMapView(std::span<const std::byte> bytes,
-                                                          std::shared_ptr<const void> storage) {
+                                                          std::shared_ptr<const void> storage,
+                                                          const MapLoadOptions& options) {
   absl::StatusOr<MapDirectory> dir = ReadMapDirectory(bytes);
   if (!dir.ok()) return dir.status();
   if (dir->file_bytes != bytes.size()) {
@@ -26,20 +28,25 @@ absl::StatusOr<std::shared_ptr<const NavMap>> LoadMapView(std::span<const std::b
     if (!tile.ok()) return tile.status();
     tiles.push_back(*tile);
   }
-  return std::make_shared<const NavMap>(std::move(dir->info), std::move(tiles), std::move(storage));
+  auto map =
+      std::make_shared<const NavMap>(std::move(dir->info), std::move(tiles), std::move(storage));
+  if (!options.search_tables) return map;
+  return WithSearchTables(std::move(map));
 }
 
-absl::StatusOr<std::shared_ptr<const NavMap>> LoadMap(std::shared_ptr<const std::string> bytes) {
+absl::StatusOr<std::shared_ptr<const NavMap>> LoadMap(std::shared_ptr<const std::string> bytes,
+                                                      const MapLoadOptions& options) {
   if (!bytes) return absl::InvalidArgumentError("LoadMap: no bytes");
   const std::span<const std::byte> view = std::as_bytes(std::span(*bytes));
-  return LoadMapView(view, std::move(bytes));
+  return LoadMapView(view, std::move(bytes), options);
 }
 
-absl::StatusOr<std::shared_ptr<const NavMap>> LoadMapFile(const std::string& path) {
+absl::StatusOr<std::shared_ptr<const NavMap>> LoadMapFile(const std::string& path,
+                                                          const MapLoadOptions& options) {
   absl::StatusOr<std::shared_ptr<const MappedFile>> file = MappedFile::Open(path);
   if (!file.ok()) return file.status();
   const std::span<const std::byte> bytes = (*file)->bytes();
-  absl::StatusOr<std::shared_ptr<const NavMap>> map = LoadMapView(bytes, *std::move(file));
+  absl::StatusOr<std::shared_ptr<const NavMap>> map = LoadMapView(bytes, *std::move(file), options);
   if (!map.ok()) {
     return absl::Status(map.status().code(), absl::StrCat(path, ": ", map.status().message()));
   }

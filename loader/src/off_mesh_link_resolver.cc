@@ -7,7 +7,7 @@
 #include "absl/strings/str_format.h"
 #include "plan_grid.h"
 #include "repair_geometry.h"
-#include "waymesh/core/tolerances.h"
+#include "waymesh/loader/tolerances.h"
 
 namespace waymesh::repair {
 namespace {

@@ -37,7 +37,7 @@ std::vector<ShapeRecord> ShapesOf(const NavMap& map, float rounding) {
       r.key.reserve(corners.size());
       r.key.insert(r.key.end(), corners.begin() + 3 * first, corners.end());
       r.key.insert(r.key.end(), corners.begin(), corners.begin() + 3 * first);
-      r.poly = {t.index, p, PolygonCentroid(t, p), t.poly_area[p]};
+      r.poly = {{t.index, p}, PolygonCentroid(t, p), t.poly_area[p]};
       shapes.push_back(std::move(r));
     }
   }
@@ -59,8 +59,7 @@ ShapeMatch MatchPolygonShapes(const NavMap& old_map, const NavMap& new_map, floa
     } else if (i == before.size() || after[j].key < before[i].key) {
       m.added.push_back(after[j++].poly);
     } else {
-      m.pairs.emplace_back(PolyRef(before[i].poly.tile, before[i].poly.poly),
-                           PolyRef(after[j].poly.tile, after[j].poly.poly));
+      m.pairs.emplace_back(before[i].poly.at, after[j].poly.at);
       if (before[i].poly.area != after[j].poly.area) {
         m.area_changes.push_back({before[i].poly, after[j].poly});
       } else {

@@ -19,7 +19,7 @@ struct ShapeMatch {
   std::vector<AreaIdChange> area_changes;
   uint64_t unchanged = 0;  // same shape, same area id
   // Every matched pair (same shape, any area id): old polygon -> new polygon.
-  std::vector<std::pair<PolyRef, PolyRef>> pairs;
+  std::vector<std::pair<PolyIndex, PolyIndex>> pairs;
 };
 
 // Matches every polygon of `old_map` with at most one of `new_map` of the same rounded shape

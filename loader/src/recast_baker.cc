@@ -15,8 +15,8 @@
 #include "bake_surface_heights.h"
 #include "bake_tile_grid.h"
 #include "recast_tile_baker.h"
-#include "waymesh/core/tolerances.h"
 #include "waymesh/loader/baker.h"
+#include "waymesh/loader/tolerances.h"
 
 namespace waymesh {
 namespace {

@@ -4,8 +4,8 @@
 
 #include <cmath>
 
-#include "waymesh/core/tolerances.h"
 #include "waymesh/core/vec3.h"
+#include "waymesh/loader/tolerances.h"
 
 namespace waymesh::repair {
 

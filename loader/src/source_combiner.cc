@@ -5,7 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "waymesh/core/tolerances.h"
+#include "waymesh/loader/tolerances.h"
 
 namespace waymesh::repair {
 namespace {

@@ -7,8 +7,8 @@
 #include "absl/strings/str_cat.h"
 #include "crc32.h"
 #include "format_error.h"
-#include "waymesh/core/tolerances.h"
 #include "waymesh/loader/map_tiles.h"
+#include "waymesh/loader/tolerances.h"
 #include "wmesh_layout.h"
 
 namespace waymesh {
@@ -160,7 +160,7 @@ void TileChecker::PointArrays() {
   v_.poly_island = Array<uint32_t>(l_.poly_island, polys);
   v_.area_prefix = Array<float>(l_.area_prefix, polys + 1);
   v_.bv_nodes = Array<BvNode>(l_.bv_nodes, h_.bv_node_count);
-  v_.cross_links = Array<CrossTileLink>(l_.cross_links, h_.cross_link_count);
+  v_.cross_links = Array<PolyIndex>(l_.cross_links, h_.cross_link_count);
   v_.off_mesh_links = Array<OffMeshLink>(l_.off_mesh_links, h_.off_mesh_link_count);
   v_.detail_tris = Array<DetailTri>(l_.detail_tris, l_.detail_tri_count);
   v_.poly_flags = Array<uint16_t>(l_.poly_flags, polys);
@@ -330,10 +330,10 @@ absl::Status TileChecker::CheckBvTree() const {
 
 absl::Status TileChecker::CheckCrossLinks() const {
   for (size_t i = 0; i < v_.cross_links.size(); ++i) {
-    const CrossTileLink& c = v_.cross_links[i];
+    const PolyIndex& c = v_.cross_links[i];
     if (c.tile >= dir_.tiles.size() || c.tile == index_ ||
         c.poly >= dir_.tiles[c.tile].poly_count) {
-      return FailAt<CrossTileLink>(
+      return FailAt<PolyIndex>(
           "cross_links", l_.cross_links, i,
           absl::StrCat("tile ", c.tile, " polygon ", c.poly, " is not a polygon of another tile"));
     }

@@ -54,30 +54,29 @@ void BuildTree(const RepairedMesh& mesh, TilePlan* plan) {
 }
 
 OffMeshLink Directed(const ResolvedOffMeshLink& l, bool reverse,
-                     const std::vector<PolyRef>& placement) {
-  const PolyRef from = placement[reverse ? l.end_poly : l.start_poly];
-  const PolyRef to = placement[reverse ? l.start_poly : l.end_poly];
+                     const std::vector<PolyIndex>& placement) {
+  const PolyIndex from = placement[reverse ? l.end_poly : l.start_poly];
+  const PolyIndex to = placement[reverse ? l.start_poly : l.end_poly];
   OffMeshLink d{};
   d.start = reverse ? l.end : l.start;
   d.end = reverse ? l.start : l.end;
   d.radius = l.radius;
   d.cost = l.cost;
-  d.start_poly = from.poly();
-  d.end_tile = to.tile();
-  d.end_poly = to.poly();
+  d.start_poly = from.poly;
+  d.end_tile = to.tile;
+  d.end_poly = to.poly;
   d.id = l.id;
   d.area = l.area;
   d.bidirectional = l.bidirectional ? 1 : 0;
   return d;
 }
 
-void DistributeLinks(const RepairedMesh& mesh, const std::vector<PolyRef>& placement,
+void DistributeLinks(const RepairedMesh& mesh, const std::vector<PolyIndex>& placement,
                      std::vector<TilePlan>* plans) {
   for (const ResolvedOffMeshLink& l : mesh.links) {
-    (*plans)[placement[l.start_poly].tile()].off_mesh_links.push_back(
-        Directed(l, false, placement));
+    (*plans)[placement[l.start_poly].tile].off_mesh_links.push_back(Directed(l, false, placement));
     if (l.bidirectional) {
-      (*plans)[placement[l.end_poly].tile()].off_mesh_links.push_back(Directed(l, true, placement));
+      (*plans)[placement[l.end_poly].tile].off_mesh_links.push_back(Directed(l, true, placement));
     }
   }
   for (TilePlan& plan : *plans) {
@@ -91,13 +90,13 @@ void DistributeLinks(const RepairedMesh& mesh, const std::vector<PolyRef>& place
 
 }  // namespace
 
-std::vector<TilePlan> PlanTiles(const RepairedMesh& mesh, std::vector<PolyRef>* placement) {
+std::vector<TilePlan> PlanTiles(const RepairedMesh& mesh, std::vector<PolyIndex>* placement) {
   std::vector<TilePlan> plans = GroupByCell(mesh);
-  placement->assign(mesh.polygon_count(), PolyRef());
+  placement->assign(mesh.polygon_count(), PolyIndex{});
   for (uint32_t t = 0; t < plans.size(); ++t) {
     BuildTree(mesh, &plans[t]);
     for (uint32_t k = 0; k < plans[t].polys.size(); ++k) {
-      (*placement)[plans[t].polys[k]] = PolyRef(t, k);
+      (*placement)[plans[t].polys[k]] = PolyIndex{t, k};
     }
   }
   DistributeLinks(mesh, *placement, &plans);

@@ -24,6 +24,6 @@ struct TilePlan {
 
 // One plan per non-empty grid cell, cells ascending; (*placement)[p] = (tile, local index).
 // Requires CheckCompileInput(mesh) to pass.
-std::vector<TilePlan> PlanTiles(const RepairedMesh& mesh, std::vector<PolyRef>* placement);
+std::vector<TilePlan> PlanTiles(const RepairedMesh& mesh, std::vector<PolyIndex>* placement);
 
 }  // namespace waymesh

@@ -19,7 +19,7 @@ struct TileArrays {
   std::vector<uint32_t> poly_neighbors;
   std::vector<uint32_t> poly_island;
   std::vector<float> area_prefix{0.0f};
-  std::vector<CrossTileLink> cross_links;
+  std::vector<PolyIndex> cross_links;
   std::vector<DetailTri> detail_tris;
   std::vector<uint16_t> poly_flags;
   std::vector<uint8_t> poly_area;
@@ -36,12 +36,12 @@ uint32_t LocalVertex(const RepairedMesh& mesh, uint32_t global, TileWriterScratc
   return local;
 }
 
-uint32_t Neighbor(int64_t global, uint32_t tile, std::span<const PolyRef> placement,
+uint32_t Neighbor(int64_t global, uint32_t tile, std::span<const PolyIndex> placement,
                   TileArrays* a) {
   if (global < 0) return kWall;
-  const PolyRef to = placement[global];
-  if (to.tile() == tile) return to.poly();
-  a->cross_links.push_back({to.tile(), to.poly()});
+  const PolyIndex to = placement[global];
+  if (to.tile == tile) return to.poly;
+  a->cross_links.push_back(to);
   return kCrossTileBit | uint32_t(a->cross_links.size() - 1);
 }
 
@@ -63,7 +63,7 @@ double SurfaceArea(const RepairedMesh& mesh, uint32_t p) {
 }
 
 TileArrays Gather(const RepairedMesh& mesh, const TilePlan& plan, uint32_t index,
-                  std::span<const PolyRef> placement, TileWriterScratch* s) {
+                  std::span<const PolyIndex> placement, TileWriterScratch* s) {
   TileArrays a;
   double area_sum = 0;
   for (uint32_t p : plan.polys) {
@@ -130,7 +130,7 @@ void Lay(const wmesh::TileHeader& h, const wmesh::TileLayout& l, const TileArray
 }  // namespace
 
 absl::StatusOr<wmesh::TileRecord> WriteTile(const RepairedMesh& mesh, const TilePlan& plan,
-                                            uint32_t index, std::span<const PolyRef> placement,
+                                            uint32_t index, std::span<const PolyIndex> placement,
                                             TileWriterScratch* scratch, std::string* out) {
   if (scratch->local_vertex.size() != mesh.vertices.size()) {
     scratch->local_vertex.assign(mesh.vertices.size(), kUnset);

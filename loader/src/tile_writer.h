@@ -23,7 +23,7 @@ struct TileWriterScratch {
 // Appends tile `index` to `out` (whose size must be a multiple of wmesh::kAlignment) and returns
 // its directory record. Fails only when the tile exceeds the format's 32-bit limits.
 absl::StatusOr<wmesh::TileRecord> WriteTile(const RepairedMesh& mesh, const TilePlan& plan,
-                                            uint32_t index, std::span<const PolyRef> placement,
+                                            uint32_t index, std::span<const PolyIndex> placement,
                                             TileWriterScratch* scratch, std::string* out);
 
 }  // namespace waymesh

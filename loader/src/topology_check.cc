@@ -67,7 +67,7 @@ class TopologyChecker {
     const uint32_t n = t.poly_neighbors[t.poly_start[p] + i];
     if (n == kWall) return std::nullopt;
     if (n & kCrossTileBit) {
-      const CrossTileLink& c = t.cross_links[n & ~kCrossTileBit];
+      const PolyIndex& c = t.cross_links[n & ~kCrossTileBit];
       return PolyId{c.tile, c.poly};
     }
     return PolyId{t.index, n};

@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "repair_geometry.h"
-#include "waymesh/core/tolerances.h"
+#include "waymesh/loader/tolerances.h"
 
 namespace waymesh::repair {
 namespace {

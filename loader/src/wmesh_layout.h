@@ -1,7 +1,7 @@
 #pragma once
 // The on-disk structures of `.wmesh` (docs/map-format.md), shared by the compiler and the
 // loader. Everything is little-endian and fixed-size; tile arrays are used in place, so their
-// element types are the core's own (Vec3, BvNode, DetailTri, CrossTileLink, OffMeshLink).
+// element types are the core's own (Vec3, BvNode, DetailTri, PolyIndex, OffMeshLink).
 
 #include <bit>
 #include <cstddef>
@@ -35,6 +35,8 @@ inline constexpr uint64_t kMaxGridCells = uint64_t{1} << 22;
 inline constexpr uint64_t kMaxTiles = uint64_t{1} << PolyRef::kTileBits;
 // Polygon and cross-link indices must stay below kCrossTileBit.
 inline constexpr uint32_t kMaxTileIndex = kCrossTileBit - 1;
+// Polygon indices must fit a PolyRef too (the tighter bound).
+inline constexpr uint32_t kMaxTilePolygons = PolyRef::kMaxPoly + 1;
 
 constexpr uint64_t AlignUp(uint64_t n) { return (n + kAlignment - 1) & ~(kAlignment - 1); }
 
@@ -143,7 +145,7 @@ static_assert(offsetof(TileHeader, off_mesh_link_count) == 64);
 
 // Tile array element types are read in place: their sizes are part of the format.
 static_assert(sizeof(BvNode) == 16 && offsetof(BvNode, data) == 12);
-static_assert(sizeof(DetailTri) == 4 && sizeof(CrossTileLink) == 8);
+static_assert(sizeof(DetailTri) == 4 && sizeof(PolyIndex) == 8);
 static_assert(sizeof(OffMeshLink) == 52 && offsetof(OffMeshLink, start_poly) == 32 &&
               offsetof(OffMeshLink, id) == 44 && offsetof(OffMeshLink, area) == 48);
 // Tile bytes must be aligned at least this much for the arrays to be used in place.
@@ -177,7 +179,7 @@ constexpr TileLayout ComputeTileLayout(const TileHeader& h) {
   l.poly_island = place(polys, sizeof(uint32_t));
   l.area_prefix = place(polys + 1, sizeof(float));
   l.bv_nodes = place(h.bv_node_count, sizeof(BvNode));
-  l.cross_links = place(h.cross_link_count, sizeof(CrossTileLink));
+  l.cross_links = place(h.cross_link_count, sizeof(PolyIndex));
   l.off_mesh_links = place(h.off_mesh_link_count, sizeof(OffMeshLink));
   l.detail_tris = place(l.detail_tri_count, sizeof(DetailTri));
   l.poly_flags = place(polys, sizeof(uint16_t));

@@ -22,12 +22,12 @@ Aabb UnionBounds(const Aabb& a, const Aabb& b) {
   return u;
 }
 
-ScenePolygon Outline(const ViewTransform& view, const NavMap& map, uint32_t tile, uint32_t poly,
-                     Rgba fill, std::string tag) {
-  const TileView& t = map.tile(tile);
+ScenePolygon Outline(const ViewTransform& view, const NavMap& map, PolyIndex poly, Rgba fill,
+                     std::string tag) {
+  const TileView& t = map.tile(poly.tile);
   ScenePolygon p{{}, fill, kPolygonOutline, 0.5f, std::move(tag)};
-  for (uint32_t i = 0, n = t.corner_count(poly); i < n; ++i) {
-    p.points.push_back(view.ToPixel(t.corner(poly, i)));
+  for (uint32_t i = 0, n = t.corner_count(poly.poly); i < n; ++i) {
+    p.points.push_back(view.ToPixel(t.corner(poly.poly, i)));
   }
   return p;
 }
@@ -35,7 +35,7 @@ ScenePolygon Outline(const ViewTransform& view, const NavMap& map, uint32_t tile
 void DrawBase(const ViewTransform& view, const NavMap& new_map, Scene* scene) {
   for (const TileView& t : new_map.tiles()) {
     for (uint32_t p = 0; p < t.poly_count(); ++p) {
-      scene->Add(Outline(view, new_map, t.index, p, kDiffUnchanged, "new"));
+      scene->Add(Outline(view, new_map, {t.index, p}, kDiffUnchanged, "new"));
     }
   }
 }
@@ -43,14 +43,13 @@ void DrawBase(const ViewTransform& view, const NavMap& new_map, Scene* scene) {
 void DrawChanges(const ViewTransform& view, const NavMap& old_map, const NavMap& new_map,
                  const MapDiff& diff, Scene* scene) {
   for (const DiffPolygon& p : diff.removed) {
-    scene->Add(Outline(view, old_map, p.tile, p.poly, kDiffRemoved, "removed"));
+    scene->Add(Outline(view, old_map, p.at, kDiffRemoved, "removed"));
   }
   for (const DiffPolygon& p : diff.added) {
-    scene->Add(Outline(view, new_map, p.tile, p.poly, kDiffAdded, "added"));
+    scene->Add(Outline(view, new_map, p.at, kDiffAdded, "added"));
   }
   for (const AreaIdChange& c : diff.area_changes) {
-    scene->Add(
-        Outline(view, new_map, c.new_poly.tile, c.new_poly.poly, kDiffAreaChanged, "area-changed"));
+    scene->Add(Outline(view, new_map, c.new_poly.at, kDiffAreaChanged, "area-changed"));
   }
   for (const IslandChange& c : diff.island_changes) {
     for (const Vec3& where : c.part_positions) {

@@ -12,12 +12,16 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "spdlog/spdlog.h"
-#include "waymesh/core/dead_end_table.h"
-#include "waymesh/core/landmark_table.h"
+#include "waymesh/core/search_tables.h"
 #include "waymesh/server/request_validation.h"
 
 namespace waymesh::server {
 namespace {
+
+// The polygon generation of a map's version (1, 2, ...; wraps as generations do).
+uint32_t GenerationOfVersion(uint64_t version) {
+  return uint32_t((version - 1) % PolyRef::kMaxGeneration) + 1;
+}
 
 // The ids and paths of the map files in `dir`, sorted by id.
 absl::StatusOr<std::map<std::string, std::string>> ListMapFiles(const std::string& dir) {
@@ -77,19 +81,19 @@ absl::StatusOr<std::shared_ptr<const ServedMap>> MapRegistry::Load(const std::st
   // resident for this step only: what the paged map keeps is derived from it, then it goes.
   absl::StatusOr<std::shared_ptr<const NavMap>> resident = (*file)->ReadResident();
   if (!resident.ok()) return resident.status();
-  // Landmarks make A* both faster and closer to the shortest path; a paged map cannot build
-  // them itself (every tile at once), so they are built here and kept (34 B per polygon, 68
-  // on maps with areas cheaper than walking). Built here and moved in: asking the resident map
-  // would build its own table, then copy it.
-  auto landmarks = std::make_shared<const LandmarkTable>(LandmarkTable::Build(**resident));
-  // Likewise the dead ends a search skips (8 B per polygon; none on maps without).
-  auto dead_ends = std::make_shared<const DeadEndTable>(DeadEndTable::Build(**resident));
+  // Landmarks make A* both faster and closer to the shortest path, and dead ends let it skip
+  // polygons (search_tables.h: 34 + 8 B per polygon, 68 + 8 on maps with areas cheaper than
+  // walking). A paged map cannot build them (every tile at once), so they are built here from
+  // the resident map and kept.
+  auto tables = std::make_shared<const SearchTables>(SearchTables::Build(**resident));
   MapDigest digest = (*resident)->digest();
   resident->reset();
   MapInfo info = (*file)->directory().info;
   auto source = std::make_shared<const CachedTileSource>(*std::move(file), cache_);
-  auto map = std::make_shared<const NavMap>(std::move(info), std::move(digest), source,
-                                            std::move(landmarks), std::move(dead_ends));
+  // Each version's polygons carry their own generation, so references handed out before a
+  // reload are refused after it (poly_ref.h).
+  const NavMap paged(std::move(info), std::move(digest), source, GenerationOfVersion(version));
+  auto map = std::make_shared<const NavMap>(paged, std::move(tables));
   return std::make_shared<const ServedMap>(id, version, std::move(map), std::move(source),
                                            absl::Now());
 }

@@ -7,7 +7,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "spdlog/spdlog.h"
-#include "waymesh/core/tolerances.h"
 #include "waymesh/server/call_interrupt.h"
 #include "waymesh/server/move_judge.h"
 #include "waymesh/server/proto_conversion.h"
@@ -85,22 +84,6 @@ grpc::Status Refusal(Admission why, const WorkerPool& pool) {
 grpc::Status Unauthenticated() {
   return grpc::Status(grpc::StatusCode::UNAUTHENTICATED,
                       "missing or wrong 'authorization: Bearer <token>' metadata");
-}
-
-// The status core reports for a wire status (for the path-result metric).
-QueryStatus MetricStatus(v1::PathStatus status) {
-  switch (status) {
-    case v1::COMPLETE:
-      return QueryStatus::kComplete;
-    case v1::PARTIAL:
-      return QueryStatus::kPartial;
-    case v1::START_OFF_MESH:
-      return QueryStatus::kStartOffMesh;
-    case v1::END_OFF_MESH:
-      return QueryStatus::kEndOffMesh;
-    default:
-      return QueryStatus::kNoPath;
-  }
 }
 
 }  // namespace
@@ -194,26 +177,27 @@ void NavigationService::Enqueue(std::unique_ptr<Call> call, Work work) {
   }
 }
 
-void NavigationService::RecordPath(const v1::FindPathResponse& response) {
-  metrics_->RecordPathResult(MetricStatus(response.status()));
-  metrics_->ObserveNodesExpanded(response.nodes_expanded());
-}
-
 grpc::Status NavigationService::RunFindPath(WorkerState& w, const ServedMap& map,
                                             const v1::FindPathRequest& r,
                                             grpc::CallbackServerContext* ctx,
                                             v1::FindPathResponse* out) {
-  NavQuery& q = w.queries.For(map.id(), map.version(), map.map());
-  const QueryFilter filter = ToQueryFilter(r.filter(), q.map().info());
+  const MapQuery q = Prepare(w, map, r.filter());
   PathOptions options = ToPathOptions(r.options(), options_.max_search_nodes);
   CallInterrupt interrupt(ctx);
   options.interrupt = &interrupt;
   const absl::Status s =
-      q.FindPath(FromProto(r.start()), FromProto(r.end()), filter, options, &w.path);
+      q.query.FindPath(FromProto(r.start()), FromProto(r.end()), q.filter, options, &w.path);
   if (!s.ok()) return ToGrpcStatus(s);
-  ToProto(w.path, r.options().allow_partial(), out);
-  RecordPath(*out);
+  ToProto(w.path, out);
+  metrics_->RecordPathResult(w.path.status);
+  metrics_->ObserveNodesExpanded(w.path.nodes_expanded);
   return grpc::Status::OK;
+}
+
+NavigationService::MapQuery NavigationService::Prepare(WorkerState& w, const ServedMap& map,
+                                                       const v1::QueryFilter& filter) {
+  NavQuery& query = w.queries.For(map.id(), map.version(), map.map());
+  return {query, ToQueryFilter(filter, query.map().info())};
 }
 
 template <typename Request, typename Validate, typename Run>
@@ -298,16 +282,14 @@ grpc::ServerUnaryReactor* NavigationService::ValidateMove(grpc::CallbackServerCo
       [](const auto& r) { return ValidateValidateMove(r); },
       [this, request, response](WorkerState& w, const ServedMap& map,
                                 grpc::CallbackServerContext*) {
-        NavQuery& q = w.queries.For(map.id(), map.version(), map.map());
-        const QueryFilter filter = ToQueryFilter(request->filter(), q.map().info());
+        const MapQuery q = Prepare(w, map, request->filter());
         MoveClaim claim;
         claim.from = FromProto(request->from());
         claim.to = FromProto(request->to());
         claim.max_distance = request->max_distance();
-        claim.tolerance =
-            request->tolerance() > 0 ? request->tolerance() : tol::kDefaultMoveTolerance;
+        claim.tolerance = request->tolerance();
         claim.extents = ExtentsOr(request->has_extents(), request->extents(), kDefaultMoveExtents);
-        absl::StatusOr<MoveVerdict> verdict = JudgeMove(q, filter, claim, &w.move);
+        absl::StatusOr<MoveVerdict> verdict = JudgeMove(q.query, q.filter, claim, &w.move);
         if (!verdict.ok()) return ToGrpcStatus(verdict.status());
         response->set_verdict(verdict->reason == MoveReason::kNone
                                   ? v1::ValidateMoveResponse::VALID
@@ -325,26 +307,30 @@ grpc::ServerUnaryReactor* NavigationService::RandomPoint(grpc::CallbackServerCon
                                                          v1::RandomPointResponse* response) {
   return ServeMapQuery(
       RpcMethod::kRandomPoint, ctx, *request, [](const auto& r) { return ValidateRandomPoint(r); },
-      [request, response](WorkerState& w, const ServedMap& map, grpc::CallbackServerContext*) {
-        NavQuery& q = w.queries.For(map.id(), map.version(), map.map());
-        const QueryFilter filter = ToQueryFilter(request->filter(), q.map().info());
+      [this, request, response](WorkerState& w, const ServedMap& map,
+                                grpc::CallbackServerContext*) {
+        const MapQuery q = Prepare(w, map, request->filter());
         // A seeded call must give the same point on every worker and run: its own generator,
         // fully specified by the standard.
         std::mt19937_64 seeded(request->seed());
         absl::BitGenRef rng =
             request->has_seed() ? absl::BitGenRef(seeded) : absl::BitGenRef(w.rng);
-        std::optional<SurfacePoint> point;
+        absl::StatusOr<std::optional<SurfacePoint>> point = std::optional<SurfacePoint>();
         if (request->has_center()) {
-          const std::optional<SurfacePoint> center =
-              q.FindNearest(FromProto(request->center()), kDefaultPathExtents, filter);
-          if (center) point = q.RandomPointInCircle(*center, request->radius(), filter, rng);
+          const absl::StatusOr<std::optional<SurfacePoint>> center =
+              q.query.NearestPoint(FromProto(request->center()), kDefaultPathExtents, q.filter);
+          if (!center.ok()) return ToGrpcStatus(center.status());
+          if (*center) {
+            point = q.query.RandomPointInCircle(**center, request->radius(), q.filter, rng);
+          }
         } else {
-          point = q.RandomPoint(filter, rng);
+          point = q.query.RandomPoint(q.filter, rng);
         }
-        response->set_found(point.has_value());
-        if (point) {
-          ToProto(point->pos, response->mutable_position());
-          response->set_poly(point->poly.bits());
+        if (!point.ok()) return ToGrpcStatus(point.status());
+        response->set_found(point->has_value());
+        if (*point) {
+          ToProto((*point)->pos, response->mutable_position());
+          response->set_poly((*point)->poly.bits());
         }
         return grpc::Status::OK;
       });
@@ -355,13 +341,13 @@ grpc::ServerUnaryReactor* NavigationService::Raycast(grpc::CallbackServerContext
                                                      v1::RaycastResponse* response) {
   return ServeMapQuery(
       RpcMethod::kRaycast, ctx, *request, [](const auto& r) { return ValidateRaycast(r); },
-      [request, response](WorkerState& w, const ServedMap& map, grpc::CallbackServerContext*) {
-        NavQuery& q = w.queries.For(map.id(), map.version(), map.map());
-        const QueryFilter filter = ToQueryFilter(request->filter(), q.map().info());
+      [this, request, response](WorkerState& w, const ServedMap& map,
+                                grpc::CallbackServerContext*) {
+        const MapQuery q = Prepare(w, map, request->filter());
         const Vec3 extents =
             ExtentsOr(request->has_extents(), request->extents(), kDefaultMoveExtents);
-        const absl::Status s = q.Raycast(FromProto(request->start()), FromProto(request->end()),
-                                         filter, extents, &w.ray);
+        const absl::Status s = q.query.Raycast(
+            FromProto(request->start()), FromProto(request->end()), q.filter, extents, &w.ray);
         if (!s.ok()) return ToGrpcStatus(s);
         ToProto(w.ray, response);
         return grpc::Status::OK;
@@ -374,18 +360,19 @@ grpc::ServerUnaryReactor* NavigationService::NearestPoint(grpc::CallbackServerCo
   return ServeMapQuery(
       RpcMethod::kNearestPoint, ctx, *request,
       [](const auto& r) { return ValidateNearestPoint(r); },
-      [request, response](WorkerState& w, const ServedMap& map, grpc::CallbackServerContext*) {
-        NavQuery& q = w.queries.For(map.id(), map.version(), map.map());
-        const QueryFilter filter = ToQueryFilter(request->filter(), q.map().info());
+      [this, request, response](WorkerState& w, const ServedMap& map,
+                                grpc::CallbackServerContext*) {
+        const MapQuery q = Prepare(w, map, request->filter());
         const Vec3 pos = FromProto(request->position());
-        const std::optional<SurfacePoint> found = q.FindNearest(
+        const absl::StatusOr<std::optional<SurfacePoint>> found = q.query.NearestPoint(
             pos, ExtentsOr(request->has_extents(), request->extents(), kDefaultPathExtents),
-            filter);
-        response->set_found(found.has_value());
-        if (found) {
-          ToProto(found->pos, response->mutable_position());
-          response->set_poly(found->poly.bits());
-          response->set_distance(Distance(pos, found->pos));
+            q.filter);
+        if (!found.ok()) return ToGrpcStatus(found.status());
+        response->set_found(found->has_value());
+        if (*found) {
+          ToProto((*found)->pos, response->mutable_position());
+          response->set_poly((*found)->poly.bits());
+          response->set_distance(Distance(pos, (*found)->pos));
         }
         return grpc::Status::OK;
       });

@@ -19,17 +19,18 @@ PathOptions ToPathOptions(const v1::PathOptions& options, uint32_t server_max_no
   out.max_nodes =
       options.max_nodes() == 0 ? server_max_nodes : std::min(options.max_nodes(), server_max_nodes);
   out.area_crossings = options.area_crossings();
+  out.allow_partial = options.allow_partial();
   out.max_waypoints = options.max_waypoints();
   out.clearance = options.agent_radius();
   return out;
 }
 
-v1::PathStatus ToPathStatus(const PathResult& result, bool allow_partial) {
-  switch (result.status) {
+v1::PathStatus ToPathStatus(QueryStatus status) {
+  switch (status) {
     case QueryStatus::kComplete:
       return v1::COMPLETE;
     case QueryStatus::kPartial:
-      return allow_partial || result.node_limit ? v1::PARTIAL : v1::NO_PATH;
+      return v1::PARTIAL;
     case QueryStatus::kNoPath:
       return v1::NO_PATH;
     case QueryStatus::kStartOffMesh:
@@ -40,8 +41,8 @@ v1::PathStatus ToPathStatus(const PathResult& result, bool allow_partial) {
   return v1::PATH_STATUS_UNSPECIFIED;
 }
 
-void ToProto(const PathResult& result, bool allow_partial, v1::FindPathResponse* out) {
-  const v1::PathStatus status = ToPathStatus(result, allow_partial);
+void ToProto(const PathResult& result, v1::FindPathResponse* out) {
+  const v1::PathStatus status = ToPathStatus(result.status);
   out->set_status(status);
   out->set_nodes_expanded(result.nodes_expanded);
   if (result.status != QueryStatus::kStartOffMesh)

@@ -37,8 +37,7 @@ std::shared_ptr<const NavMap> CombMap(uint8_t area_of_last_tooth_top = kWalkable
 
 TEST(DeadEndTableTest, StripsTheTeethOfACombAndKeepsItsBlock) {
   const auto map = CombMap();
-  const DeadEndTable& table = map->dead_ends();
-  EXPECT_EQ(&table, &map->dead_ends());  // built once, shared
+  const DeadEndTable& table = map->search_tables()->dead_ends;
   EXPECT_EQ(table.dead_end_count(), 6u);
   // Going down a tooth whose end is not the goal: skip it.
   EXPECT_TRUE(table.Skippable(5, kToothTop[0], 0));
@@ -57,14 +56,14 @@ TEST(DeadEndTableTest, StripsTheTeethOfACombAndKeepsItsBlock) {
 TEST(DeadEndTableTest, AMapWithoutTreesHasAnEmptyTable) {
   auto [verts, polys] = GridPolygons(4, 4, 1.0f);
   const auto map = BuildHandMap(verts, polys);
-  EXPECT_TRUE(map->dead_ends().empty());
-  EXPECT_EQ(map->dead_ends().dead_end_count(), 0u);
+  EXPECT_TRUE(map->search_tables()->dead_ends.empty());
+  EXPECT_EQ(map->search_tables()->dead_ends.dead_end_count(), 0u);
 }
 
 TEST(DeadEndTableTest, AnIslandThatIsATreeIsStrippedWhole) {
   auto [verts, polys] = GridPolygons(6, 1, 1.0f);  // a strip: every polygon a dead end
   const auto map = BuildHandMap(verts, polys);
-  const DeadEndTable& table = map->dead_ends();
+  const DeadEndTable& table = map->search_tables()->dead_ends;
   EXPECT_EQ(table.dead_end_count(), 6u);
   // Wherever the tree's root is, the way to the goal is never skipped, the way away from it
   // always is.
@@ -86,7 +85,7 @@ TEST(DeadEndTableTest, PolygonsWithOffMeshLinksAreNeverStripped) {
   // only the fifth cell hangs off the rest.
   auto [verts, polys] = GridPolygons(5, 1, 1.0f);
   const auto map = BuildHandMap(verts, polys, {{{0.5f, 0, 0.5f}, {3.5f, 0, 0.5f}, 0, 3, 1.0f}});
-  const DeadEndTable& table = map->dead_ends();
+  const DeadEndTable& table = map->search_tables()->dead_ends;
   EXPECT_EQ(table.dead_end_count(), 1u);
   EXPECT_TRUE(table.Skippable(3, 4, 0));
   EXPECT_FALSE(table.Skippable(1, 0, 3));  // a link's end, with one edge neighbour only
@@ -121,12 +120,14 @@ TEST(DeadEndTableTest, APartialPathStillEndsInTheClosestDeadEnd) {
   NavQuery skipping(map), searching(map, all);
   PathResult a, b;
   const Vec3 start{0.5f, 0, 0.5f}, goal{4.1f, 0, 3.5f};
-  ASSERT_TRUE(skipping.FindPath(start, goal, no_mud, PathOptions(), &a).ok());
-  ASSERT_TRUE(searching.FindPath(start, goal, no_mud, PathOptions(), &b).ok());
+  PathOptions partial;
+  partial.allow_partial = true;
+  ASSERT_TRUE(skipping.FindPath(start, goal, no_mud, partial, &a).ok());
+  ASSERT_TRUE(searching.FindPath(start, goal, no_mud, partial, &b).ok());
   ASSERT_EQ(a.status, QueryStatus::kPartial);
   EXPECT_FALSE(a.node_limit);
   ASSERT_FALSE(a.corridor.empty());
-  EXPECT_EQ(a.corridor.back(), PolyRef(0, kToothBottom[1]));
+  EXPECT_EQ(a.corridor.back(), map->Ref({0, kToothBottom[1]}));
   EXPECT_EQ(a.corridor, b.corridor);
   EXPECT_EQ(a.length, b.length);
 }
@@ -135,7 +136,7 @@ TEST(DeadEndTableTest, AuroraPathsAreTheSameWithFarFewerNodes) {
   auto map = testing::CachedMapFromFile(testing::SharedData("polyanya/meshes/aurora-merged.mesh"),
                                         RepairOptions{.merge = false});
   ASSERT_TRUE(map.ok()) << map.status();
-  const DeadEndTable& table = (*map)->dead_ends();
+  const DeadEndTable& table = (*map)->search_tables()->dead_ends;
   // Aurora's merged polygons: most of the map is corridors ending at walls.
   EXPECT_GT(table.dead_end_count(), 15000u);
   EXPECT_EQ(table.bytes(), 8u * 19244u);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "waymesh/core/nav_map.h"
+#include "waymesh/core/search_tables.h"
 
 namespace waymesh::testing {
 
@@ -193,7 +194,8 @@ inline std::shared_ptr<const NavMap> BuildHandMap(std::vector<Vec3> vertices,
   for (auto& a : info.areas) a.cost = 1.0f;
   info.areas[0].used = true;
   std::vector<TileView> tiles{tile};
-  return std::make_shared<const NavMap>(std::move(info), std::move(tiles), st);
+  // Search tables as a loader would build them.
+  return WithSearchTables(std::make_shared<const NavMap>(std::move(info), std::move(tiles), st));
 }
 
 // An nx x nz grid of unit-free square cells of size `cell` at height y, as quads; cells listed

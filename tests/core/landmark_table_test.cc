@@ -12,18 +12,16 @@
 #include "polyanya_data.h"
 #include "support/demo_town.h"
 #include "support/map_builder.h"
+#include "support/query_points.h"
 #include "support/test_data.h"
 #include "waymesh/core/nav_query.h"
+#include "waymesh/core/search_tables.h"
 #include "waymesh/loader/demo_world.h"
 
 namespace waymesh {
 namespace {
 
-uint32_t Global(const NavMap& map, PolyRef ref) {
-  uint32_t base = 0;
-  for (uint32_t t = 0; t < ref.tile(); ++t) base += map.tile(t).poly_count();
-  return base + ref.poly();
-}
+uint32_t Global(const NavMap& map, PolyIndex p) { return map.PolygonBases()[p.tile] + p.poly; }
 
 // The bound towards point `g` from polygon `from` (see LandmarkTable::ForGoal).
 float PointBound(const NavMap& map, const QueryFilter& filter, uint32_t from,
@@ -35,33 +33,31 @@ float PointBound(const NavMap& map, const QueryFilter& filter, uint32_t from,
     if (nb == kWall) {
       neighbours.push_back(LandmarkTable::kNoNeighbour);
     } else if (nb & kCrossTileBit) {
-      const CrossTileLink& link = t.cross_links[nb & ~kCrossTileBit];
-      neighbours.push_back(Global(map, PolyRef(link.tile, link.poly)));
+      neighbours.push_back(Global(map, t.cross_links[nb & ~kCrossTileBit]));
     } else {
-      neighbours.push_back(Global(map, PolyRef(g.poly.tile(), nb)));
+      neighbours.push_back(Global(map, PolyIndex{g.poly.tile(), nb}));
     }
   }
-  const LandmarkTable::Goal goal{Global(map, g.poly), &t, g.poly.poly(), g.pos, neighbours};
-  return map.landmarks().ForGoal(filter, from, goal).From(from);
+  const LandmarkTable::Goal goal{Global(map, g.poly.index()), &t, g.poly.poly(), g.pos, neighbours};
+  return map.search_tables()->landmarks.ForGoal(filter, from, goal).From(from);
 }
 
 TEST(LandmarkTableTest, BoundsNeverExceedTheOptimumAndAreTight) {
   auto map = testing::CachedMapFromFile(testing::SharedData("polyanya/meshes/aurora.mesh"),
                                         RepairOptions{.merge = false});
   ASSERT_TRUE(map.ok()) << map.status();
-  const LandmarkTable& table = (*map)->landmarks();
+  const LandmarkTable& table = (*map)->search_tables()->landmarks;
   ASSERT_EQ(table.count(), LandmarkTable::kDefaultCount);
-  EXPECT_EQ(&table, &(*map)->landmarks());  // built once, shared
   NavQuery q(*map);
   const auto queries = testing::ReadExpectedFile(
       testing::SharedData("polyanya/expected/aurora_euclid_expected.csv"));
   double ratio_sum = 0, point_ratio_sum = 0;
   int n = 0, above = 0, point_above = 0;
   for (const auto& e : queries) {
-    auto s = q.FindNearest(e.start, {0.5f, 1, 0.5f}, QueryFilter());
-    auto g = q.FindNearest(e.goal, {0.5f, 1, 0.5f}, QueryFilter());
+    auto s = testing::Nearest(q, e.start, {0.5f, 1, 0.5f}, QueryFilter());
+    auto g = testing::Nearest(q, e.goal, {0.5f, 1, 0.5f}, QueryFilter());
     ASSERT_TRUE(s && g);
-    const uint32_t a = Global(**map, s->poly), b = Global(**map, g->poly);
+    const uint32_t a = Global(**map, s->poly.index()), b = Global(**map, g->poly.index());
     const float bound = table.LowerBound(a, b);
     EXPECT_EQ(bound, table.LowerBound(b, a));
     // Floods measure taut paths through the corridors they settled: nearly always within a
@@ -89,14 +85,14 @@ TEST(LandmarkTableTest, SmallMapsHaveNoTable) {
   auto map = testing::CachedMapFromFile(testing::SharedData("polyanya/meshes/arena.mesh"),
                                         RepairOptions{.merge = false});
   ASSERT_TRUE(map.ok()) << map.status();
-  EXPECT_TRUE((*map)->landmarks().empty());
-  EXPECT_EQ((*map)->landmarks().LowerBound(0, 5), 0.0f);
+  EXPECT_TRUE((*map)->search_tables()->landmarks.empty());
+  EXPECT_EQ((*map)->search_tables()->landmarks.LowerBound(0, 5), 0.0f);
   EXPECT_TRUE(LandmarkTable().empty());
 }
 
 TEST(LandmarkTableTest, FilterScaleComparesTheFilterWithTheCappedMapCosts) {
   const testing::DemoTown& town = testing::Town();
-  const LandmarkTable& table = town.map->landmarks();
+  const LandmarkTable& table = town.map->search_tables()->landmarks;
   ASSERT_FALSE(table.empty());
   const MapInfo& info = town.map->info();
   ASSERT_EQ(info.areas[kDemoAreaRoad].cost, 0.5f);
@@ -124,7 +120,7 @@ double PolylineCost(NavQuery& q, const PathResult& path, const QueryFilter& filt
     const int pieces = std::max(1, int(std::ceil(len / kPiece)));
     for (int k = 0; k < pieces; ++k) {
       const Vec3 mid = Lerp(a, b, (k + 0.5f) / pieces);
-      const auto at = q.FindNearest(mid, {0.5f, 4.0f, 0.5f}, filter);
+      const auto at = testing::Nearest(q, mid, {0.5f, 4.0f, 0.5f}, filter);
       if (!at) return -1;
       const uint8_t area = q.map().tile(at->poly.tile()).poly_area[at->poly.poly()];
       cost += filter.Cost(area) * len / pieces;
@@ -143,7 +139,7 @@ void ForRandomPaths(const testing::DemoTown& town, const QueryFilter& filter, ui
   std::mt19937_64 rng(seed);
   PathResult path;
   for (int n = 0; n < count;) {
-    const auto s = q.RandomPoint(filter, rng), g = q.RandomPoint(filter, rng);
+    const auto s = testing::RandomOnMap(q, filter, rng), g = testing::RandomOnMap(q, filter, rng);
     ASSERT_TRUE(s && g);
     ASSERT_TRUE(q.FindPath(*s, *g, filter, PathOptions{}, &path).ok());
     if (path.status != QueryStatus::kComplete || path.length < 5) continue;
@@ -158,7 +154,7 @@ void ForRandomPaths(const testing::DemoTown& town, const QueryFilter& filter, ui
 
 TEST(LandmarkTableTest, CostBoundsHoldAndAreTightUnderTheMapsCosts) {
   const testing::DemoTown& town = testing::Town();
-  const LandmarkTable& table = town.map->landmarks();
+  const LandmarkTable& table = town.map->search_tables()->landmarks;
   const QueryFilter filter(town.map->info());
   ASSERT_EQ(table.FilterScale(filter), 1.0f);
   double ratio_sum = 0;
@@ -168,7 +164,8 @@ TEST(LandmarkTableTest, CostBoundsHoldAndAreTightUnderTheMapsCosts) {
       [&](NavQuery& q, const SurfacePoint& s, const SurfacePoint& g, const PathResult& path) {
         const double cost = PolylineCost(q, path, filter);
         ASSERT_GT(cost, 0);
-        const float bound = table.LowerBound(Global(*town.map, s.poly), Global(*town.map, g.poly));
+        const float bound =
+            table.LowerBound(Global(*town.map, s.poly.index()), Global(*town.map, g.poly.index()));
         // As with distances (above): a flood's taut corridors may exceed the
         // optimum, rarely by several percent; sampling the cost errs by a piece per
         // area change.
@@ -188,7 +185,7 @@ TEST(LandmarkTableTest, CostBoundsHoldAndAreTightUnderTheMapsCosts) {
 // at half, so the query's bound comes from the walking-distance rows, towards the goal point.
 TEST(LandmarkTableTest, GoalBoundsUseDistanceRowsWhenTheyBoundBetter) {
   const testing::DemoTown& town = testing::Town();
-  const LandmarkTable& table = town.map->landmarks();
+  const LandmarkTable& table = town.map->search_tables()->landmarks;
   ASSERT_TRUE(table.has_distance_rows());
   const QueryFilter every_area_at_one;
   double goal_sum = 0, cost_rows_sum = 0;
@@ -196,7 +193,7 @@ TEST(LandmarkTableTest, GoalBoundsUseDistanceRowsWhenTheyBoundBetter) {
   ForRandomPaths(
       town, every_area_at_one, 7, 150,
       [&](NavQuery&, const SurfacePoint& s, const SurfacePoint& g, const PathResult& path) {
-        const uint32_t a = Global(*town.map, s.poly), b = Global(*town.map, g.poly);
+        const uint32_t a = Global(*town.map, s.poly.index()), b = Global(*town.map, g.poly.index());
         const float bound = PointBound(*town.map, every_area_at_one, a, g);
         EXPECT_LE(bound, path.length * 1.25 + 1.0);
         above += bound > path.length * 1.005 + 1.0;

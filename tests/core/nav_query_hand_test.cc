@@ -5,8 +5,10 @@
 #include <optional>
 #include <random>
 
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "hand_built_map.h"
+#include "support/query_points.h"
 #include "waymesh/core/nav_query.h"
 
 namespace waymesh {
@@ -162,7 +164,7 @@ TEST(NavQueryHandTest, ExpensiveAreaIsAvoidedAndCheapOneIsUsed) {
   EXPECT_TRUE(CorridorUsesArea(q, r, 3));
 }
 
-TEST(NavQueryHandTest, AreaMaskAvoidsAreaAndUnreachableGoalGivesPartial) {
+TEST(NavQueryHandTest, AreaMaskAvoidsAreaAndUnreachableGoalGivesNoPathOrPartial) {
   QueryFilter filter;
   filter.SetAreaEnabled(3, false);
   {
@@ -175,7 +177,15 @@ TEST(NavQueryHandTest, AreaMaskAvoidsAreaAndUnreachableGoalGivesPartial) {
   NavQuery q(StripMap(true));
   PathResult r;
   ASSERT_TRUE(q.FindPath({2.5f, 0, 0.5f}, {2.5f, 0, 4.5f}, filter, {}, &r).ok());
+  EXPECT_EQ(r.status, QueryStatus::kNoPath);
+  EXPECT_TRUE(r.waypoints.empty());
+  EXPECT_FALSE(r.node_limit);
+  // Asked for, the best effort: a path to the reachable point closest to the goal.
+  PathOptions partial;
+  partial.allow_partial = true;
+  ASSERT_TRUE(q.FindPath({2.5f, 0, 0.5f}, {2.5f, 0, 4.5f}, filter, partial, &r).ok());
   EXPECT_EQ(r.status, QueryStatus::kPartial);
+  EXPECT_FALSE(r.node_limit);
   ASSERT_FALSE(r.waypoints.empty());
   EXPECT_NEAR(r.waypoints.back().pos.x, 2.5f, kEps);
   EXPECT_NEAR(r.waypoints.back().pos.z, 2.0f, kEps);
@@ -231,8 +241,8 @@ TEST(NavQueryHandTest, GoalInSightIsAnsweredWithoutSearching) {
     bool adjacent = false;
     const uint32_t p = r.corridor[k - 1].poly();
     for (uint32_t c = t.poly_start[p]; c < t.poly_start[p + 1]; ++c) {
-      const std::optional<TilePoly> nb = t.across(c);
-      adjacent |= nb && nb->tile == r.corridor[k].tile() && nb->poly == r.corridor[k].poly();
+      const std::optional<PolyIndex> nb = t.across(c);
+      adjacent |= nb && *nb == r.corridor[k].index();
     }
     EXPECT_TRUE(adjacent) << "corridor step " << k;
   }
@@ -336,11 +346,83 @@ TEST(NavQueryHandTest, OffMeshPointsAndBadArguments) {
   PathOptions bad;
   bad.half_extents = {-1, 1, 1};
   EXPECT_FALSE(q.FindPath({1, 0, 1}, {2, 0, 2}, QueryFilter(), bad, &r).ok());
-  SurfacePoint bogus{PolyRef(7, 0), {1, 0, 1}};
-  EXPECT_FALSE(q.FindPath(bogus, bogus, QueryFilter(), {}, &r).ok());
-  EXPECT_FALSE(q.ClosestPointOnPoly(PolyRef(0, 99), {0, 0, 0}).ok());
-  EXPECT_FALSE(q.FindNearest({nan, 0, 0}, {1, 1, 1}, QueryFilter()).has_value());
-  EXPECT_FALSE(q.Height(nan, 0, 0).has_value());
+  SurfacePoint bogus{PolyRef(7, 0, kFirstGeneration), {1, 0, 1}};
+  EXPECT_EQ(q.FindPath(bogus, bogus, QueryFilter(), {}, &r).code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(q.ClosestPointOnPoly(PolyRef(0, 99, kFirstGeneration), {0, 0, 0}).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(q.NearestPoint({nan, 0, 0}, {1, 1, 1}, QueryFilter()).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(q.Height(nan, 0, 0).status().code(), absl::StatusCode::kInvalidArgument);
+  std::mt19937 rng(1);
+  EXPECT_EQ(q.RandomPointOnIsland(99, QueryFilter(), rng).status().code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
+// A goal on another island: NO_PATH at once, or with allow_partial the way to the reachable
+// point closest to the goal (Unity's and Detour's partial path).
+TEST(NavQueryHandTest, AGoalOnAnotherIslandGivesNoPathOrAPartialPathTowardsIt) {
+  auto [verts, polys] = GridPolygons(5, 1, 1.0f, 0.0f, /*holes=*/{2});
+  NavQuery q(BuildHandMap(verts, polys));
+  PathResult r;
+  ASSERT_TRUE(q.FindPath({0.5f, 0, 0.5f}, {4.5f, 0, 0.2f}, QueryFilter(), {}, &r).ok());
+  EXPECT_EQ(r.status, QueryStatus::kNoPath);
+  EXPECT_EQ(r.nodes_expanded, 0u);  // told apart by their islands, no search
+  PathOptions partial;
+  partial.allow_partial = true;
+  ASSERT_TRUE(q.FindPath({0.5f, 0, 0.5f}, {4.5f, 0, 0.2f}, QueryFilter(), partial, &r).ok());
+  EXPECT_EQ(r.status, QueryStatus::kPartial);
+  EXPECT_FALSE(r.node_limit);
+  ASSERT_GE(r.waypoints.size(), 2u);
+  EXPECT_NEAR(r.waypoints.back().pos.x, 2.0f, kEps);
+  EXPECT_NEAR(r.waypoints.back().pos.z, 0.2f, kEps);
+  EXPECT_NEAR(r.end.pos.x, 2.0f, kEps);
+  EXPECT_TRUE(q.CheckRef(r.end.poly).ok());
+}
+
+// A reference handed out before the map was reloaded names a polygon of another generation:
+// every query that takes one refuses it, saying it is stale, instead of reading whatever
+// polygon has that index now.
+TEST(NavQueryHandTest, ReferencesFromBeforeAReloadAreRefusedAsStale) {
+  auto [verts, polys] = GridPolygons(4, 4, 1.0f);
+  const auto before = BuildHandMap(verts, polys);
+  NavQuery old_query(before);
+  const std::optional<SurfacePoint> p =
+      testing::Nearest(old_query, {1.5f, 0, 1.5f}, {1, 1, 1}, QueryFilter());
+  ASSERT_TRUE(p.has_value());
+  EXPECT_EQ(p->poly.generation(), kFirstGeneration);
+  EXPECT_TRUE(old_query.CheckRef(p->poly).ok());
+
+  // The same tiles loaded again as the next version.
+  const std::vector<TileView> tiles(before->tiles().begin(), before->tiles().end());
+  const auto after = std::make_shared<const NavMap>(before->info(), tiles, before,
+                                                    NextGeneration(kFirstGeneration));
+  NavQuery q(after);
+  const absl::Status stale = q.CheckRef(p->poly);
+  EXPECT_EQ(stale.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(stale.message(), ::testing::HasSubstr("stale"));
+  PathResult r;
+  EXPECT_EQ(q.FindPath(*p, *p, QueryFilter(), {}, &r).code(),
+            absl::StatusCode::kFailedPrecondition);
+  RaycastResult ray;
+  EXPECT_EQ(q.Raycast(*p, {3.5f, 0, 3.5f}, QueryFilter(), &ray).code(),
+            absl::StatusCode::kFailedPrecondition);
+  MoveResult move;
+  EXPECT_EQ(q.MoveAlongSurface(*p, {3.5f, 0, 3.5f}, QueryFilter(), &move).code(),
+            absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(q.ClosestPointOnPoly(p->poly, p->pos).status().code(),
+            absl::StatusCode::kFailedPrecondition);
+  std::mt19937 rng(1);
+  EXPECT_EQ(q.RandomPointInCircle(*p, 1.0f, QueryFilter(), rng).status().code(),
+            absl::StatusCode::kFailedPrecondition);
+  // What the new version hands out is of its own generation, and accepted.
+  const std::optional<SurfacePoint> fresh =
+      testing::Nearest(q, {1.5f, 0, 1.5f}, {1, 1, 1}, QueryFilter());
+  ASSERT_TRUE(fresh.has_value());
+  EXPECT_EQ(fresh->poly.generation(), NextGeneration(kFirstGeneration));
+  ASSERT_TRUE(q.FindPath(*fresh, *fresh, QueryFilter(), {}, &r).ok());
+  EXPECT_EQ(r.status, QueryStatus::kComplete);
+  for (const Waypoint& w : r.waypoints) EXPECT_TRUE(q.CheckRef(w.poly).ok());
 }
 
 // A road along X at y = 0 and a bridge along Z at y = 5 crossing over it, not connected.
@@ -353,28 +435,28 @@ std::shared_ptr<const NavMap> BridgeMap() {
 TEST(NavQueryHandTest, NearestAndHeightPickTheFloorThePointIsOn) {
   NavQuery q(BridgeMap());
   const Vec3 ext{1, 6, 1};
-  auto on_bridge = q.FindNearest({5, 5.2f, 5}, ext, QueryFilter());
+  auto on_bridge = testing::Nearest(q, {5, 5.2f, 5}, ext, QueryFilter());
   ASSERT_TRUE(on_bridge.has_value());
   EXPECT_EQ(on_bridge->poly.poly(), 1u);
   EXPECT_NEAR(on_bridge->pos.y, 5, kEps);
-  auto on_road = q.FindNearest({5, 0.3f, 5}, ext, QueryFilter());
+  auto on_road = testing::Nearest(q, {5, 0.3f, 5}, ext, QueryFilter());
   ASSERT_TRUE(on_road.has_value());
   EXPECT_EQ(on_road->poly.poly(), 0u);
   EXPECT_NEAR(on_road->pos.y, 0, kEps);
   // The vertical extent bounds the reach: 0.5 above the road finds nothing with extent 0.4.
-  EXPECT_FALSE(q.FindNearest({1, 0.5f, 5}, {1, 0.4f, 1}, QueryFilter()).has_value());
+  EXPECT_FALSE(testing::Nearest(q, {1, 0.5f, 5}, {1, 0.4f, 1}, QueryFilter()).has_value());
   // Off the mesh in plan view: snaps to the closest edge point.
-  auto snapped = q.FindNearest({1, 0, 3.5f}, ext, QueryFilter());
+  auto snapped = testing::Nearest(q, {1, 0, 3.5f}, ext, QueryFilter());
   ASSERT_TRUE(snapped.has_value());
   EXPECT_NEAR(snapped->pos.z, 4, kEps);
   EXPECT_NEAR(snapped->pos.x, 1, kEps);
-  auto high = q.Height(5, 5, 4.0f);
+  auto high = testing::HeightAt(q, 5, 5, 4.0f);
   ASSERT_TRUE(high.has_value());
   EXPECT_NEAR(high->pos.y, 5, kEps);
-  auto low = q.Height(5, 5, 1.0f);
+  auto low = testing::HeightAt(q, 5, 5, 1.0f);
   ASSERT_TRUE(low.has_value());
   EXPECT_NEAR(low->pos.y, 0, kEps);
-  EXPECT_FALSE(q.Height(1, 1, 0).has_value());
+  EXPECT_FALSE(testing::HeightAt(q, 1, 1, 0).has_value());
 }
 
 TEST(NavQueryHandTest, RaycastFollowsItsFloor) {
@@ -471,10 +553,10 @@ TEST(NavQueryHandTest, MoveAlongSurfaceSlidesAlongWall) {
 TEST(NavQueryHandTest, RandomPointInCircleStaysInDiscAndReachable) {
   NavQuery q(WallMap());
   std::mt19937_64 rng(7);
-  auto center = q.FindNearest({4.5f, 0, 4.5f}, {1, 1, 1}, QueryFilter());
+  auto center = testing::Nearest(q, {4.5f, 0, 4.5f}, {1, 1, 1}, QueryFilter());
   ASSERT_TRUE(center.has_value());
   for (int i = 0; i < 500; ++i) {
-    auto p = q.RandomPointInCircle(*center, 2.0f, QueryFilter(), rng);
+    auto p = testing::RandomInCircle(q, *center, 2.0f, QueryFilter(), rng);
     ASSERT_TRUE(p.has_value());
     EXPECT_LE(Dist2(p->pos.x, p->pos.z, 4.5f, 4.5f), 2.0 + 1e-4);
     // Reachable without leaving the disc: never on the far side of the wall.

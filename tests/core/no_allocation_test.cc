@@ -9,6 +9,7 @@
 #include "gtest/gtest.h"
 #include "polyanya_data.h"
 #include "support/map_builder.h"
+#include "support/query_points.h"
 #include "support/test_data.h"
 #include "waymesh/core/nav_query.h"
 
@@ -44,8 +45,8 @@ TEST(NoAllocationTest, WarmQueriesDoNotAllocate) {
   auto map = testing::CachedMapFromFile(testing::SharedData("polyanya/meshes/aurora-merged.mesh"),
                                         RepairOptions{.merge = false});
   ASSERT_TRUE(map.ok()) << map.status();
-  const auto all =
-      testing::ReadExpectedFile(testing::SharedData("polyanya/expected/aurora_euclid_expected.csv"));
+  const auto all = testing::ReadExpectedFile(
+      testing::SharedData("polyanya/expected/aurora_euclid_expected.csv"));
   std::vector<testing::ExpectedQuery> queries(all.begin(), all.begin() + 200);
   NavQuery q(*map);
   PathOptions po;
@@ -62,10 +63,10 @@ TEST(NoAllocationTest, WarmQueriesDoNotAllocate) {
       ASSERT_TRUE(
           q.MoveAlongSurface(e.start, Lerp(e.start, e.goal, 0.05f), QueryFilter(), {1, 1, 1}, &move)
               .ok());
-      ASSERT_TRUE(q.FindNearest(e.goal, {1, 1, 1}, QueryFilter()).has_value());
-      ASSERT_TRUE(q.RandomPoint(QueryFilter(), rng).has_value());
-      ASSERT_TRUE(q.RandomPointOnIsland(0, QueryFilter(), rng).has_value());
-      ASSERT_TRUE(q.Height(e.goal.x, e.goal.z, 0).has_value());
+      ASSERT_TRUE(testing::Nearest(q, e.goal, {1, 1, 1}, QueryFilter()).has_value());
+      ASSERT_TRUE(testing::RandomOnMap(q, QueryFilter(), rng).has_value());
+      ASSERT_TRUE(testing::RandomOnIsland(q, 0, QueryFilter(), rng).has_value());
+      ASSERT_TRUE(testing::HeightAt(q, e.goal.x, e.goal.z, 0).has_value());
     }
   };
   // Warm-up: buffers grow to their working size (which also shows the counter works).

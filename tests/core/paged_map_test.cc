@@ -11,10 +11,12 @@
 #include "gtest/gtest.h"
 #include "polyanya_data.h"
 #include "support/map_builder.h"
+#include "support/query_points.h"
 #include "support/test_data.h"
 #include "waymesh/core/dead_end_table.h"
 #include "waymesh/core/landmark_table.h"
 #include "waymesh/core/nav_query.h"
+#include "waymesh/core/search_tables.h"
 #include "waymesh/core/tile_source.h"
 
 namespace waymesh {
@@ -78,8 +80,7 @@ TEST(PagedMapTest, AnswersEqualTheResidentMapAndEveryCallReleasesItsTiles) {
   ASSERT_NE(f.paged, nullptr);
   ASSERT_GT(f.paged->tile_count(), 16u);
   EXPECT_TRUE(f.paged->paged());
-  EXPECT_TRUE(f.paged->landmarks().empty());
-  EXPECT_TRUE(f.paged->dead_ends().empty());
+  EXPECT_EQ(f.paged->search_tables(), nullptr);
   NavQueryOptions bare;  // the paged map has neither: same heuristic, same search
   bare.landmarks = false;
   bare.dead_ends = false;
@@ -115,17 +116,17 @@ TEST(PagedMapTest, AnswersEqualTheResidentMapAndEveryCallReleasesItsTiles) {
     EXPECT_EQ(mp.visited, mr.visited) << i;
 
     std::mt19937_64 g1(i), g2(i);
-    const auto a = resident.RandomPoint(filter, g1);
-    const auto b = paged.RandomPoint(filter, g2);
+    const auto a = testing::RandomOnMap(resident, filter, g1);
+    const auto b = testing::RandomOnMap(paged, filter, g2);
     ASSERT_TRUE(a && b);
     EXPECT_EQ(a->pos, b->pos) << i;
     EXPECT_EQ(a->poly, b->poly) << i;
 
-    const auto near = paged.FindNearest(q.start, po.half_extents, filter);
+    const auto near = testing::Nearest(paged, q.start, po.half_extents, filter);
     ASSERT_TRUE(near.has_value()) << i;
     std::mt19937_64 g3(i), g4(i);
-    const auto ca = resident.RandomPointInCircle(*near, 30, filter, g3);
-    const auto cb = paged.RandomPointInCircle(*near, 30, filter, g4);
+    const auto ca = testing::RandomInCircle(resident, *near, 30, filter, g3);
+    const auto cb = testing::RandomInCircle(paged, *near, 30, filter, g4);
     ASSERT_TRUE(ca && cb);
     EXPECT_EQ(ca->pos, cb->pos) << i;
     EXPECT_EQ(f.source->alive(), 0) << "tiles still pinned after query " << i;
@@ -137,14 +138,11 @@ TEST(PagedMapTest, AnswersEqualTheResidentMapAndEveryCallReleasesItsTiles) {
 TEST(PagedMapTest, WithTheResidentTablesPathsEqualTheResidentMapsPaths) {
   PagedFixture f = MakePaged();
   ASSERT_NE(f.paged, nullptr);
-  ASSERT_FALSE(f.resident->landmarks().empty());
-  ASSERT_FALSE(f.resident->dead_ends().empty());
-  auto landmarks = std::make_shared<const LandmarkTable>(f.resident->landmarks());
-  auto dead_ends = std::make_shared<const DeadEndTable>(f.resident->dead_ends());
-  auto paged = std::make_shared<const NavMap>(f.resident->info(), f.resident->digest(), f.source,
-                                              landmarks, dead_ends);
-  EXPECT_FALSE(paged->landmarks().empty());
-  EXPECT_FALSE(paged->dead_ends().empty());
+  // The tables are built from the resident map, as the server does before it pages a map out.
+  auto tables = std::make_shared<const SearchTables>(SearchTables::Build(*f.resident));
+  ASSERT_FALSE(tables->landmarks.empty());
+  ASSERT_FALSE(tables->dead_ends.empty());
+  auto paged = std::make_shared<const NavMap>(*f.paged, tables);
   NavQuery resident(f.resident);
   NavQuery q(paged);
   PathOptions po;
@@ -202,7 +200,7 @@ TEST(PagedMapTest, ATileThatCannotBeLoadedIsAWallNotACrash) {
   }
   EXPECT_GT(unavailable, 0) << "no query reached the broken tile " << broken;
   // A reference into the broken tile is refused with a clear error.
-  SurfacePoint inside{PolyRef(broken, 0), f.resident->tile(broken).corner(0, 0)};
+  SurfacePoint inside{f.paged->Ref({broken, 0}), f.resident->tile(broken).corner(0, 0)};
   const absl::Status s = paged.FindPath(inside, inside, QueryFilter(), po, &path);
   EXPECT_EQ(s.code(), absl::StatusCode::kUnavailable) << s;
 }

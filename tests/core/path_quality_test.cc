@@ -12,6 +12,7 @@
 #include "mesh_oracle.h"
 #include "polyanya_data.h"
 #include "support/map_builder.h"
+#include "support/query_points.h"
 #include "support/test_data.h"
 #include "waymesh/core/nav_query.h"
 #include "waymesh/loader/importers.h"
@@ -178,8 +179,8 @@ TEST(DegenerateMeshTest, HardMeshRandomPairsAreValid) {
   PathResult r;
   int complete = 0;
   for (int i = 0; i < 200; ++i) {
-    auto a = q.RandomPoint(QueryFilter(), rng);
-    auto b = q.RandomPoint(QueryFilter(), rng);
+    auto a = testing::RandomOnMap(q, QueryFilter(), rng);
+    auto b = testing::RandomOnMap(q, QueryFilter(), rng);
     ASSERT_TRUE(a && b);
     ASSERT_TRUE(q.FindPath(*a, *b, QueryFilter(), {}, &r).ok());
     if (r.status != QueryStatus::kComplete) {

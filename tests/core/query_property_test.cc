@@ -11,6 +11,7 @@
 #include "mesh_oracle.h"
 #include "support/demo_town.h"
 #include "support/map_builder.h"
+#include "support/query_points.h"
 #include "support/test_data.h"
 #include "waymesh/core/nav_query.h"
 #include "waymesh/loader/importers.h"
@@ -78,7 +79,7 @@ TEST(RaycastPropertyTest, FirstWallMatchesBruteForceOnSourceObstacles) {
   RaycastResult r;
   int hits = 0, clear = 0, compared = 0;
   for (int i = 0; i < 1500; ++i) {
-    auto s = q.RandomPoint(QueryFilter(), rng);
+    auto s = testing::RandomOnMap(q, QueryFilter(), rng);
     ASSERT_TRUE(s);
     const float a = angle(rng), len = length(rng);
     const Vec3 end{s->pos.x + len * std::cos(a), 0, s->pos.z + len * std::sin(a)};
@@ -116,7 +117,7 @@ TEST(MoveAlongSurfacePropertyTest, ReachesTargetWhenClearAndNeverBeatsWalls) {
   MoveResult mv;
   int blocked = 0;
   for (int i = 0; i < 1500; ++i) {
-    auto s = q.RandomPoint(QueryFilter(), rng);
+    auto s = testing::RandomOnMap(q, QueryFilter(), rng);
     ASSERT_TRUE(s);
     const float a = angle(rng), len = length(rng);
     const Vec3 end{s->pos.x + len * std::cos(a), 0, s->pos.z + len * std::sin(a)};
@@ -165,7 +166,7 @@ TEST(RandomPointPropertyTest, UniformByAreaOverPolygons) {
   constexpr int kDraws = 40000;
   std::map<std::pair<uint32_t, uint32_t>, int> count;
   for (int i = 0; i < kDraws; ++i) {
-    auto p = q.RandomPoint(QueryFilter(), rng);
+    auto p = testing::RandomOnMap(q, QueryFilter(), rng);
     ASSERT_TRUE(p);
     const TileView& t = m.map->tile(p->poly.tile());
     float d;
@@ -196,18 +197,19 @@ TEST(RandomPointPropertyTest, IslandDrawsStayOnTheIslandAndFiltersAreHonoured) {
   ASSERT_GT(islands.size(), 1u);
   for (uint32_t island = 0; island < islands.size(); ++island) {
     for (int i = 0; i < 50; ++i) {
-      auto p = q.RandomPointOnIsland(island, QueryFilter(), rng);
+      auto p = testing::RandomOnIsland(q, island, QueryFilter(), rng);
       ASSERT_TRUE(p);
       EXPECT_EQ((*map)->tile(p->poly.tile()).poly_island[p->poly.poly()], island);
     }
   }
-  EXPECT_FALSE(q.RandomPointOnIsland(uint32_t(islands.size()), QueryFilter(), rng));
+  EXPECT_EQ(q.RandomPointOnIsland(uint32_t(islands.size()), QueryFilter(), rng).status().code(),
+            absl::StatusCode::kInvalidArgument);
   QueryFilter none;
   none.set_area_mask(0);
-  EXPECT_FALSE(q.RandomPoint(none, rng));
+  EXPECT_FALSE(testing::RandomOnMap(q, none, rng));
   QueryFilter excluded;
   excluded.set_exclude_flags(QueryFilter::kAllFlags);
-  EXPECT_FALSE(q.RandomPoint(excluded, rng));
+  EXPECT_FALSE(testing::RandomOnMap(q, excluded, rng));
 }
 
 TEST(HeightPropertyTest, MatchesBruteForceOverAllPolygons) {
@@ -236,7 +238,7 @@ TEST(HeightPropertyTest, MatchesBruteForceOverAllPolygons) {
       }
       if (ambiguous) continue;
       ++compared;
-      const auto h = q.Height(x, z, hint);
+      const auto h = testing::HeightAt(q, x, z, hint);
       ASSERT_EQ(h.has_value(), brute.has_value()) << rel << " at " << x << ", " << z;
       if (!h) continue;
       ++covered;
@@ -256,10 +258,10 @@ TEST(FindNearestPropertyTest, NoAcceptedPolygonIsCloserAndTheAnswerIsOnTheSurfac
   const Vec3 ext{2, 1.5f, 2};
   int found = 0;
   for (int i = 0; i < 1500; ++i) {
-    auto base = q.RandomPoint(QueryFilter(), rng);
+    auto base = testing::RandomOnMap(q, QueryFilter(), rng);
     ASSERT_TRUE(base);
     const Vec3 pos = base->pos + Vec3{off(rng), offy(rng), off(rng)};
-    const auto n = q.FindNearest(pos, ext, QueryFilter());
+    const auto n = testing::Nearest(q, pos, ext, QueryFilter());
     // Brute force: closest surface point over polygons whose box meets the query box.
     const Aabb box{pos - ext, pos + ext};
     float brute = INFINITY;
@@ -268,7 +270,7 @@ TEST(FindNearestPropertyTest, NoAcceptedPolygonIsCloserAndTheAnswerIsOnTheSurfac
         Aabb pb;
         for (uint32_t c = 0; c < t.corner_count(p); ++c) pb.Extend(t.corner(p, c));
         if (!pb.Overlaps(box)) continue;
-        auto c = q.ClosestPointOnPoly(PolyRef(t.index, p), pos);
+        auto c = q.ClosestPointOnPoly(q.map().Ref({t.index, p}), pos);
         ASSERT_TRUE(c.ok());
         if (std::fabs(c->y - pos.y) > ext.y) continue;
         brute = std::min(brute, Distance(*c, pos));
@@ -298,9 +300,9 @@ TEST(FindNearestPropertyTest, PointsOnTheSurfaceComeBackAsThemselves) {
     NavQuery q(map);
     std::mt19937_64 rng(27);
     for (int i = 0; i < 2000; ++i) {
-      const auto on = q.RandomPoint(QueryFilter(), rng);
+      const auto on = testing::RandomOnMap(q, QueryFilter(), rng);
       ASSERT_TRUE(on);
-      const auto n = q.FindNearest(on->pos, {2, 4, 2}, QueryFilter());
+      const auto n = testing::Nearest(q, on->pos, {2, 4, 2}, QueryFilter());
       ASSERT_TRUE(n) << i;
       EXPECT_LE(Distance(n->pos, on->pos), 2e-4f) << i;
       // Brute force: the answer's polygon holds the point (plan view) at that height.

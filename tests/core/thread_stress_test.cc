@@ -8,6 +8,7 @@
 #include "gtest/gtest.h"
 #include "polyanya_data.h"
 #include "support/map_builder.h"
+#include "support/query_points.h"
 #include "support/test_data.h"
 #include "waymesh/core/landmark_table.h"
 #include "waymesh/core/nav_query.h"
@@ -56,7 +57,7 @@ std::vector<Answer> Work(const std::shared_ptr<const NavMap>& map,
     EXPECT_TRUE(q.MoveAlongSurface(e.start, near_goal, QueryFilter(), po.half_extents, &move).ok());
     a.moved = move.pos;
     std::mt19937_64 rng(i);  // per query, so the draw does not depend on the thread
-    a.random = q.RandomPoint(QueryFilter(), rng)->pos;
+    a.random = testing::RandomOnMap(q, QueryFilter(), rng)->pos;
     out.push_back(a);
   }
   return out;
@@ -93,27 +94,6 @@ TEST(ThreadStressTest, SharedMapGivesSingleThreadedAnswers) {
       EXPECT_TRUE(results[t][k] == reference[i]) << "thread " << t << " query " << i;
     }
   }
-}
-
-// Query objects created at once on a fresh map share one landmark table, built exactly once.
-TEST(ThreadStressTest, ConcurrentQueryObjectsShareOneLandmarkTable) {
-  RepairOptions options;
-  options.merge = false;
-  auto map =
-      testing::BuildMapFromFile(testing::SharedData("polyanya/meshes/aurora-merged.mesh"), options);
-  ASSERT_TRUE(map.ok()) << map.status();
-  constexpr int kThreads = 4;
-  std::vector<const LandmarkTable*> seen(kThreads);
-  std::vector<std::thread> threads;
-  for (int t = 0; t < kThreads; ++t) {
-    threads.emplace_back([&, t] {
-      NavQuery q(*map);
-      seen[t] = &q.map().landmarks();
-    });
-  }
-  for (auto& th : threads) th.join();
-  for (int t = 0; t < kThreads; ++t) EXPECT_EQ(seen[t], seen[0]);
-  EXPECT_FALSE(seen[0]->empty());
 }
 
 }  // namespace

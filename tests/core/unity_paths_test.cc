@@ -9,6 +9,7 @@
 #include "gtest/gtest.h"
 #include "mesh_oracle.h"
 #include "support/map_builder.h"
+#include "support/query_points.h"
 #include "support/test_data.h"
 #include "waymesh/core/nav_query.h"
 #include "waymesh/loader/importers.h"
@@ -64,8 +65,8 @@ TEST_P(UnityPathsTest, PairsInOneIslandGetCompleteValidPaths) {
   for (uint32_t island = 0; island < islands.size(); ++island) {
     const int pairs = islands[island].polygons > 4 ? 25 : 3;
     for (int i = 0; i < pairs; ++i) {
-      auto a = q.RandomPointOnIsland(island, QueryFilter(), rng);
-      auto b = q.RandomPointOnIsland(island, QueryFilter(), rng);
+      auto a = testing::RandomOnIsland(q, island, QueryFilter(), rng);
+      auto b = testing::RandomOnIsland(q, island, QueryFilter(), rng);
       ASSERT_TRUE(a && b);
       ASSERT_TRUE(q.FindPath(*a, *b, QueryFilter(), {}, &r).ok());
       ASSERT_EQ(r.status, QueryStatus::kComplete) << "island " << island << " pair " << i;
@@ -88,8 +89,8 @@ TEST_P(UnityPathsTest, DifferentIslandGroupsAnswerNoPathWithoutSearch) {
   for (uint32_t a = 0; a < islands.size(); ++a) {
     for (uint32_t b = a + 1; b < islands.size() && pairs < 50; ++b) {
       if (islands[a].group == islands[b].group) continue;
-      auto pa = q.RandomPointOnIsland(a, QueryFilter(), rng);
-      auto pb = q.RandomPointOnIsland(b, QueryFilter(), rng);
+      auto pa = testing::RandomOnIsland(q, a, QueryFilter(), rng);
+      auto pb = testing::RandomOnIsland(q, b, QueryFilter(), rng);
       ASSERT_TRUE(pa && pb);
       ASSERT_TRUE(q.FindPath(*pa, *pb, QueryFilter(), {}, &r).ok());
       EXPECT_EQ(r.status, QueryStatus::kNoPath);

@@ -24,7 +24,7 @@ uint64_t Walk(const waymesh::NavMap& map) {
         const uint32_t n = t.poly_neighbors[t.poly_start[p] + i];
         if (n == kWall) continue;
         if (n & kCrossTileBit) {
-          const CrossTileLink& link = t.cross_links[n & ~kCrossTileBit];
+          const PolyIndex& link = t.cross_links[n & ~kCrossTileBit];
           sum += map.tile(link.tile).poly_count() - link.poly;
         } else {
           sum += t.corner_count(n);

@@ -4,8 +4,8 @@
 
 #include <cmath>
 
-#include "waymesh/core/tolerances.h"
 #include "waymesh/loader/source_mesh.h"
+#include "waymesh/loader/tolerances.h"
 
 namespace waymesh::fuzz {
 

@@ -18,6 +18,7 @@
 
 #include "support/defect_maps.h"
 #include "support/mesh_invariants.h"
+#include "support/query_points.h"
 #include "support/test_data.h"
 #include "waymesh/core/nav_query.h"
 #include "waymesh/loader/baker.h"
@@ -255,7 +256,7 @@ TEST(BakeTest, UndulatingTerrainKeepsItsHeights) {
   std::mt19937 rng(7);
   std::vector<float> errors;
   for (int i = 0; i < 150; ++i) {
-    std::optional<SurfacePoint> p = query.RandomPoint(QueryFilter(), rng);
+    std::optional<SurfacePoint> p = testing::RandomOnMap(query, QueryFilter(), rng);
     ASSERT_TRUE(p.has_value());
     std::optional<float> truth = GeometryHeight(terrain, p->pos.x, p->pos.z, p->pos.y);
     ASSERT_TRUE(truth.has_value()) << p->pos.x << " " << p->pos.z;

@@ -22,10 +22,10 @@
 #include "gtest/gtest.h"
 #include "support/mesh_invariants.h"
 #include "support/test_data.h"
-#include "waymesh/core/tolerances.h"
 #include "waymesh/loader/export_writer.h"
 #include "waymesh/loader/importers.h"
 #include "waymesh/loader/repair.h"
+#include "waymesh/loader/tolerances.h"
 
 namespace waymesh::testing {
 namespace {
@@ -628,8 +628,8 @@ TEST(ExportWriter, RealMeshesRoundTripThroughTheExport) {
 int RunCli(const std::string& args, std::string* output = nullptr) {
   // One capture file per process and call: ctest runs these tests in parallel processes.
   static int call = 0;
-  const std::string out = ::testing::TempDir() + "/waymesh_demo_cli." +
-                          std::to_string(getpid()) + "." + std::to_string(call++) + ".txt";
+  const std::string out = ::testing::TempDir() + "/waymesh_demo_cli." + std::to_string(getpid()) +
+                          "." + std::to_string(call++) + ".txt";
   const int status =
       std::system((std::string(WAYMESH_CLI) + " " + args + " >" + out + " 2>&1").c_str());
   if (output) *output = ReadFileOrDie(out);

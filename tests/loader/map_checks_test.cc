@@ -33,13 +33,13 @@ std::vector<MapFinding> Only(const std::vector<MapFinding>& findings, std::strin
   return out;
 }
 
-std::string Place(const NavMap& map, PolyRef ref) {
-  const TileView& t = map.tile(ref.tile());
-  return absl::StrFormat("tile %d (%d,%d) polygon %d", t.index, t.grid_x, t.grid_z, ref.poly());
+std::string Place(const NavMap& map, PolyIndex at) {
+  const TileView& t = map.tile(at.tile);
+  return absl::StrFormat("tile %d (%d,%d) polygon %d", t.index, t.grid_x, t.grid_z, at.poly);
 }
 
 MapCheckReport Check(const RepairedMesh& mesh, const MapCheckOptions& options = {},
-                     std::vector<PolyRef>* placement = nullptr,
+                     std::vector<PolyIndex>* placement = nullptr,
                      std::shared_ptr<const NavMap>* map_out = nullptr) {
   std::shared_ptr<const NavMap> map = LoadOrDie(CompileOrDie(mesh, placement));
   if (map_out) *map_out = map;
@@ -67,7 +67,7 @@ TEST(MapChecksTest, UnlinkedSeamAcrossTilesIsAnOpenSeam) {
     ASSERT_TRUE(edge.has_value());
     MakeWall(&mesh, edge->first);
     MakeWall(&mesh, edge->second);
-    std::vector<PolyRef> placement;
+    std::vector<PolyIndex> placement;
     std::shared_ptr<const NavMap> map;
     const MapCheckReport report = Check(mesh, {}, &placement, &map);
     const std::vector<MapFinding> seams = Only(report.findings, kCheckOpenSeam);
@@ -76,8 +76,7 @@ TEST(MapChecksTest, UnlinkedSeamAcrossTilesIsAnOpenSeam) {
     const std::string a = Place(*map, placement[edge->first.poly]);
     const std::string b = Place(*map, placement[edge->second.poly]);
     EXPECT_THAT(seams[0].message, AllOf(HasSubstr(a), HasSubstr(b), HasSubstr("not linked")));
-    EXPECT_EQ(placement[edge->first.poly].tile() != placement[edge->second.poly].tile(),
-              cross_tile);
+    EXPECT_EQ(placement[edge->first.poly].tile != placement[edge->second.poly].tile, cross_tile);
   }
 }
 
@@ -86,7 +85,7 @@ TEST(MapChecksTest, OneSidedLinkIsAsymmetric) {
   const auto edge = FindLinkedEdge(mesh, /*cross_tile=*/true);
   ASSERT_TRUE(edge.has_value());
   MakeWall(&mesh, edge->first);  // the other side still links
-  std::vector<PolyRef> placement;
+  std::vector<PolyIndex> placement;
   std::shared_ptr<const NavMap> map;
   const MapCheckReport report = Check(mesh, {}, &placement, &map);
   const std::vector<MapFinding> bad = Only(report.findings, kCheckNonManifold);
@@ -121,7 +120,7 @@ TEST(MapChecksTest, ReflexCornerIsNonConvex) {
   RepairedMesh mesh = Unity1000Mesh();
   const std::optional<uint32_t> poly = MakeReflexCorner(&mesh);
   ASSERT_TRUE(poly.has_value());
-  std::vector<PolyRef> placement;
+  std::vector<PolyIndex> placement;
   std::shared_ptr<const NavMap> map;
   const MapCheckReport report = Check(mesh, {}, &placement, &map);
   ASSERT_EQ(report.findings.size(), 1u) << report.findings[0].message;

@@ -236,7 +236,7 @@ TEST(MapCorruptionTest, ResealedSingleByteChangesLoadSafelyOrFail) {
           if (n == kWall) continue;
           if (n & kCrossTileBit) {
             ASSERT_LT(n & ~kCrossTileBit, t.cross_links.size()) << "byte " << i;
-            const CrossTileLink& l = t.cross_links[n & ~kCrossTileBit];
+            const PolyIndex& l = t.cross_links[n & ~kCrossTileBit];
             ASSERT_LT(l.tile, nav.tile_count()) << "byte " << i;
             ASSERT_LT(l.poly, nav.tile(l.tile).poly_count()) << "byte " << i;
           } else {

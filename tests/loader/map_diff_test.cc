@@ -68,7 +68,7 @@ TEST(MapDiffTest, AreaChangeNamesThePolygon) {
   RepairedMesh after = before;
   const uint32_t poly = before.polygon_count() / 2;
   after.poly_area[poly] = 3;
-  std::vector<PolyRef> placement;
+  std::vector<PolyIndex> placement;
   const MapDiff diff =
       DiffOrDie(LoadOrDie(CompileOrDie(before)), LoadOrDie(CompileOrDie(after, &placement)));
   EXPECT_TRUE(diff.HasChanges());
@@ -77,14 +77,13 @@ TEST(MapDiffTest, AreaChangeNamesThePolygon) {
   EXPECT_THAT(diff.flips, IsEmpty());  // area 3 is walkable for the default filter
   ASSERT_EQ(diff.area_changes.size(), 1u);
   const AreaIdChange& c = diff.area_changes[0];
-  EXPECT_EQ(c.new_poly.tile, placement[poly].tile());
-  EXPECT_EQ(c.new_poly.poly, placement[poly].poly());
+  EXPECT_EQ(c.new_poly.at, placement[poly]);
   EXPECT_EQ(c.old_poly.area, 0);
   EXPECT_EQ(c.new_poly.area, 3);
   EXPECT_THAT(DescribeMapDiff(diff),
               AllOf(HasSubstr("area ids changed: 1 polygons"),
-                    HasSubstr(absl::StrFormat("tile %d polygon %d", placement[poly].tile(),
-                                              placement[poly].poly())),
+                    HasSubstr(absl::StrFormat("tile %d polygon %d", placement[poly].tile,
+                                              placement[poly].poly)),
                     HasSubstr("area 0 -> 3")));
 }
 

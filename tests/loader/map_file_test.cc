@@ -38,9 +38,9 @@ TEST(MapFileTest, HandMadeMapRoundTrips) {
   ExpectPolygonsEq(mesh, c.placement, *map);
   ExpectLinksEq(mesh, c.placement, *map);
   // The cross-tile edge 2 <-> 3 goes through cross links in both directions.
-  EXPECT_NE(c.placement[2].tile(), c.placement[3].tile());
-  EXPECT_EQ(map->tile(c.placement[2].tile()).cross_links.size(), 1u);
-  EXPECT_EQ(map->tile(c.placement[3].tile()).cross_links.size(), 1u);
+  EXPECT_NE(c.placement[2].tile, c.placement[3].tile);
+  EXPECT_EQ(map->tile(c.placement[2].tile).cross_links.size(), 1u);
+  EXPECT_EQ(map->tile(c.placement[3].tile).cross_links.size(), 1u);
   EXPECT_EQ(map->TileAt(1, 1), nullptr);
   ASSERT_NE(map->TileAt(0, 1), nullptr);
   EXPECT_EQ(map->TileAt(0, 1)->poly_count(), 2u);
@@ -63,7 +63,7 @@ TEST(MapFileTest, PlacementIsABijection) {
   ASSERT_NE(map, nullptr);
   std::vector<std::vector<int>> seen(map->tile_count());
   for (uint32_t t = 0; t < map->tile_count(); ++t) seen[t].assign(map->tile(t).poly_count(), 0);
-  for (PolyRef ref : c.placement) seen[ref.tile()][ref.poly()]++;
+  for (PolyIndex at : c.placement) seen[at.tile][at.poly]++;
   for (const auto& tile : seen) {
     for (int count : tile) EXPECT_EQ(count, 1);
   }
@@ -78,11 +78,12 @@ TEST(MapFileTest, NeighboursAreSymmetricAcrossTiles) {
     cross += t.cross_links.size();
     for (uint32_t p = 0; p < t.poly_count(); ++p) {
       for (uint32_t i = 0; i < t.corner_count(p); ++i) {
-        const PolyRef self(t.index, p), other = Across(*map, self, i);
-        if (!other.valid()) continue;
+        const PolyIndex self{t.index, p};
+        const std::optional<PolyIndex> other = Across(*map, self, i);
+        if (!other) continue;
         int back = 0;
-        for (uint32_t j = 0; j < map->tile(other.tile()).corner_count(other.poly()); ++j) {
-          back += Across(*map, other, j) == self;
+        for (uint32_t j = 0; j < map->tile(other->tile).corner_count(other->poly); ++j) {
+          back += Across(*map, *other, j) == self;
         }
         EXPECT_EQ(back, 1);
       }

@@ -16,7 +16,7 @@ namespace waymesh::testing {
 
 struct Compiled {
   std::shared_ptr<const std::string> bytes;
-  std::vector<PolyRef> placement;
+  std::vector<PolyIndex> placement;
 };
 
 // The bytes and placement of `mesh` compiled (empty bytes, and a test failure, when it fails).
@@ -32,16 +32,11 @@ inline std::shared_ptr<const NavMap> LoadOrDie(const Compiled& c) {
   return map.ok() ? *map : nullptr;
 }
 
-// The polygon across corner edge `c` of `ref`, resolved through cross links; invalid for walls.
-inline PolyRef Across(const NavMap& map, PolyRef ref, uint32_t corner) {
-  const TileView& t = map.tile(ref.tile());
-  const uint32_t n = t.poly_neighbors[t.poly_start[ref.poly()] + corner];
-  if (n == kWall) return PolyRef();
-  if (n & kCrossTileBit) {
-    const CrossTileLink& link = t.cross_links[n & ~kCrossTileBit];
-    return PolyRef(link.tile, link.poly);
-  }
-  return PolyRef(ref.tile(), n);
+// The polygon across corner edge `corner` of `p`, resolved through cross links; nullopt for
+// walls.
+inline std::optional<PolyIndex> Across(const NavMap& map, PolyIndex p, uint32_t corner) {
+  const TileView& t = map.tile(p.tile);
+  return t.across(t.poly_start[p.poly] + corner);
 }
 
 inline void ExpectInfoEq(const MapInfo& a, const MapInfo& b) {
@@ -83,22 +78,23 @@ inline void ExpectInfoEq(const MapInfo& a, const MapInfo& b) {
 
 // Every polygon of `mesh`, found through `placement`, has the same corners, attributes,
 // neighbours, detail triangles and surface area in `map`.
-inline void ExpectPolygonsEq(const RepairedMesh& mesh, const std::vector<PolyRef>& placement,
+inline void ExpectPolygonsEq(const RepairedMesh& mesh, const std::vector<PolyIndex>& placement,
                              const NavMap& map) {
   ASSERT_EQ(placement.size(), mesh.polygon_count());
   for (uint32_t p = 0; p < mesh.polygon_count(); ++p) {
     SCOPED_TRACE(::testing::Message() << "polygon " << p);
-    const PolyRef ref = placement[p];
-    ASSERT_LT(ref.tile(), map.tile_count());
-    const TileView& t = map.tile(ref.tile());
-    ASSERT_LT(ref.poly(), t.poly_count());
-    const uint32_t k = ref.poly(), n = mesh.corner_count(p);
+    const PolyIndex at = placement[p];
+    ASSERT_LT(at.tile, map.tile_count());
+    const TileView& t = map.tile(at.tile);
+    ASSERT_LT(at.poly, t.poly_count());
+    const uint32_t k = at.poly, n = mesh.corner_count(p);
     EXPECT_EQ(t.grid_z * map.info().grid_width + t.grid_x, mesh.poly_tile[p]);
     ASSERT_EQ(t.corner_count(k), n);
     for (uint32_t i = 0; i < n; ++i) {
       EXPECT_EQ(t.corner(k, i), mesh.vertices[mesh.poly_verts[mesh.poly_start[p] + i]]);
       const int64_t nb = mesh.poly_neighbors[mesh.poly_start[p] + i];
-      EXPECT_EQ(Across(map, ref, i), nb < 0 ? PolyRef() : placement[nb]) << "corner " << i;
+      EXPECT_EQ(Across(map, at, i), nb < 0 ? std::nullopt : std::optional(placement[nb]))
+          << "corner " << i;
     }
     EXPECT_EQ(t.poly_area[k], mesh.poly_area[p]);
     EXPECT_EQ(t.poly_flags[k], mesh.poly_flags[p]);
@@ -118,7 +114,7 @@ inline void ExpectPolygonsEq(const RepairedMesh& mesh, const std::vector<PolyRef
 
 // Every source link appears once per direction, in the tile of its start polygon, with the
 // right ends; no other links exist.
-inline void ExpectLinksEq(const RepairedMesh& mesh, const std::vector<PolyRef>& placement,
+inline void ExpectLinksEq(const RepairedMesh& mesh, const std::vector<PolyIndex>& placement,
                           const NavMap& map) {
   size_t stored = 0;
   for (const TileView& t : map.tiles()) {
@@ -131,15 +127,15 @@ inline void ExpectLinksEq(const RepairedMesh& mesh, const std::vector<PolyRef>& 
   for (const ResolvedOffMeshLink& l : mesh.links) {
     for (int reverse = 0; reverse <= int(l.bidirectional); ++reverse) {
       ++expected;
-      const PolyRef from = placement[reverse ? l.end_poly : l.start_poly];
-      const PolyRef to = placement[reverse ? l.start_poly : l.end_poly];
+      const PolyIndex from = placement[reverse ? l.end_poly : l.start_poly];
+      const PolyIndex to = placement[reverse ? l.start_poly : l.end_poly];
       const OffMeshLink* found = nullptr;
-      for (const OffMeshLink& k : map.tile(from.tile()).off_mesh_links) {
-        if (k.id == l.id && k.start_poly == from.poly()) found = &k;
+      for (const OffMeshLink& k : map.tile(from.tile).off_mesh_links) {
+        if (k.id == l.id && k.start_poly == from.poly) found = &k;
       }
       ASSERT_NE(found, nullptr) << "link " << l.id << " reverse " << reverse;
-      EXPECT_EQ(found->end_tile, to.tile());
-      EXPECT_EQ(found->end_poly, to.poly());
+      EXPECT_EQ(found->end_tile, to.tile);
+      EXPECT_EQ(found->end_poly, to.poly);
       EXPECT_EQ(found->start, reverse ? l.end : l.start);
       EXPECT_EQ(found->end, reverse ? l.start : l.end);
       EXPECT_EQ(found->radius, l.radius);

@@ -6,11 +6,12 @@
 #include <memory>
 #include <random>
 
-#include "support/demo_town.h"
 #include "gmock/gmock.h"
 #include "grpc/health/v1/health.grpc.pb.h"
 #include "grpcpp/generic/generic_stub.h"
 #include "gtest/gtest.h"
+#include "support/demo_town.h"
+#include "support/query_points.h"
 #include "test_server.h"
 #include "waymesh/core/nav_query.h"
 #include "waymesh/server/proto_conversion.h"
@@ -161,7 +162,7 @@ TEST_F(NavigationServiceTest, RandomPointIsOnTheMeshAndSeedsRepeat) {
   EXPECT_EQ(a.SerializeAsString(), b.SerializeAsString());
   NavQuery direct(town().map);
   const auto on_mesh =
-      direct.FindNearest(GetVec(a.position()), {0.01f, 0.01f, 0.01f}, QueryFilter());
+      testing::Nearest(direct, GetVec(a.position()), {0.01f, 0.01f, 0.01f}, QueryFilter());
   ASSERT_TRUE(on_mesh.has_value());
   EXPECT_LT(Distance(on_mesh->pos, GetVec(a.position())), 0.01f);
 

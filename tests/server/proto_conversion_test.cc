@@ -8,36 +8,28 @@
 namespace waymesh::server {
 namespace {
 
-TEST(ProtoConversionTest, PartialIsNoPathUnlessAllowedOrCutByTheNodeLimit) {
-  PathResult r;
-  r.status = QueryStatus::kPartial;
-  r.node_limit = false;  // the goal is unreachable under the filter
-  EXPECT_EQ(ToPathStatus(r, /*allow_partial=*/false), v1::NO_PATH);
-  EXPECT_EQ(ToPathStatus(r, /*allow_partial=*/true), v1::PARTIAL);
-  r.node_limit = true;
-  EXPECT_EQ(ToPathStatus(r, false), v1::PARTIAL);
-  r.status = QueryStatus::kComplete;
-  EXPECT_EQ(ToPathStatus(r, false), v1::COMPLETE);
-  r.status = QueryStatus::kStartOffMesh;
-  EXPECT_EQ(ToPathStatus(r, true), v1::START_OFF_MESH);
-  r.status = QueryStatus::kEndOffMesh;
-  EXPECT_EQ(ToPathStatus(r, true), v1::END_OFF_MESH);
-  r.status = QueryStatus::kNoPath;
-  EXPECT_EQ(ToPathStatus(r, true), v1::NO_PATH);
+TEST(ProtoConversionTest, EveryQueryStatusHasItsWireStatus) {
+  EXPECT_EQ(ToPathStatus(QueryStatus::kComplete), v1::COMPLETE);
+  EXPECT_EQ(ToPathStatus(QueryStatus::kPartial), v1::PARTIAL);
+  EXPECT_EQ(ToPathStatus(QueryStatus::kNoPath), v1::NO_PATH);
+  EXPECT_EQ(ToPathStatus(QueryStatus::kStartOffMesh), v1::START_OFF_MESH);
+  EXPECT_EQ(ToPathStatus(QueryStatus::kEndOffMesh), v1::END_OFF_MESH);
 }
 
-TEST(ProtoConversionTest, NoPathAnswersCarryNoWaypoints) {
+TEST(ProtoConversionTest, NoPathAnswersCarryNoWaypointsPartialOnesDo) {
   PathResult r;
-  r.status = QueryStatus::kPartial;
+  r.status = QueryStatus::kNoPath;
   r.waypoints.resize(3);
   r.length = 12;
   v1::FindPathResponse out;
-  ToProto(r, /*allow_partial=*/false, &out);
+  ToProto(r, &out);
   EXPECT_EQ(out.status(), v1::NO_PATH);
   EXPECT_EQ(out.waypoints_size(), 0);
   EXPECT_EQ(out.length(), 0);
+  r.status = QueryStatus::kPartial;
   v1::FindPathResponse partial;
-  ToProto(r, /*allow_partial=*/true, &partial);
+  ToProto(r, &partial);
+  EXPECT_EQ(partial.status(), v1::PARTIAL);
   EXPECT_EQ(partial.waypoints_size(), 3);
   EXPECT_EQ(partial.length(), 12);
 }

@@ -4,8 +4,9 @@
 
 #include <optional>
 
-#include "support/demo_town.h"
 #include "gtest/gtest.h"
+#include "support/demo_town.h"
+#include "support/query_points.h"
 #include "test_server.h"
 #include "waymesh/core/nav_query.h"
 
@@ -58,13 +59,13 @@ std::optional<Vec3> OutsideCourtyard(const DemoTown& town, Vec3 inside) {
   NavQuery q(town.map);
   const QueryFilter all;
   const Vec3 box{0.2f, 1.0f, 0.2f};
-  const auto inside_poly = q.FindNearest(inside, box, all);
+  const auto inside_poly = testing::Nearest(q, inside, box, all);
   if (!inside_poly) return std::nullopt;
   const uint32_t inside_island =
       town.map->tile(inside_poly->poly.tile()).poly_island[inside_poly->poly.poly()];
   for (float d = 0.5f; d < 12; d += 0.25f) {
     const Vec3 p = inside - Vec3{d, 0, 0};
-    const auto hit = q.FindNearest(p, box, all);
+    const auto hit = testing::Nearest(q, p, box, all);
     if (!hit || DistanceXZ(hit->pos, p) > 0.01f) continue;
     if (town.map->tile(hit->poly.tile()).poly_island[hit->poly.poly()] != inside_island) {
       return hit->pos;

@@ -69,8 +69,8 @@ RepairedMesh RepairOrDie(const SourceMesh& source) {
 
 RepairedMesh Unity1000Mesh() { return RepairOrDie(Unity1000Source()); }
 
-std::string CompileOrDie(const RepairedMesh& mesh, std::vector<PolyRef>* placement) {
-  std::vector<PolyRef> ignored;
+std::string CompileOrDie(const RepairedMesh& mesh, std::vector<PolyIndex>* placement) {
+  std::vector<PolyIndex> ignored;
   absl::StatusOr<std::string> bytes = CompileMap(mesh, placement ? placement : &ignored);
   if (!bytes.ok()) {
     ADD_FAILURE() << bytes.status();

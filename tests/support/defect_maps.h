@@ -26,7 +26,7 @@ RepairedMesh RepairOrDie(const SourceMesh& source);
 // Unity1000Source() repaired.
 RepairedMesh Unity1000Mesh();
 // `.wmesh` bytes of `mesh`; `placement` (optional) receives each polygon's (tile, polygon).
-std::string CompileOrDie(const RepairedMesh& mesh, std::vector<PolyRef>* placement = nullptr);
+std::string CompileOrDie(const RepairedMesh& mesh, std::vector<PolyIndex>* placement = nullptr);
 // The loaded map of `bytes`.
 std::shared_ptr<const NavMap> LoadOrDie(const std::string& bytes);
 // Writes `bytes` to `path`.

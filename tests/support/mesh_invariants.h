@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "waymesh/core/tolerances.h"
 #include "waymesh/loader/repaired_mesh.h"
 #include "waymesh/loader/source_mesh.h"
+#include "waymesh/loader/tolerances.h"
 
 namespace waymesh::testing {
 

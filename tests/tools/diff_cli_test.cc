@@ -94,15 +94,16 @@ TEST(DiffCliTest, AreaChangeAndCutCorridor) {
 
   RepairedMesh area = base;
   area.poly_area[7] = 2;
-  std::vector<PolyRef> placement;
+  std::vector<PolyIndex> placement;
   WriteFileOrDie(dir + "/area.wmesh", CompileOrDie(area, &placement));
   CliResult a = RunCli("diff " + ShellQuote(dir + "/base.wmesh") + " " +
                        ShellQuote(dir + "/area.wmesh") + " -o " + ShellQuote(dir + "/area.svg"));
   EXPECT_EQ(a.exit_code, 1) << a.out;
-  EXPECT_THAT(a.out, AllOf(HasSubstr("area ids changed: 1 polygons"),
-                           HasSubstr(absl::StrFormat("tile %d polygon %d", placement[7].tile(),
-                                                     placement[7].poly())),
-                           HasSubstr("area 0 -> 2"), Not(HasSubstr("polygons removed"))));
+  EXPECT_THAT(
+      a.out,
+      AllOf(HasSubstr("area ids changed: 1 polygons"),
+            HasSubstr(absl::StrFormat("tile %d polygon %d", placement[7].tile, placement[7].poly)),
+            HasSubstr("area 0 -> 2"), Not(HasSubstr("polygons removed"))));
   EXPECT_EQ(CountSvgElements(dir + "/area.svg", "polygon", "area-changed"), 1);
 
   uint32_t smaller = 0;

@@ -21,16 +21,16 @@ std::string Quote(const std::string& path) { return "'" + path + "'"; }
 
 // Writes `mesh` compiled into `dir` and returns the path.
 std::string WriteMap(const std::string& dir, const std::string& name, const RepairedMesh& mesh,
-                     std::vector<PolyRef>* placement = nullptr) {
+                     std::vector<PolyIndex>* placement = nullptr) {
   const std::string path = dir + "/" + name + ".wmesh";
   WriteFileOrDie(path, CompileOrDie(mesh, placement));
   return path;
 }
 
-std::string PolygonPlace(const std::string& map_bytes, PolyRef ref) {
+std::string PolygonPlace(const std::string& map_bytes, PolyIndex at) {
   std::shared_ptr<const NavMap> map = LoadOrDie(map_bytes);
-  const TileView& t = map->tile(ref.tile());
-  return absl::StrFormat("tile %d (%d,%d) polygon %d", t.index, t.grid_x, t.grid_z, ref.poly());
+  const TileView& t = map->tile(at.tile);
+  return absl::StrFormat("tile %d (%d,%d) polygon %d", t.index, t.grid_x, t.grid_z, at.poly);
 }
 
 std::string Pos(Vec3 p) { return absl::StrFormat("%.3f,%.3f,%.3f", p.x, p.y, p.z); }
@@ -93,7 +93,7 @@ TEST(ValidateCliTest, UnlinkedSeamFails) {
   ASSERT_TRUE(edge.has_value());
   MakeWall(&mesh, edge->first);
   MakeWall(&mesh, edge->second);
-  std::vector<PolyRef> placement;
+  std::vector<PolyIndex> placement;
   const std::string bytes = CompileOrDie(mesh, &placement);
   const std::string dir = TempDir("validate-seam");
   WriteFileOrDie(dir + "/m.wmesh", bytes);
@@ -122,7 +122,7 @@ TEST(ValidateCliTest, NonConvexPolygonFails) {
   RepairedMesh mesh = Unity1000Mesh();
   const std::optional<uint32_t> poly = MakeReflexCorner(&mesh);
   ASSERT_TRUE(poly.has_value());
-  std::vector<PolyRef> placement;
+  std::vector<PolyIndex> placement;
   const std::string bytes = CompileOrDie(mesh, &placement);
   const std::string dir = TempDir("validate-convex");
   WriteFileOrDie(dir + "/m.wmesh", bytes);

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "waymesh/core/poly_ref.h"
 #include "waymesh/core/vec3.h"
 
 namespace waymesh {
@@ -20,7 +21,7 @@ inline constexpr int kMaxAreas = 64;
 inline constexpr uint8_t kWalkableArea = 0;  // Unity's built-in "Walkable"
 
 // Per-edge neighbour encoding (`TileView::poly_neighbors`).
-inline constexpr uint32_t kWall = 0xFFFFFFFFu;         // no neighbour across this edge
+inline constexpr uint32_t kWall = 0xFFFFFFFFu;          // no neighbour across this edge
 inline constexpr uint32_t kCrossTileBit = 0x80000000u;  // low bits index `cross_links`
 // Otherwise the value is a polygon index inside the same tile.
 
@@ -63,10 +64,10 @@ struct MapInfo {
   AgentSettings agent;
   std::array<AreaType, kMaxAreas> areas;
   Aabb bounds;
-  float tile_size = 0;        // metres, square tiles in X–Z
-  Vec3 grid_origin;           // X–Z corner of tile (0, 0)
-  uint32_t grid_width = 0;    // tiles along X
-  uint32_t grid_height = 0;   // tiles along Z
+  float tile_size = 0;          // metres, square tiles in X–Z
+  Vec3 grid_origin;             // X–Z corner of tile (0, 0)
+  uint32_t grid_width = 0;      // tiles along X
+  uint32_t grid_height = 0;     // tiles along Z
   float max_tile_overhang = 0;  // polygons reach at most this far outside their grid cell (m)
   uint64_t vertex_count = 0;
   uint64_t polygon_count = 0;
@@ -95,19 +96,13 @@ struct DetailTri {
   uint8_t a, b, c, pad;
 };
 
-// Neighbour in another tile across a polygon edge.
-struct CrossTileLink {
-  uint32_t tile;
-  uint32_t poly;
-};
-
 // Directed off-mesh link (ladder, jump). Bidirectional links are stored once per direction,
 // each in the tile of its start polygon. Sorted by `start_poly`.
 struct OffMeshLink {
   Vec3 start;
   Vec3 end;
   float radius;
-  float cost;  // total traversal cost; the link's area cost is already applied
+  float cost;           // total traversal cost; the link's area cost is already applied
   uint32_t start_poly;  // in this tile
   uint32_t end_tile;
   uint32_t end_poly;
@@ -117,12 +112,6 @@ struct OffMeshLink {
   uint16_t pad;
 };
 
-// A polygon named by its tile and its index inside that tile.
-struct TilePoly {
-  uint32_t tile;
-  uint32_t poly;
-};
-
 // One tile. All spans point into the map's bytes.
 struct TileView {
   uint32_t index = 0;
@@ -130,16 +119,16 @@ struct TileView {
   Aabb bounds;
   float bv_quant_factor = 0;
   std::span<const Vec3> vertices;
-  std::span<const uint32_t> poly_start;      // polygon p's corners: [poly_start[p], poly_start[p+1])
-  std::span<const uint32_t> poly_verts;      // corner -> vertex index, map winding (TriArea2XZ > 0)
+  std::span<const uint32_t> poly_start;  // polygon p's corners: [poly_start[p], poly_start[p+1])
+  std::span<const uint32_t> poly_verts;  // corner -> vertex index, map winding (TriArea2XZ > 0)
   std::span<const uint32_t> poly_neighbors;  // corner i: edge from corner i to corner i+1
   std::span<const uint8_t> poly_area;        // 0..63
   std::span<const uint16_t> poly_flags;
-  std::span<const uint32_t> poly_island;     // index into MapInfo::islands
-  std::span<const DetailTri> detail_tris;    // polygon p: n-2 tris from poly_start[p] - 2p
-  std::span<const float> area_prefix;        // polygons+1 running sums of polygon area (m²)
+  std::span<const uint32_t> poly_island;   // index into MapInfo::islands
+  std::span<const DetailTri> detail_tris;  // polygon p: n-2 tris from poly_start[p] - 2p
+  std::span<const float> area_prefix;      // polygons+1 running sums of polygon area (m²)
   std::span<const BvNode> bv_nodes;
-  std::span<const CrossTileLink> cross_links;
+  std::span<const PolyIndex> cross_links;  // neighbours in other tiles
   std::span<const OffMeshLink> off_mesh_links;
 
   uint32_t poly_count() const { return poly_start.empty() ? 0 : uint32_t(poly_start.size() - 1); }
@@ -148,14 +137,11 @@ struct TileView {
   // The polygon across the edge of corner slot `c` (poly_start[p] + i: the edge from corner i
   // to corner i + 1 of p), in this tile or, across a tile seam, in the one the seam's link
   // names; nullopt for a wall.
-  std::optional<TilePoly> across(uint32_t c) const {
+  std::optional<PolyIndex> across(uint32_t c) const {
     const uint32_t nb = poly_neighbors[c];
     if (nb == kWall) return std::nullopt;
-    if (nb & kCrossTileBit) {
-      const CrossTileLink& link = cross_links[nb & ~kCrossTileBit];
-      return TilePoly{link.tile, link.poly};
-    }
-    return TilePoly{index, nb};
+    if (nb & kCrossTileBit) return cross_links[nb & ~kCrossTileBit];
+    return PolyIndex{index, nb};
   }
   std::span<const DetailTri> detail(uint32_t p) const {
     return detail_tris.subspan(poly_start[p] - 2 * p, corner_count(p) - 2);
@@ -186,21 +172,25 @@ struct MapDigest {
 // Appends `tile` (the next tile by index) to `digest`; `info` gives the area costs.
 void AddTileToDigest(const MapInfo& info, const TileView& tile, MapDigest* digest);
 
-class DeadEndTable;
-class LandmarkTable;
+struct SearchTables;
 class TileSource;
 
 // A loaded map, either resident (every tile in memory, pointing into bytes the map owns or
 // shares) or paged (metadata and tile summaries only; tiles come from a TileSource on demand).
+// Pure data: it never builds anything on use. Search tables (search_tables.h) are built from a
+// map in an explicit step and attached as a new NavMap that shares the tiles.
 class NavMap {
  public:
-  // Resident. `tiles[i].index` must be i; tiles must lie inside the grid of `info`.
-  NavMap(MapInfo info, std::vector<TileView> tiles, std::shared_ptr<const void> storage);
-  // Paged. `digest` must describe exactly the tiles `source` serves; `landmarks` and
-  // `dead_ends` (optional) must have been built on the same map resident (see landmarks()).
+  // Resident. `tiles[i].index` must be i; tiles must lie inside the grid of `info`. Every
+  // tile starts at `generation` (poly_ref.h).
+  NavMap(MapInfo info, std::vector<TileView> tiles, std::shared_ptr<const void> storage,
+         uint32_t generation = kFirstGeneration);
+  // Paged. `digest` must describe exactly the tiles `source` serves.
   NavMap(MapInfo info, MapDigest digest, std::shared_ptr<const TileSource> source,
-         std::shared_ptr<const LandmarkTable> landmarks = nullptr,
-         std::shared_ptr<const DeadEndTable> dead_ends = nullptr);
+         uint32_t generation = kFirstGeneration);
+  // `map` with `tables` attached (built on `map` or on the same map resident, see
+  // SearchTables::Build), shared by every query; tiles, storage and generations are shared.
+  NavMap(const NavMap& map, std::shared_ptr<const SearchTables> tables);
   ~NavMap();
 
   const MapInfo& info() const { return info_; }
@@ -213,6 +203,12 @@ class NavMap {
   // Index of the tile covering grid cell (x, z), or -1 when the cell has no walkable surface.
   int32_t TileIndexAt(int32_t x, int32_t z) const;
 
+  // Generation of tile `tile`'s polygons (< tile count): a reference carrying another one was
+  // handed out before the map was reloaded or the tile changed.
+  uint32_t generation(uint32_t tile) const { return generations_[tile]; }
+  // The reference callers outside core hold for polygon `p` of this map.
+  PolyRef Ref(PolyIndex p) const { return PolyRef(p.tile, p.poly, generations_[p.tile]); }
+
   // Whether tiles are loaded on demand; then tile(), tiles() and TileAt() must not be used:
   // queries go through source().
   bool paged() const { return source_ != nullptr; }
@@ -224,27 +220,20 @@ class NavMap {
   // Tile covering grid cell (x, z), or nullptr when the cell has no walkable surface.
   const TileView* TileAt(int32_t x, int32_t z) const;
 
-  // Landmark distances for path search heuristics, shared by every query object: built on
-  // first call for a resident map (thread-safe, once per map; empty for small maps), given at
-  // construction for a paged one (building it would load every tile). See landmark_table.h.
-  const LandmarkTable& landmarks() const;
-  // The polygons a path search may skip (dead_end_table.h), shared likewise: built on first
-  // call for a resident map, given at construction for a paged one.
-  const DeadEndTable& dead_ends() const;
+  // The search tables attached to this map, or nullptr: queries then search without them.
+  const SearchTables* search_tables() const { return tables_.get(); }
 
  private:
   void BuildGrid();
 
-  struct LazyState;  // data derived from the map on first use
-  std::shared_ptr<LazyState> lazy_;
   MapInfo info_;
   MapDigest digest_;
-  std::vector<TileView> tiles_;  // resident maps
-  std::vector<int32_t> grid_;    // grid cell -> tile index or -1, built on construction
+  std::vector<TileView> tiles_;        // resident maps
+  std::vector<int32_t> grid_;          // grid cell -> tile index or -1, built on construction
+  std::vector<uint32_t> generations_;  // per tile
   std::shared_ptr<const void> storage_;
   std::shared_ptr<const TileSource> source_;  // paged maps
-  std::shared_ptr<const LandmarkTable> paged_landmarks_;
-  std::shared_ptr<const DeadEndTable> paged_dead_ends_;
+  std::shared_ptr<const SearchTables> tables_;
 };
 
 }  // namespace waymesh

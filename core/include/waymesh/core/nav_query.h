@@ -28,14 +28,19 @@ struct QueryContext;
 struct NavQueryOptions {
   // Capacity of the A* / flood-fill node pool: the most polygons one query may touch.
   uint32_t max_nodes = 65536;
-  // Use the map's landmark table (a sharper A* heuristic) when it has one. A paged map has
-  // one only when given it; false gives a resident map the same search as a paged map without.
+  // Search with the map's landmark table (a sharper A* heuristic) when it has search tables
+  // (search_tables.h); false gives the plain straight-line heuristic.
   bool landmarks = true;
-  // Skip the map's dead ends (dead_end_table.h) when it has any; the same choice for paged
-  // maps as for landmarks.
+  // Skip the map's dead ends (dead_end_table.h) when it has search tables.
   bool dead_ends = true;
 };
 
+// Every call follows one convention: an error status for bad arguments (non-finite numbers,
+// negative extents, a polygon reference that is not in the map: INVALID_ARGUMENT), for stale
+// references (FAILED_PRECONDITION: the map was reloaded or the tile changed since the reference
+// was handed out), for a tile of a paged map that cannot be loaded (UNAVAILABLE) and for an
+// interrupted search (the interrupt's status); every other outcome ("off mesh", "no path",
+// "nothing found") is a result.
 class NavQuery {
  public:
   // Sets up all buffers for `map` (the map stays alive as long as this object).
@@ -50,15 +55,15 @@ class NavQuery {
 
   // The closest surface point to `pos` on a polygon the filter accepts inside the box
   // pos ± half_extents. Height-aware: a point on a bridge snaps to the bridge, not the road
-  // below. nullopt when nothing is in the box (or on non-finite input).
-  std::optional<SurfacePoint> FindNearest(Vec3 pos, Vec3 half_extents, const QueryFilter& filter);
+  // below. nullopt when nothing is in the box.
+  absl::StatusOr<std::optional<SurfacePoint>> NearestPoint(Vec3 pos, Vec3 half_extents,
+                                                           const QueryFilter& filter);
 
   // Shortest path from `start` to `goal`, both first put on the mesh with
-  // options.half_extents. The outcome is in out->status; an error only for bad arguments or
-  // when options.interrupt stopped the search (its status is returned).
+  // options.half_extents. The outcome is in out->status.
   absl::Status FindPath(Vec3 start, Vec3 goal, const QueryFilter& filter,
                         const PathOptions& options, PathResult* out);
-  // As above for points already on the mesh (e.g. from FindNearest).
+  // As above for points already on the mesh (e.g. from NearestPoint).
   absl::Status FindPath(const SurfacePoint& start, const SurfacePoint& goal,
                         const QueryFilter& filter, const PathOptions& options, PathResult* out);
 
@@ -78,23 +83,30 @@ class NavQuery {
 
   // A point uniformly distributed by area over the polygons the filter accepts; nullopt when
   // there are none. O(log n) per draw when the filter accepts most of the map.
-  std::optional<SurfacePoint> RandomPoint(const QueryFilter& filter, absl::BitGenRef rng);
+  absl::StatusOr<std::optional<SurfacePoint>> RandomPoint(const QueryFilter& filter,
+                                                          absl::BitGenRef rng);
   // As above restricted to one island (index into MapInfo::islands).
-  std::optional<SurfacePoint> RandomPointOnIsland(uint32_t island, const QueryFilter& filter,
-                                                  absl::BitGenRef rng);
+  absl::StatusOr<std::optional<SurfacePoint>> RandomPointOnIsland(uint32_t island,
+                                                                  const QueryFilter& filter,
+                                                                  absl::BitGenRef rng);
   // A point uniform by area over the surface within `radius` (plan view) of `center` that is
-  // reachable from `center` without leaving that disc. nullopt when `center` is off the mesh.
-  std::optional<SurfacePoint> RandomPointInCircle(const SurfacePoint& center, float radius,
-                                                  const QueryFilter& filter, absl::BitGenRef rng);
+  // reachable from `center` without leaving that disc; nullopt when the filter rejects the
+  // centre's polygon.
+  absl::StatusOr<std::optional<SurfacePoint>> RandomPointInCircle(const SurfacePoint& center,
+                                                                  float radius,
+                                                                  const QueryFilter& filter,
+                                                                  absl::BitGenRef rng);
 
   // Surface height at (x, z) closest to `y_hint` (polygons of any filter), nullopt when no
   // polygon covers (x, z).
-  std::optional<SurfacePoint> Height(float x, float z, float y_hint);
+  absl::StatusOr<std::optional<SurfacePoint>> Height(float x, float z, float y_hint);
   // The point of polygon `poly` closest to `pos` in plan view, at the surface height there.
   absl::StatusOr<Vec3> ClosestPointOnPoly(PolyRef poly, Vec3 pos) const;
 
-  // Whether `ref` names a polygon of this map.
-  bool IsValid(PolyRef ref) const;
+  // OK when `ref` names a polygon of this map at its tile's current generation; otherwise the
+  // error a query given `ref` returns (INVALID_ARGUMENT or FAILED_PRECONDITION).
+  absl::Status CheckRef(PolyRef ref) const;
+  bool IsValid(PolyRef ref) const { return CheckRef(ref).ok(); }
 
  private:
   std::unique_ptr<internal::QueryContext> ctx_;

@@ -27,6 +27,11 @@ struct PathOptions {
   uint32_t max_nodes = 0;
   // Add a waypoint (kWaypointAreaChange) wherever the path crosses into a different area.
   bool area_crossings = false;
+  // When the goal cannot be reached (another island, or walled off under the filter): true
+  // returns kPartial, a path to the reachable point closest to the goal (searching up to the
+  // node limit); false returns kNoPath at once when the islands differ. A search stopped by
+  // the node limit is kPartial either way.
+  bool allow_partial = false;
   // Stop after this many waypoints (0 = no limit); `PathResult::truncated` tells it happened.
   uint32_t max_waypoints = 0;
   // Keep this distance (metres, e.g. the agent radius) from wall corners the path bends around,
@@ -56,7 +61,7 @@ struct PathResult {
                                     // the goal was in straight sight (line_of_sight.h)
   bool truncated = false;           // waypoints hit PathOptions::max_waypoints
   bool node_limit = false;          // kPartial because the node limit stopped the search (not
-                                    // because the goal is unreachable under the filter)
+                                    // because the goal is unreachable)
 };
 
 }  // namespace waymesh

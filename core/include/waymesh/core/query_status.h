@@ -9,8 +9,9 @@ namespace waymesh {
 
 enum class QueryStatus : uint8_t {
   kComplete,      // reached the goal (path) / ran to the end (raycast, move)
-  kPartial,       // node limit hit or goal unreachable: best effort towards the goal
-  kNoPath,        // start and goal are on disconnected parts of the map
+  kPartial,       // node limit hit, or goal unreachable and partial paths allowed: best effort
+                  // towards the goal
+  kNoPath,        // the goal cannot be reached from the start (under the filter)
   kStartOffMesh,  // no usable polygon within the search extents of the start
   kEndOffMesh,    // no usable polygon within the search extents of the goal
 };

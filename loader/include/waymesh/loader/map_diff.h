@@ -29,8 +29,7 @@ struct MapDiffOptions {
 
 // A polygon of one of the two maps.
 struct DiffPolygon {
-  uint32_t tile = 0;
-  uint32_t poly = 0;
+  PolyIndex at{};
   Vec3 centroid;
   uint8_t area = 0;
 };

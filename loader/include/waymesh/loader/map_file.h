@@ -14,12 +14,20 @@ namespace waymesh {
 // Serialises a repaired mesh into `.wmesh` bytes (tiles, BV trees, checksums).
 absl::StatusOr<std::string> CompileMap(const RepairedMesh& mesh);
 
+struct MapLoadOptions {
+  // Build the map's search tables (search_tables.h) as part of loading: what path queries
+  // want. Tools that only read the map's data skip it.
+  bool search_tables = true;
+};
+
 // Validates `bytes` (sizes, checksums, index ranges) and returns a map whose tiles point into
 // them. Errors name the offset and the failing check. `bytes` is kept alive by the map.
-absl::StatusOr<std::shared_ptr<const NavMap>> LoadMap(std::shared_ptr<const std::string> bytes);
+absl::StatusOr<std::shared_ptr<const NavMap>> LoadMap(std::shared_ptr<const std::string> bytes,
+                                                      const MapLoadOptions& options = {});
 
 // Memory-maps `path` and loads it as above.
-absl::StatusOr<std::shared_ptr<const NavMap>> LoadMapFile(const std::string& path);
+absl::StatusOr<std::shared_ptr<const NavMap>> LoadMapFile(const std::string& path,
+                                                          const MapLoadOptions& options = {});
 
 // Writes bytes to `path` atomically (temporary file, then rename).
 absl::Status WriteFileAtomically(const std::string& path, std::string_view bytes);

@@ -14,6 +14,7 @@
 #include "waymesh/core/nav_map.h"
 #include "waymesh/core/poly_ref.h"
 #include "waymesh/core/vec3.h"
+#include "waymesh/loader/map_file.h"
 #include "waymesh/loader/repaired_mesh.h"
 
 namespace waymesh {
@@ -60,11 +61,12 @@ absl::StatusOr<TileView> LoadTileView(const MapDirectory& dir, uint32_t index,
 
 // Validates and loads a whole map from `bytes`; `storage` keeps them alive for the map.
 absl::StatusOr<std::shared_ptr<const NavMap>> LoadMapView(std::span<const std::byte> bytes,
-                                                          std::shared_ptr<const void> storage);
+                                                          std::shared_ptr<const void> storage,
+                                                          const MapLoadOptions& options = {});
 
 // CompileMap that also tells where every polygon went: (*placement)[p] is the tile index and
 // the index inside that tile of the mesh's polygon p.
-absl::StatusOr<std::string> CompileMap(const RepairedMesh& mesh, std::vector<PolyRef>* placement);
+absl::StatusOr<std::string> CompileMap(const RepairedMesh& mesh, std::vector<PolyIndex>* placement);
 
 // Rewrites the tile and header CRCs so they match the bytes, as far as the header can be
 // trusted. Lets tests and fuzzers reach the structural checks behind the checksums.

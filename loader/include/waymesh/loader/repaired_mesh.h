@@ -8,17 +8,17 @@
 #include <vector>
 
 #include "waymesh/core/nav_map.h"
-#include "waymesh/core/tolerances.h"
 #include "waymesh/core/vec3.h"
+#include "waymesh/loader/tolerances.h"
 
 namespace waymesh {
 
 struct RepairOptions {
-  float weld_tolerance = tol::kDefaultWeld;       // metres
-  float t_junction_tolerance = tol::kDefaultTJunction;  // metres
+  float weld_tolerance = tol::kDefaultWeld;                 // metres
+  float t_junction_tolerance = tol::kDefaultTJunction;      // metres
   float merge_height_tolerance = tol::kDefaultMergeHeight;  // metres
   int max_verts_per_poly = tol::kDefaultMaxVertsPerPoly;    // 3 disables merging
-  bool merge = true;        // false keeps input polygons (after splitting T-junctions)
+  bool merge = true;  // false keeps input polygons (after splitting T-junctions)
   float tile_size = tol::kDefaultTileSize;  // metres; polygons never span tiles
 };
 
@@ -34,7 +34,7 @@ struct RepairReport {
   uint64_t boundary_edges = 0;
   uint64_t off_mesh_links = 0;
   uint64_t off_mesh_links_dropped = 0;  // an end not on the mesh
-  std::vector<std::string> findings;  // one line per non-manifold edge / dropped link, with place
+  std::vector<std::string> findings;    // one line per non-manifold edge / dropped link, with place
 };
 
 // Off-mesh link with both ends attached to polygons.

@@ -98,8 +98,15 @@ class NavigationService final : public v1::Navigation::CallbackService {
   absl::StatusOr<std::shared_ptr<const ServedMap>> FindMap(const std::string& id,
                                                            absl::string_view field) const;
   void FillMapInfo(const ServedMap& map, v1::MapInfo* out) const;
-  void RecordPath(const v1::FindPathResponse& response);
   void Finished();
+
+  // What every query on one map starts with: the worker's query object for the map's
+  // version and the request's filter over the map's areas.
+  struct MapQuery {
+    NavQuery& query;
+    QueryFilter filter;
+  };
+  static MapQuery Prepare(WorkerState& w, const ServedMap& map, const v1::QueryFilter& filter);
 
   grpc::Status RunFindPath(WorkerState& w, const ServedMap& map, const v1::FindPathRequest& r,
                            grpc::CallbackServerContext* ctx, v1::FindPathResponse* out);

@@ -35,13 +35,11 @@ QueryFilter ToQueryFilter(const v1::QueryFilter& filter, const MapInfo& info);
 // Core path options; max_nodes is capped by `server_max_nodes` (0 in the request = that cap).
 PathOptions ToPathOptions(const v1::PathOptions& options, uint32_t server_max_nodes);
 
-// The wire status of a finished search. Core answers kPartial both when the node limit cut the
-// search and when the goal is unreachable under the filter; the API calls the second NO_PATH
-// unless the request allows partial paths.
-v1::PathStatus ToPathStatus(const PathResult& result, bool allow_partial);
+// The wire status of a query status.
+v1::PathStatus ToPathStatus(QueryStatus status);
 
 // Fills a FindPath answer from core's result (waypoints are left out for NO_PATH).
-void ToProto(const PathResult& result, bool allow_partial, v1::FindPathResponse* out);
+void ToProto(const PathResult& result, v1::FindPathResponse* out);
 
 // Fills a Raycast answer.
 void ToProto(const RaycastResult& result, v1::RaycastResponse* out);

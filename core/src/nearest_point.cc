@@ -1,4 +1,4 @@
-#include "nearest_poly.h"
+#include "nearest_point.h"
 
 #include <algorithm>
 #include <cmath>
@@ -28,7 +28,7 @@ std::optional<SurfacePoint> SurfaceUnder(const QueryContext& ctx, Vec3 pos, floa
     const float dy = std::fabs(y - pos.y);
     if (dy > reach_y || dy >= best_dy) return true;
     best_dy = dy;
-    found = SurfacePoint{PolyRef(tile.index, poly), Vec3{pos.x, y, pos.z}};
+    found = SurfacePoint{ctx.Ref({tile.index, poly}), Vec3{pos.x, y, pos.z}};
     return dy > tol::kOnSurface;
   });
   return found;
@@ -36,7 +36,7 @@ std::optional<SurfacePoint> SurfaceUnder(const QueryContext& ctx, Vec3 pos, floa
 
 }  // namespace
 
-std::optional<SurfacePoint> FindNearestPoly(const QueryContext& ctx, Vec3 pos, Vec3 half_extents,
+std::optional<SurfacePoint> NearestPoint(const QueryContext& ctx, Vec3 pos, Vec3 half_extents,
                                             const QueryFilter& filter) {
   const std::optional<SurfacePoint> under = SurfaceUnder(ctx, pos, half_extents.y, filter);
   if (under && std::fabs(under->pos.y - pos.y) <= tol::kOnSurface) return under;
@@ -69,7 +69,7 @@ std::optional<SurfacePoint> FindNearestPoly(const QueryContext& ctx, Vec3 pos, V
     const float d_sq = dxz_sq + dy * dy;
     if (d_sq < best_sq) {
       best_sq = d_sq;
-      best = SurfacePoint{PolyRef(tile.index, poly), q};
+      best = SurfacePoint{ctx.Ref({tile.index, poly}), q};
     }
     // A point on the surface: no polygon can be nearer by more than float noise.
     return best_sq > tol::kOnSurface * tol::kOnSurface;

@@ -11,7 +11,7 @@ namespace waymesh::internal {
 
 // The surface point closest to `pos` (3D distance to the plan-view closest point lifted onto
 // the surface) among accepted polygons overlapping pos ± half_extents. Inputs must be finite.
-std::optional<SurfacePoint> FindNearestPoly(const QueryContext& ctx, Vec3 pos, Vec3 half_extents,
+std::optional<SurfacePoint> NearestPoint(const QueryContext& ctx, Vec3 pos, Vec3 half_extents,
                                             const QueryFilter& filter);
 
 }  // namespace waymesh::internal
