@@ -44,6 +44,9 @@ absl::Status NavigationServer::Init(const ServerConfig& config, ServerHooks hook
   registry_options.maps_dir = config.maps_dir;
   registry_options.tile_cache_bytes = config.tile_cache_bytes;
   registry_options.reload_poll_interval = config.reload_interval;
+  registry_options.settle = config.reload_settle;
+  registry_options.removal_grace = config.map_removal_grace;
+  registry_options.spool_dir = config.spool_dir;
   absl::StatusOr<std::unique_ptr<MapRegistry>> maps = MapRegistry::Open(registry_options);
   if (!maps.ok()) return maps.status();
   maps_ = *std::move(maps);
@@ -59,6 +62,8 @@ absl::Status NavigationServer::Init(const ServerConfig& config, ServerHooks hook
     s.maps_loaded = maps->List().size();
     s.reloads = maps->reloads();
     s.reload_failures = maps->reload_failures();
+    s.removals = maps->removals();
+    s.files_missing = maps->files_missing();
     return s;
   });
 
@@ -121,6 +126,9 @@ absl::Status NavigationServer::StartGrpc(const ServerConfig& config) {
   grpc::ServerBuilder builder;
   const std::string address = HostPort(config.listen_address, config.port);
   builder.AddListeningPort(address, *credentials, &port_);
+  // gRPC sets SO_REUSEPORT by default, which lets a second server bind the same port and take
+  // half the connections: a misconfiguration that should fail loudly instead.
+  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, config.reuse_port ? 1 : 0);
   builder.RegisterService(service_.get());
   builder.SetMaxReceiveMessageSize(config.max_message_bytes);
   builder.SetMaxSendMessageSize(config.max_message_bytes);
