@@ -26,6 +26,8 @@ using Clock = std::chrono::steady_clock;
 // first lets the client see the answer instead of a reset from unread bytes.
 constexpr auto kLingerTime = std::chrono::seconds(1);
 constexpr size_t kLingerReadBytes = 16 << 10;
+// ... but not forever: a client still sending a large body after its refusal is cut off.
+constexpr uint64_t kLingerMaxBytes = 1 << 20;
 // A refusal (503) must not hold its socket long: the server is busy already.
 constexpr auto kRefusalWriteTime = std::chrono::seconds(1);
 // Back-off after a failed accept (e.g. EMFILE), so the loop does not spin.
@@ -254,9 +256,10 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   void DiscardInput() {
     if (!discard_) discard_ = std::make_unique<char[]>(kLingerReadBytes);
     socket_.async_read_some(asio::buffer(discard_.get(), kLingerReadBytes),
-                            [self = shared_from_this()](beast::error_code ec, size_t) {
+                            [self = shared_from_this()](beast::error_code ec, size_t n) {
                               if (self->state_ == State::kClosed) return;
-                              if (ec) {
+                              self->discarded_ += n;
+                              if (ec || self->discarded_ > kLingerMaxBytes) {
                                 self->Close();
                               } else {
                                 self->DiscardInput();
@@ -271,6 +274,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   std::optional<http::request_parser<http::string_body>> parser_;
   std::optional<http::response<http::string_body>> response_;
   std::unique_ptr<char[]> discard_;
+  uint64_t discarded_ = 0;  // bytes read and dropped while lingering
   State state_ = State::kIdle;
   Clock::time_point waiting_since_;
   uint64_t generation_ = 0;
