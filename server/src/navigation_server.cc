@@ -87,6 +87,7 @@ absl::Status NavigationServer::Init(const ServerConfig& config, ServerHooks hook
   NavigationServiceOptions service_options;
   service_options.max_search_nodes = config.max_search_nodes;
   service_options.auth_token = config.auth_token;
+  service_options.max_response_bytes = uint64_t(config.max_message_bytes);
   service_options.before_query = std::move(hooks.before_query);
   service_ = std::make_unique<NavigationService>(maps_.get(), pool_.get(), metrics_.get(),
                                                  std::move(service_options));
