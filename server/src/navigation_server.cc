@@ -8,6 +8,7 @@
 #include "absl/time/clock.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/health_check_service_interface.h"
+#include "port_connections.h"
 #include "spdlog/spdlog.h"
 #include "waymesh/server/server_credentials.h"
 
@@ -181,9 +182,17 @@ void NavigationServer::Shutdown(absl::Duration grace) {
                  service_->in_flight());
   }
   if (grpc_ != nullptr) {
-    // Cancels what is left at the deadline and returns once every callback has finished, which
-    // needs the workers: they stop only after.
-    grpc_->Shutdown(absl::ToChronoTime(std::max(deadline, absl::Now())));
+    // Once gRPC's own shutdown has begun it drops every call that arrives without an answer
+    // (its clients see a bare CANCELLED, which they do not retry), and clients keep sending
+    // until they read its GOAWAY. So the connections are cut first: whatever the clients
+    // still have in flight fails with UNAVAILABLE, which they retry elsewhere, and nothing
+    // more can arrive. Calls still running past the grace are cancelled by the cut too.
+    const int cut = ShutDownConnectionsOnPort(port_);
+    spdlog::debug("shutdown: closed {} client connection(s)", cut);
+    // The drain above waited for our calls already: an expired deadline makes gRPC cancel what
+    // is left at once instead of waiting for idle clients to disconnect (about 5 s). Returns
+    // once every callback has finished, which needs the workers: they stop only after.
+    grpc_->Shutdown(absl::ToChronoTime(absl::Now()));
     grpc_->Wait();
   }
   if (pool_ != nullptr) pool_->Stop();
