@@ -47,6 +47,20 @@ TEST(ServerBinaryTest, BadConfigurationExitsTwoNamingTheSetting) {
       RunTool({"/usr/bin/env", "WAYMESH_PORT=many", WAYMESH_SERVER_BIN, "--maps-dir=/tmp"}, &out),
       2);
   EXPECT_THAT(out, HasSubstr("WAYMESH_PORT"));
+  // Values abseil itself cannot parse, and flags it does not know, are bad flags too (its
+  // parser would exit 1).
+  for (const std::vector<std::string>& bad : std::vector<std::vector<std::string>>{
+           {"--port=many"},
+           {"--port", "many"},
+           {"--reload-interval=soon"},
+           {"--overload-shedding=maybe"},
+           {"--no-such-flag=1"},
+           {"--tile-cache-bytes"}}) {
+    std::vector<std::string> argv = {WAYMESH_SERVER_BIN, "--maps-dir=/tmp"};
+    argv.insert(argv.end(), bad.begin(), bad.end());
+    EXPECT_EQ(RunTool(argv, &out), 2) << bad[0] << ": " << out;
+    EXPECT_THAT(out, HasSubstr(bad[0].substr(0, bad[0].find('=')))) << out;
+  }
   TempDir empty;
   EXPECT_EQ(RunTool({WAYMESH_SERVER_BIN, "--maps-dir=" + empty.path() + "/missing", "--port=0",
                      "--metrics-port=-1"},
