@@ -19,6 +19,7 @@
 #include "triangle_soup.h"
 #include "triangulate.h"
 #include "vertex_welder.h"
+#include "waymesh/loader/number_text.h"
 #include "waymesh/loader/repair.h"
 
 namespace waymesh {
@@ -31,9 +32,9 @@ constexpr size_t kMaxFindings = 1000;
 
 absl::Status CheckTolerance(const char* name, float value) {
   if (!std::isfinite(value) || value < 0 || value > tol::kMaxRepairTolerance) {
-    return absl::InvalidArgumentError(
-        absl::StrFormat("repair option %s = %g m is out of range (0 to %g m)", name, value,
-                        tol::kMaxRepairTolerance));
+    return absl::InvalidArgumentError(absl::StrCat("repair option ", name, " = ", NumberText(value),
+                                                   " m is out of range (0 to ",
+                                                   NumberText(tol::kMaxRepairTolerance), " m)"));
   }
   return absl::OkStatus();
 }
