@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "degenerate_filter.h"
+#include "duplicate_filter.h"
 #include "edge_pairing.h"
 #include "islands.h"
 #include "map_metadata.h"
@@ -124,6 +125,7 @@ void Pipeline::Triangulate(const repair::CombinedSource& combined) {
   weld_.remap = {};
   report_.counts.degenerate = combined.input_triangles - soup_.tris.size();
   report_.counts.degenerate += repair::DropDegenerateTriangles(&soup_);
+  report_.duplicates = repair::DropDuplicateTriangles(&soup_);
 }
 
 absl::StatusOr<repair::TileGrid> Pipeline::Tiles() {

@@ -14,11 +14,11 @@
 namespace waymesh {
 
 struct RepairOptions {
-  float weld_tolerance = tol::kDefaultWeld;       // metres
-  float t_junction_tolerance = tol::kDefaultTJunction;  // metres
+  float weld_tolerance = tol::kDefaultWeld;                 // metres
+  float t_junction_tolerance = tol::kDefaultTJunction;      // metres
   float merge_height_tolerance = tol::kDefaultMergeHeight;  // metres
   int max_verts_per_poly = tol::kDefaultMaxVertsPerPoly;    // 3 disables merging
-  bool merge = true;        // false keeps input polygons (after splitting T-junctions)
+  bool merge = true;  // false keeps input polygons (after splitting T-junctions)
   float tile_size = tol::kDefaultTileSize;  // metres; polygons never span tiles
 };
 
@@ -28,13 +28,14 @@ struct RepairReport {
   uint64_t input_polygons = 0;
   uint64_t input_triangles = 0;
   RepairCounts counts;
+  uint64_t duplicates = 0;  // triangles dropped as exact repeats of another (same 3 vertices)
   uint64_t output_vertices = 0;
-  uint64_t triangles = 0;  // after weld, degenerate removal and T-junction splits
+  uint64_t triangles = 0;  // after weld, degenerate and duplicate removal, T-junction splits
   uint64_t polygons = 0;   // after merging
   uint64_t boundary_edges = 0;
   uint64_t off_mesh_links = 0;
   uint64_t off_mesh_links_dropped = 0;  // an end not on the mesh
-  std::vector<std::string> findings;  // one line per non-manifold edge / dropped link, with place
+  std::vector<std::string> findings;    // one line per non-manifold edge / dropped link, with place
 };
 
 // Off-mesh link with both ends attached to polygons.
