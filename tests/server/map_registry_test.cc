@@ -15,6 +15,7 @@
 #include "support/demo_town.h"
 #include "waymesh/core/nav_query.h"
 #include "waymesh/loader/map_tile_file.h"
+#include "waymesh/loader/map_tiles.h"
 
 namespace waymesh::testing {
 namespace {
@@ -280,6 +281,24 @@ TEST(MapRegistryTest, AFifoInPlaceOfAMapNeitherBlocksNorUnloadsIt) {
   // Directly too: neither the copy nor the loader waits on it.
   EXPECT_EQ(maps.spool().Copy(path).status().code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_EQ(MapTileFile::Open(path).status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+// Such a map once passed loading and then broke ListMaps and GetMapInfo for every client.
+TEST(MapRegistryTest, AMapNamedInBytesThatAreNotUtf8IsNotServed) {
+  std::string bytes = Town(200, 7).bytes;
+  const std::string& name = Town(200, 7).map->info().name;
+  const size_t at = bytes.find(name);
+  ASSERT_NE(at, std::string::npos);
+  bytes[at] = '\xff';
+  ResealMapChecksums(std::as_writable_bytes(std::span(bytes)));
+  TempDir dir;
+  dir.Write("town.wmesh", Town(200, 7).bytes);
+  dir.Write("latin1.wmesh", bytes);
+  auto registry = server::MapRegistry::Open(Options(dir));
+  ASSERT_TRUE(registry.ok()) << registry.status();
+  EXPECT_EQ((*registry)->List().size(), 1u);
+  EXPECT_EQ((*registry)->Find("latin1").status().code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ((*registry)->reload_failures(), 1u);
 }
 
 TEST(MapRegistryTest, AnUnusableSpoolDirectoryIsAClearError) {
