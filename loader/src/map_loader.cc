@@ -1,16 +1,18 @@
 // LoadMap, LoadMapFile and LoadMapView: header block, then every tile, then a NavMap whose
-// tiles point into the bytes.
+// tiles point into the bytes, then the structural checks (map_structure.h).
 
 #include "absl/strings/str_cat.h"
 #include "format_error.h"
+#include "map_view_loader.h"
 #include "mapped_file.h"
 #include "waymesh/loader/map_file.h"
+#include "waymesh/loader/map_structure.h"
 #include "waymesh/loader/map_tiles.h"
 
 namespace waymesh {
 
-absl::StatusOr<std::shared_ptr<const NavMap>> LoadMapView(std::span<const std::byte> bytes,
-                                                          std::shared_ptr<const void> storage) {
+absl::StatusOr<std::shared_ptr<const NavMap>> LoadMapViewUnchecked(
+    std::span<const std::byte> bytes, std::shared_ptr<const void> storage) {
   absl::StatusOr<MapDirectory> dir = ReadMapDirectory(bytes);
   if (!dir.ok()) return dir.status();
   if (dir->file_bytes != bytes.size()) {
@@ -27,6 +29,24 @@ absl::StatusOr<std::shared_ptr<const NavMap>> LoadMapView(std::span<const std::b
     tiles.push_back(*tile);
   }
   return std::make_shared<const NavMap>(std::move(dir->info), std::move(tiles), std::move(storage));
+}
+
+absl::StatusOr<std::shared_ptr<const NavMap>> LoadMapView(std::span<const std::byte> bytes,
+                                                          std::shared_ptr<const void> storage) {
+  absl::StatusOr<std::shared_ptr<const NavMap>> map =
+      LoadMapViewUnchecked(bytes, std::move(storage));
+  if (!map.ok()) return map.status();
+  if (absl::Status s = MapStructureStatus(**map); !s.ok()) return s;
+  return map;
+}
+
+absl::Status CheckCompiledMap(const std::string& bytes) {
+  absl::StatusOr<std::shared_ptr<const NavMap>> map =
+      LoadMapView(std::as_bytes(std::span(bytes)), nullptr);
+  if (map.ok()) return absl::OkStatus();
+  return absl::InternalError(absl::StrCat(
+      "the compiled map fails the checks its readers apply (a bug in the map writer): ",
+      map.status().message()));
 }
 
 absl::StatusOr<std::shared_ptr<const NavMap>> LoadMap(std::shared_ptr<const std::string> bytes) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "waymesh/loader/map_structure.h"
 
 namespace waymesh {
 namespace {
@@ -135,7 +136,9 @@ absl::StatusOr<std::shared_ptr<const NavMap>> MapTileFile::ReadResident() const 
     views.push_back(**tile);
     owned->push_back(*std::move(tile));
   }
-  return std::make_shared<const NavMap>(dir_.info, std::move(views), std::move(owned));
+  auto map = std::make_shared<const NavMap>(dir_.info, std::move(views), std::move(owned));
+  if (absl::Status s = MapStructureStatus(*map); !s.ok()) return InPath(path_, s);
+  return map;
 }
 
 }  // namespace waymesh

@@ -20,6 +20,7 @@
 #include "triangle_soup.h"
 #include "triangulate.h"
 #include "vertex_welder.h"
+#include "waymesh/loader/map_structure.h"
 #include "waymesh/loader/number_text.h"
 #include "waymesh/loader/repair.h"
 
@@ -51,9 +52,10 @@ absl::Status CheckOptions(const RepairOptions& o) {
         absl::StrFormat("repair option max_verts_per_poly = %d is out of range (3 to %d)",
                         o.max_verts_per_poly, tol::kMaxVertsPerPolyLimit));
   }
-  if (!std::isfinite(o.tile_size) || o.tile_size <= 0) {
+  if (!(o.tile_size >= kMinTileSize) || o.tile_size > tol::kMaxCoordinate) {
     return absl::InvalidArgumentError(
-        absl::StrFormat("repair option tile_size = %g m must be positive", o.tile_size));
+        absl::StrCat("repair option tile_size = ", NumberText(o.tile_size), " m is out of range (",
+                     NumberText(kMinTileSize), " to ", NumberText(tol::kMaxCoordinate), " m)"));
   }
   return absl::OkStatus();
 }

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "gtest/gtest.h"
+#include "support/defect_maps.h"
 #include "support/demo_town.h"
 #include "waymesh/core/nav_query.h"
 #include "waymesh/loader/map_tile_file.h"
@@ -298,6 +299,21 @@ TEST(MapRegistryTest, AMapNamedInBytesThatAreNotUtf8IsNotServed) {
   ASSERT_TRUE(registry.ok()) << registry.status();
   EXPECT_EQ((*registry)->List().size(), 1u);
   EXPECT_EQ((*registry)->Find("latin1").status().code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ((*registry)->reload_failures(), 1u);
+}
+
+// Checksums cannot tell a structurally broken map (here a polygon linked to itself, sealed
+// with valid CRCs): the server refuses what `waymesh validate` flags.
+TEST(MapRegistryTest, AStructurallyBrokenMapIsNotServed) {
+  RepairedMesh mesh = Unity1000Mesh();
+  mesh.poly_neighbors[mesh.poly_start[5]] = 5;
+  TempDir dir;
+  dir.Write("broken.wmesh", CompileOrDie(mesh));
+  dir.Write("sound.wmesh", CompileOrDie(Unity1000Mesh()));
+  auto registry = server::MapRegistry::Open(Options(dir));
+  ASSERT_TRUE(registry.ok()) << registry.status();
+  EXPECT_TRUE((*registry)->Find("sound").ok());
+  EXPECT_EQ((*registry)->Find("broken").status().code(), absl::StatusCode::kNotFound);
   EXPECT_EQ((*registry)->reload_failures(), 1u);
 }
 

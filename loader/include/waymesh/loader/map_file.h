@@ -18,6 +18,12 @@ absl::StatusOr<std::string> CompileMap(const RepairedMesh& mesh);
 // them. Errors name the offset and the failing check. `bytes` is kept alive by the map.
 absl::StatusOr<std::shared_ptr<const NavMap>> LoadMap(std::shared_ptr<const std::string> bytes);
 
+// Loads `bytes` (as CompileMap wrote them) the way every reader will: checksums, index ranges,
+// structure (map_structure.h). `waymesh build` and `bake` run it before writing, so they never
+// write a map that inspect, validate or the server would refuse. Internal error naming the
+// failed check otherwise (the writer's bug, not the input's).
+absl::Status CheckCompiledMap(const std::string& bytes);
+
 // Memory-maps `path` and loads it as above.
 absl::StatusOr<std::shared_ptr<const NavMap>> LoadMapFile(const std::string& path);
 

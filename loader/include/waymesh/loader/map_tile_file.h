@@ -52,8 +52,9 @@ class MapTileFile {
   // Reads and validates tile `index` (< tile count). The view owns its bytes. Thread-safe.
   absl::StatusOr<std::shared_ptr<const TileView>> ReadTile(uint32_t index) const;
 
-  // Reads and validates every tile: the whole map resident, e.g. to derive what a paged NavMap
-  // of this file keeps (digest, landmark table) before the tiles are let go.
+  // Reads and validates every tile, then the map's structure (map_structure.h): the whole map
+  // resident, e.g. to derive what a paged NavMap of this file keeps (digest, landmark table)
+  // before the tiles are let go.
   absl::StatusOr<std::shared_ptr<const NavMap>> ReadResident() const;
 
  private:
