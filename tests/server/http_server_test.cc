@@ -134,7 +134,9 @@ TEST(HttpServerTest, TrickledRequestsTimeOutAndIdleConnectionsClose) {
   for (size_t i = 0; i + 2 < request.size(); ++i) {
     if (!slow.Send(request.substr(i, 1))) break;
     // Meanwhile, other clients are answered at once.
-    if (i == 3) EXPECT_EQ(Get(*server, "/hello"), 200);
+    if (i == 3) {
+      EXPECT_EQ(Get(*server, "/hello"), 200);
+    }
     absl::SleepFor(absl::Milliseconds(50));
     if (i * 50 > 600) break;
   }
