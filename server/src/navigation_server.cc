@@ -6,9 +6,9 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "grpc/grpc.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/health_check_service_interface.h"
-#include "port_connections.h"
 #include "spdlog/spdlog.h"
 #include "waymesh/server/server_credentials.h"
 
@@ -184,11 +184,12 @@ void NavigationServer::Shutdown(absl::Duration grace) {
   if (grpc_ != nullptr) {
     // Once gRPC's own shutdown has begun it drops every call that arrives without an answer
     // (its clients see a bare CANCELLED, which they do not retry), and clients keep sending
-    // until they read its GOAWAY. So the connections are cut first: whatever the clients
-    // still have in flight fails with UNAVAILABLE, which they retry elsewhere, and nothing
-    // more can arrive. Calls still running past the grace are cancelled by the cut too.
-    const int cut = ShutDownConnectionsOnPort(port_);
-    spdlog::debug("shutdown: closed {} client connection(s)", cut);
+    // until they read its GOAWAY. So the connections are dropped first: whatever the clients
+    // still have in flight fails with UNAVAILABLE, which they retry elsewhere, and what was
+    // about to arrive has no connection to arrive on. Calls still running past the grace end
+    // here too. (grpc.h says "only usable after shutdown"; gRPC 1.51 only disconnects the
+    // channels it has, which ServerShutdownTest checks under load.)
+    grpc_server_cancel_all_calls(grpc_->c_server());
     // The drain above waited for our calls already: an expired deadline makes gRPC cancel what
     // is left at once instead of waiting for idle clients to disconnect (about 5 s). Returns
     // once every callback has finished, which needs the workers: they stop only after.
