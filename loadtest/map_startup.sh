@@ -35,11 +35,14 @@ for dir in "$@"; do
   used_after=$(df -k --output=used "$WORK/spool" | tail -1)
   rss=$(awk '/VmRSS/ {printf "%.0f", $2 / 1024}' "/proc/$PID/status")
   bytes=$(du -cb "$dir"/*.wmesh | tail -1 | cut -f1)
-  methods=$(grep -o 'private copy by [a-z_/]*' "$WORK/log" | sort | uniq -c | awk '{printf "%s%d by %s", sep, $1, $4; sep=", "}')
+  methods=$( (grep -o 'private copy by [a-z_/]*' "$WORK/log" || true) | sort | uniq -c |
+    awk '{printf "%s%d by %s", sep, $1, $5; sep=", "}')
+  copy_s=$( (grep -o 'private copy by [a-z_/]* in [0-9.]*' "$WORK/log" || true) |
+    awk '{s += $NF} END {if (NR) printf ", %.2f s copying", s}')
   printf '| %s | %d, %.1f MB | %.2f s | %s MB | %.1f MB | %s |\n' "$(basename "$dir")" \
     "$(ls "$dir"/*.wmesh | wc -l)" "$(echo "$bytes / 1048576" | bc -l)" \
     "$(echo "$end - $start" | bc -l)" "$rss" "$(echo "($used_after - $used_before) / 1024" | bc -l)" \
-    "${methods:-none}"
+    "${methods:-none}${copy_s}"
   kill "$PID"
   wait "$PID" 2>/dev/null || true
 done
