@@ -31,7 +31,6 @@ RUN apt-get update \
       libprotobuf32 \
       libspdlog1.10 \
       libfmt9 \
-      libcpp-httplib0.11 \
       libcairo2 \
       librecast1 \
  && rm -rf /var/lib/apt/lists/*
@@ -40,12 +39,15 @@ RUN apt-get update \
 RUN groupadd --system --gid 10001 waymesh \
  && useradd --system --uid 10001 --gid 10001 --no-create-home --home-dir /nonexistent \
       --shell /usr/sbin/nologin waymesh \
- && install -d -o 10001 -g 10001 -m 0755 /maps
+ && install -d -o 10001 -g 10001 -m 0755 /maps \
+ && install -d -o 10001 -g 10001 -m 0700 /spool
 COPY --from=build /out/waymesh-server /out/waymesh /usr/local/bin/
 USER 10001:10001
-# Maps come from a mounted directory (read-only is enough: the server only reads).
-ENV WAYMESH_MAPS_DIR=/maps
-VOLUME ["/maps"]
+# Maps come from a mounted directory (read-only is enough: the server only reads). The server
+# serves private copies of them from /spool (unnamed files; on disk, room for every map twice):
+# mount a volume there when the root file system is read-only.
+ENV WAYMESH_MAPS_DIR=/maps WAYMESH_SPOOL_DIR=/spool
+VOLUME ["/maps", "/spool"]
 # gRPC (--port) and Prometheus metrics + /healthz (--metrics-port).
 EXPOSE 50051 9464
 ENTRYPOINT ["/usr/local/bin/waymesh-server"]

@@ -16,7 +16,8 @@ PACKAGES=(
   grpc-proto                               # grpc.health.v1 proto for health-check clients
   libspdlog-dev                            # waymesh-server logs (text or JSON)
   openssl                                  # test certificates for the TLS / mutual TLS tests
-  libcpp-httplib-dev                       # waymesh-server /metrics and /healthz endpoint
+  libcpp-httplib-dev                       # HTTP client of the metrics endpoint tests
+  libboost-dev                             # Boost.Beast/Asio (headers): the bounded /metrics and /healthz server
   prometheus                               # promtool and the real-Prometheus scrape test
   python3
   # Deployment and clients (scripts/test_deploy.sh, scripts/test_clients.sh): manifest lint and

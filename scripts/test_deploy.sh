@@ -146,6 +146,8 @@ mutate "grace shorter than the drain" $D 's/terminationGracePeriodSeconds: 30/te
 mutate "drain longer than the grace" $F 's/WAYMESH_SHUTDOWN_GRACE: 10s/WAYMESH_SHUTDOWN_GRACE: 1m/' "termination grace"
 mutate "headless Service without connection ageing" $F 's/WAYMESH_MAX_CONNECTION_AGE: 5m/WAYMESH_MAX_CONNECTION_AGE: "0"/' "Services reach"
 mutate "tile cache larger than the memory limit" $F 's/WAYMESH_TILE_CACHE_BYTES: "536870912"/WAYMESH_TILE_CACHE_BYTES: "1073741824"/' "resources hold"
+mutate "spool not mounted" $D '/mountPath: \/spool/s/\/spool/\/spool-elsewhere/' "spool directory"
+mutate "spool in memory" $D '/^        - name: spool$/,/sizeLimit/s/emptyDir:/emptyDir:\n            medium: Memory/' "spool directory"
 mutate "root filesystem writable" $D '0,/readOnlyRootFilesystem: true/s//readOnlyRootFilesystem: false/' "non-root"
 mutate "Service selects no server pod" deploy/base/service-grpc.yaml 's/app.kubernetes.io\/component: server/app.kubernetes.io\/component: sever/' "Services reach"
 mutate "container port type" $D 's/containerPort: 50051/containerPort: "50051"/' "schema"

@@ -63,6 +63,10 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::vector<std::string> args = NormalizeFlagArgs(argc, argv);
+  if (absl::Status s = CheckFlagArgs(args); !s.ok()) {
+    std::fprintf(stderr, "waymesh-server: %s (see --help)\n", std::string(s.message()).c_str());
+    return 2;
+  }
   std::vector<char*> arg_ptrs;
   for (std::string& a : args) arg_ptrs.push_back(a.data());
   const std::vector<char*> rest =

@@ -9,11 +9,13 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "commands.h"
 #include "position_arg.h"
 #include "waymesh/loader/map_checks.h"
 #include "waymesh/loader/map_file_check.h"
+#include "waymesh/loader/number_text.h"
 
 namespace waymesh::cli {
 namespace {
@@ -41,8 +43,8 @@ absl::StatusOr<MapCheckOptions> CheckOptions(const ValidateArgs& args) {
   if (args.min_area_opt->count()) o.min_area = args.min_area;
   if (args.max_area_opt->count()) o.max_area = args.max_area;
   if (o.min_area && o.max_area && *o.min_area > *o.max_area) {
-    return absl::InvalidArgumentError(
-        absl::StrFormat("--min-area %g is above --max-area %g", *o.min_area, *o.max_area));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--min-area ", NumberText(*o.min_area), " is above --max-area ", NumberText(*o.max_area)));
   }
   absl::StatusOr<Vec3> extents = ParseHalfExtents(args.extents, "--extents");
   if (!extents.ok()) return extents.status();

@@ -28,11 +28,12 @@ uint64_t IslandGroupCount(const MapInfo& info) {
 }  // namespace
 
 void PrintRepairReport(const RepairReport& r, std::ostream& out) {
-  out << absl::StrFormat("input        %d vertices, %d polygons (%d triangles)\n",
-                         r.input_vertices, r.input_polygons, r.input_triangles);
+  out << absl::StrFormat("input        %d vertices, %d polygons (%d triangles)\n", r.input_vertices,
+                         r.input_polygons, r.input_triangles);
   out << absl::StrFormat("weld         %d vertices welded -> %d vertices\n", r.counts.welded,
                          r.output_vertices);
   out << absl::StrFormat("degenerate   %d triangles dropped\n", r.counts.degenerate);
+  out << absl::StrFormat("duplicates   %d triangles dropped\n", r.duplicates);
   out << absl::StrFormat("t-junctions  %d edges split\n", r.counts.t_junctions);
   out << absl::StrFormat("non-manifold %d edges paired by height and facing\n",
                          r.counts.non_manifold);
@@ -57,8 +58,8 @@ nlohmann::json MapSummaryJson(const NavMap& map, uint64_t file_bytes) {
       {"vertices", info.vertex_count},
       {"polygons", info.polygon_count},
       {"tiles", map.tile_count()},
-      {"tile_grid", {{"width", info.grid_width}, {"height", info.grid_height},
-                     {"tile_size", info.tile_size}}},
+      {"tile_grid",
+       {{"width", info.grid_width}, {"height", info.grid_height}, {"tile_size", info.tile_size}}},
       {"islands", info.islands.size()},
       {"island_groups", IslandGroupCount(info)},
       {"island_polygons", IslandSizesLargestFirst(info)},
@@ -67,14 +68,20 @@ nlohmann::json MapSummaryJson(const NavMap& map, uint64_t file_bytes) {
       {"areas", areas},
       {"bytes", file_bytes},
       {"bytes_per_polygon", file_bytes / polygons},
-      {"bounds", {{"min", {info.bounds.min.x, info.bounds.min.y, info.bounds.min.z}},
-                  {"max", {info.bounds.max.x, info.bounds.max.y, info.bounds.max.z}}}},
-      {"agent", {{"radius", info.agent.radius}, {"height", info.agent.height},
-                 {"max_slope", info.agent.max_slope_deg}, {"step_height", info.agent.step_height},
-                 {"voxel_size", info.agent.voxel_size}}},
-      {"repairs", {{"welded", info.repairs.welded}, {"t_junctions", info.repairs.t_junctions},
-                   {"non_manifold", info.repairs.non_manifold},
-                   {"degenerate", info.repairs.degenerate}}},
+      {"bounds",
+       {{"min", {info.bounds.min.x, info.bounds.min.y, info.bounds.min.z}},
+        {"max", {info.bounds.max.x, info.bounds.max.y, info.bounds.max.z}}}},
+      {"agent",
+       {{"radius", info.agent.radius},
+        {"height", info.agent.height},
+        {"max_slope", info.agent.max_slope_deg},
+        {"step_height", info.agent.step_height},
+        {"voxel_size", info.agent.voxel_size}}},
+      {"repairs",
+       {{"welded", info.repairs.welded},
+        {"t_junctions", info.repairs.t_junctions},
+        {"non_manifold", info.repairs.non_manifold},
+        {"degenerate", info.repairs.degenerate}}},
       {"source_hash", info.source_hash},
       {"build_tool_version", info.build_tool_version},
       {"checksums", "ok"},
@@ -87,8 +94,8 @@ void PrintMapSummary(const NavMap& map, uint64_t file_bytes, std::ostream& out) 
   out << absl::StrFormat("map          %s (%s)\n", info.name, info.build_tool_version);
   out << absl::StrFormat("source       %s\n", info.source_hash);
   out << absl::StrFormat("bounds       (%.2f, %.2f, %.2f) .. (%.2f, %.2f, %.2f) m\n",
-                         info.bounds.min.x, info.bounds.min.y, info.bounds.min.z,
-                         info.bounds.max.x, info.bounds.max.y, info.bounds.max.z);
+                         info.bounds.min.x, info.bounds.min.y, info.bounds.min.z, info.bounds.max.x,
+                         info.bounds.max.y, info.bounds.max.z);
   out << absl::StrFormat("vertices     %d\n", info.vertex_count);
   out << absl::StrFormat("polygons     %d\n", info.polygon_count);
   out << absl::StrFormat("tiles        %d (grid %d x %d of %.1f m)\n", map.tile_count(),

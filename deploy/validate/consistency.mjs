@@ -198,6 +198,20 @@ function checkDeployment(d, objects, ctx) {
     else if (!(server.volumeMounts ?? []).some((m) => m.mountPath === dir)) e.push(`--maps-dir ${dir} is not a volumeMount of ${SERVER_CONTAINER}`);
   });
 
+  // The server serves private copies of the maps from --spool-dir: with a read-only root file
+  // system that must be a writable volume, and on disk (a memory-backed one costs RAM per map).
+  check("spool directory is a writable disk volume", (e) => {
+    const dir = flags.get("spool_dir");
+    const mount = (server.volumeMounts ?? []).find((m) => m.mountPath === dir);
+    if (!dir) e.push("--spool-dir is not set");
+    else if (!mount) e.push(`--spool-dir ${dir} is not a volumeMount of ${SERVER_CONTAINER}`);
+    else if (mount.readOnly) e.push(`--spool-dir ${dir} is mounted read-only`);
+    else {
+      const volume = (pod.volumes ?? []).find((v) => v.name === mount.name);
+      if (volume?.emptyDir?.medium === "Memory") e.push(`--spool-dir ${dir} is a memory-backed emptyDir`);
+    }
+  });
+
   check("Services reach the server's ports", (e) => {
     const services = byKind(objects, "Service").filter((s) => selects(s.spec?.selector, podLabels));
     const exposed = new Set();

@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "waymesh/loader/baker.h"
 #include "waymesh/loader/map_file.h"
+#include "waymesh/loader/map_tiles.h"
 
 namespace waymesh {
 namespace {
@@ -77,6 +78,7 @@ absl::StatusOr<BakeResult> BakeMap(const std::string& geometry_path,
   if (progress) progress("compile", repair_start + kRepairShare);
   absl::StatusOr<std::string> bytes = CompileMap(*mesh);
   if (!bytes.ok()) return bytes.status();
+  if (absl::Status s = CheckCompiledMap(*bytes); !s.ok()) return s;
   result.build.bytes = *std::move(bytes);
   result.build.info = std::move(mesh->info);
   if (progress) progress("done", 1.0);

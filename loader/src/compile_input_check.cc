@@ -1,9 +1,12 @@
 #include "compile_input_check.h"
 
 #include <cmath>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
-#include "waymesh/loader/tolerances.h"
+#include "map_strings.h"
+#include "utf8_check.h"
+#include "waymesh/core/tolerances.h"
 #include "wmesh_layout.h"
 
 namespace waymesh {
@@ -19,15 +22,22 @@ absl::Status CheckInfo(const MapInfo& info) {
     return Invalid(absl::StrCat("tile grid ", info.grid_width, " x ", info.grid_height,
                                 " must have 1 to ", wmesh::kMaxGridCells, " cells"));
   }
-  for (const std::string* s : {&info.name, &info.source_hash, &info.build_tool_version}) {
-    if (s->size() > wmesh::kMaxStringBytes) {
-      return Invalid(
-          absl::StrCat("string of ", s->size(), " bytes exceeds ", wmesh::kMaxStringBytes));
+  for (int i = 0; i < wmesh::kStringCount; ++i) {
+    const std::string& s = wmesh::MapString(info, i);
+    if (s.size() > wmesh::kMaxStringBytes) {
+      return Invalid(absl::StrCat(wmesh::MapStringName(i), " of ", s.size(), " bytes exceeds ",
+                                  wmesh::kMaxStringBytes));
+    }
+    // Clients could not parse the server's answers holding it (protobuf strings are UTF-8).
+    if (std::optional<std::string> problem = Utf8Problem(s)) {
+      return Invalid(absl::StrCat(wmesh::MapStringName(i), " is not valid UTF-8 (", *problem,
+                                  "); the map name comes from the export's scene name or, "
+                                  "without one, the input file's name"));
     }
   }
   for (int a = 0; a < kMaxAreas; ++a) {
-    if (info.areas[a].name.size() > wmesh::kMaxStringBytes || !std::isfinite(info.areas[a].cost)) {
-      return Invalid(absl::StrCat("area ", a, ": name too long or cost not finite"));
+    if (!std::isfinite(info.areas[a].cost)) {
+      return Invalid(absl::StrCat("area ", a, ": cost not finite"));
     }
   }
   const AgentSettings& g = info.agent;

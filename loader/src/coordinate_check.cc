@@ -2,8 +2,10 @@
 
 #include <cmath>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "waymesh/loader/tolerances.h"
+#include "waymesh/core/tolerances.h"
+#include "waymesh/loader/number_text.h"
 
 namespace waymesh::importer {
 
@@ -11,8 +13,8 @@ std::optional<std::string> CoordinateProblem(double value) {
   if (std::isnan(value)) return "is NaN";
   if (std::isinf(value)) return "is infinite";
   if (std::fabs(value) > tol::kMaxCoordinate) {
-    return absl::StrFormat("= %g is beyond the coordinate limit of ±%g m", value,
-                           tol::kMaxCoordinate);
+    return absl::StrCat("= ", NumberText(value), " is beyond the coordinate limit of ±",
+                        NumberText(tol::kMaxCoordinate), " m");
   }
   return std::nullopt;
 }

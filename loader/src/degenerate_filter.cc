@@ -17,23 +17,12 @@ TriangleDefect ClassifyTriangle(std::span<const Vec3> vertices, const Tri& t) {
 }
 
 uint64_t DropDegenerateTriangles(TriangleSoup* soup) {
-  size_t kept = 0;
-  for (size_t i = 0; i < soup->tris.size(); ++i) {
-    Tri t = soup->tris[i];
-    if (ClassifyTriangle(soup->vertices, t) != TriangleDefect::kNone) continue;
-    if (Area2XZ(soup->vertices[t[0]], soup->vertices[t[1]], soup->vertices[t[2]]) < 0) {
-      std::swap(t[1], t[2]);
-    }
-    soup->tris[kept] = t;
-    soup->area[kept] = soup->area[i];
-    soup->source_polygon[kept] = soup->source_polygon[i];
-    ++kept;
-  }
-  const uint64_t dropped = soup->tris.size() - kept;
-  soup->tris.resize(kept);
-  soup->area.resize(kept);
-  soup->source_polygon.resize(kept);
-  return dropped;
+  const std::vector<Vec3>& v = soup->vertices;
+  return soup->Filter([&v](Tri& t) {
+    if (ClassifyTriangle(v, t) != TriangleDefect::kNone) return false;
+    if (Area2XZ(v[t[0]], v[t[1]], v[t[2]]) < 0) std::swap(t[1], t[2]);
+    return true;
+  });
 }
 
 }  // namespace waymesh::repair

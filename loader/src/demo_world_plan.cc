@@ -5,9 +5,11 @@
 #include <numbers>
 
 #include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "demo_world_random.h"
 #include "demo_world_structures.h"
+#include "waymesh/loader/number_text.h"
 
 namespace waymesh::demo {
 namespace {
@@ -32,12 +34,14 @@ int RampUnits(double height, double metres, double unit) {
 
 absl::Status ValidateOptions(const DemoWorldOptions& options) {
   if (!(options.size >= kDemoMinSize && options.size <= kDemoMaxSize)) {
-    return absl::InvalidArgumentError(absl::StrFormat("demo world size %g m is outside [%g, %g] m",
-                                                      options.size, kDemoMinSize, kDemoMaxSize));
+    return absl::InvalidArgumentError(absl::StrCat("demo world size ", NumberText(options.size),
+                                                   " m is outside [", NumberText(kDemoMinSize),
+                                                   ", ", NumberText(kDemoMaxSize), "] m"));
   }
   if (!(options.cell >= kDemoMinCell && options.cell <= kDemoMaxCell)) {
-    return absl::InvalidArgumentError(absl::StrFormat("demo world cell %g m is outside [%g, %g] m",
-                                                      options.cell, kDemoMinCell, kDemoMaxCell));
+    return absl::InvalidArgumentError(absl::StrCat("demo world cell ", NumberText(options.cell),
+                                                   " m is outside [", NumberText(kDemoMinCell),
+                                                   ", ", NumberText(kDemoMaxCell), "] m"));
   }
   const double units = std::floor(options.size / (2 * options.cell));
   const double worst_triangles = 5 * units * units;  // every unit walkable, half of them fine

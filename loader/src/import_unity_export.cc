@@ -14,6 +14,7 @@
 #include "json_node.h"
 #include "json_sax_reader.h"
 #include "waymesh/loader/importers.h"
+#include "waymesh/loader/number_text.h"
 #include "waymesh/loader/tolerances.h"
 
 namespace waymesh {
@@ -49,9 +50,9 @@ std::optional<std::string> TakeCoordinate(StreamedGeometry& g, size_t index, dou
 }
 
 std::optional<std::string> TakeIndex(StreamedGeometry& g, double value, bool integral) {
-  if (!integral) return absl::StrCat("= ", value, " is not an integer");
+  if (!integral) return absl::StrCat("= ", NumberText(value), " is not an integer");
   if (value < 0 || value > double(UINT32_MAX)) {
-    return absl::StrCat("= ", value, " is not a vertex index");
+    return absl::StrCat("= ", NumberText(value), " is not a vertex index");
   }
   g.indices.push_back(static_cast<uint32_t>(value));
   return std::nullopt;
@@ -59,7 +60,7 @@ std::optional<std::string> TakeIndex(StreamedGeometry& g, double value, bool int
 
 std::optional<std::string> TakeArea(StreamedGeometry& g, double value, bool integral) {
   if (!integral || value < 0 || value >= kMaxAreas) {
-    return absl::StrCat("= ", value, " is not an area id (0..", kMaxAreas - 1, ")");
+    return absl::StrCat("= ", NumberText(value), " is not an area id (0..", kMaxAreas - 1, ")");
   }
   g.triangle_areas.push_back(static_cast<uint8_t>(value));
   return std::nullopt;

@@ -4,6 +4,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "json_sax_reader.h"
+#include "waymesh/loader/number_text.h"
 
 namespace waymesh::importer {
 namespace {
@@ -86,6 +88,15 @@ absl::StatusOr<double> JsonNode::AsNumber() const {
 }
 
 absl::StatusOr<int64_t> JsonNode::AsInt(int64_t min, int64_t max) const {
+  if (value_->is_number_float()) {
+    // 2e0 or 2.0 is the integer 2; 2.5 is not an integer at all.
+    const double d = value_->get<double>();
+    if (!IsWholeNumber(d)) return Error(absl::StrCat("= ", NumberText(d), " is not an integer"));
+    if (d < double(min) || d > double(max)) {
+      return Error(absl::StrCat("= ", NumberText(d), " is out of range [", min, ", ", max, "]"));
+    }
+    return static_cast<int64_t>(d);
+  }
   if (!value_->is_number_integer()) {
     return Error(absl::StrCat("must be an integer, not ", KindOf(*value_)));
   }

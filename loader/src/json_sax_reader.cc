@@ -1,6 +1,7 @@
 #include "json_sax_reader.h"
 
 #include <algorithm>
+#include <cmath>
 #include <exception>
 #include <utility>
 
@@ -82,6 +83,11 @@ std::optional<std::string> NonFiniteLiteral(std::string_view last_read, int erro
 
 }  // namespace
 
+bool IsWholeNumber(double v) {
+  constexpr double kLargestExact = 9007199254740992.0;  // 2^53
+  return std::fabs(v) <= kLargestExact && std::trunc(v) == v;
+}
+
 // nlohmann SAX events -> streamed numbers or tree nodes, with the path of every value.
 class JsonSaxReader::Handler {
  public:
@@ -91,7 +97,9 @@ class JsonSaxReader::Handler {
   bool boolean(bool v) { return Scalar(json(v), "a boolean"); }
   bool number_integer(json::number_integer_t v) { return Number(v, double(v), true); }
   bool number_unsigned(json::number_unsigned_t v) { return Number(v, double(v), true); }
-  bool number_float(json::number_float_t v, const json::string_t&) { return Number(v, v, false); }
+  bool number_float(json::number_float_t v, const json::string_t&) {
+    return Number(v, v, IsWholeNumber(v));
+  }
   bool string(json::string_t& v) {
     if (stream_ != nullptr) return Fail(PathOf(frames_), StringInNumbers(v));
     return Scalar(json(std::move(v)), "a string");

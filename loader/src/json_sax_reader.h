@@ -16,7 +16,11 @@
 
 namespace waymesh::importer {
 
-// Takes element `index` of a streamed array: its value and whether the JSON text was an integer.
+// Whether `v` is a whole number that a double holds exactly (|v| <= 2^53).
+bool IsWholeNumber(double v);
+
+// Takes element `index` of a streamed array: its value and whether that value is a whole number
+// (written as an integer, or as 2e0 or 2.0: exporters write integers as floats).
 // Returns a problem ("is not an integer") to stop the parse with "origin: key[index] problem".
 using NumberSink =
     std::function<std::optional<std::string>(size_t index, double value, bool integral)>;

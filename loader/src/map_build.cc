@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "waymesh/loader/map_file.h"
+#include "waymesh/loader/map_tiles.h"
 
 namespace waymesh {
 namespace {
@@ -42,6 +43,7 @@ absl::StatusOr<BuildResult> BuildMap(std::span<const std::string> inputs,
   if (progress) progress("compile", 1.0 - kCompileShare);
   absl::StatusOr<std::string> bytes = CompileMap(*mesh);
   if (!bytes.ok()) return bytes.status();
+  if (absl::Status s = CheckCompiledMap(*bytes); !s.ok()) return s;
   result.bytes = *std::move(bytes);
   result.info = std::move(mesh->info);
   if (progress) progress("done", 1.0);

@@ -10,6 +10,7 @@
 #include "link_check.h"
 #include "topology_check.h"
 #include "waymesh/core/nav_query.h"
+#include "waymesh/loader/map_structure.h"
 
 namespace waymesh {
 namespace {
@@ -23,15 +24,27 @@ void Append(std::vector<MapFinding> more, MapCheckReport* report) {
   for (MapFinding& f : more) report->findings.push_back(std::move(f));
 }
 
+void RunStructure(const NavMap& map, MapCheckReport* report) {
+  std::vector<MapFinding> found = CheckMapStructure(map);
+  report->summary.push_back(absl::StrFormat(
+      "structure (what the server refuses): tile grid, coordinates, winding, neighbour links: "
+      "%d problems",
+      found.size()));
+  Append(std::move(found), report);
+}
+
+// After RunStructure: its link and winding findings count here too.
 void RunTopology(const NavMap& map, MapCheckReport* report) {
   std::vector<MapFinding> found = CheckTopology(map);
   uint64_t edges = 0;
   for (const TileView& t : map.tiles()) edges += t.poly_verts.size();
+  const std::vector<MapFinding>& structure = report->findings;
   report->summary.push_back(absl::StrFormat(
       "topology: %d polygons, %d polygon edges in %d tiles: %d open seams, %d non-manifold, "
       "%d non-convex",
       map.info().polygon_count, edges, map.tile_count(), CountCheck(found, kCheckOpenSeam),
-      CountCheck(found, kCheckNonManifold), CountCheck(found, kCheckNonConvex)));
+      CountCheck(found, kCheckNonManifold) + CountCheck(structure, kCheckNonManifold),
+      CountCheck(structure, kCheckNonConvex)));
   Append(std::move(found), report);
 }
 
@@ -106,6 +119,7 @@ void RunWalkableArea(const MapInfo& info, const MapCheckOptions& options, MapChe
 
 MapCheckReport CheckMap(std::shared_ptr<const NavMap> map, const MapCheckOptions& options) {
   MapCheckReport report;
+  RunStructure(*map, &report);  // always: the server refuses what it finds
   if (options.topology) RunTopology(*map, &report);
   RunIslands(*map, options, &report);
   RunWalkableArea(map->info(), options, &report);

@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "compile_input_check.h"
 #include "crc32.h"
+#include "map_strings.h"
 #include "tile_plan.h"
 #include "tile_writer.h"
 #include "waymesh/loader/map_file.h"
@@ -22,10 +23,7 @@ std::string EncodeStrings(const MapInfo& info) {
     out.append(reinterpret_cast<const char*>(&n), sizeof n);
     out.append(s);
   };
-  put(info.name);
-  put(info.source_hash);
-  put(info.build_tool_version);
-  for (const AreaType& a : info.areas) put(a.name);
+  for (int i = 0; i < int(wmesh::kStringCount); ++i) put(wmesh::MapString(info, i));
   return out;
 }
 

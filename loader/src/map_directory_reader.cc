@@ -2,12 +2,15 @@
 
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <tuple>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "crc32.h"
 #include "format_error.h"
+#include "map_strings.h"
+#include "utf8_check.h"
 #include "waymesh/loader/map_tiles.h"
 #include "wmesh_layout.h"
 
@@ -245,13 +248,11 @@ absl::Status ReadDirectory(std::span<const std::byte> bytes, const wmesh::FileHe
 
 absl::Status ReadStrings(std::span<const std::byte> bytes, const wmesh::FileHeader& h,
                          MapInfo* info) {
-  std::string* targets[wmesh::kStringCount] = {&info->name, &info->source_hash,
-                                               &info->build_tool_version};
-  for (int a = 0; a < kMaxAreas; ++a) targets[3 + a] = &info->areas[a].name;
   const uint64_t begin = wmesh::StringsOffset(h.island_count, h.tile_count);
   const uint64_t end = begin + h.strings_bytes;
   uint64_t at = begin;
-  for (std::string* target : targets) {
+  for (int i = 0; i < int(wmesh::kStringCount); ++i) {
+    std::string* target = wmesh::MutableMapString(info, i);
     if (end - at < sizeof(uint16_t)) {
       return BadFormat(at, "string section ends inside a string length");
     }
@@ -261,6 +262,11 @@ absl::Status ReadStrings(std::span<const std::byte> bytes, const wmesh::FileHead
                                         wmesh::kMaxStringBytes, " or the string section"));
     }
     target->assign(reinterpret_cast<const char*>(bytes.data()) + at + sizeof n, n);
+    // The server sends these in protobuf strings, which clients refuse unless they are UTF-8.
+    if (std::optional<std::string> problem = Utf8Problem(*target)) {
+      return BadFormat(at,
+                       absl::StrCat(wmesh::MapStringName(i), " is not valid UTF-8: ", *problem));
+    }
     at += sizeof n + n;
   }
   if (at != end) {

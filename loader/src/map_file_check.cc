@@ -6,6 +6,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "map_view_loader.h"
 #include "mapped_file.h"
 #include "waymesh/loader/map_tiles.h"
 
@@ -51,7 +52,9 @@ MapFileCheck CheckMapBytes(std::span<const std::byte> bytes, std::shared_ptr<con
     }
   }
   if (!out.findings.empty()) return out;
-  absl::StatusOr<std::shared_ptr<const NavMap>> map = LoadMapView(bytes, std::move(storage));
+  // The structural checks are CheckMap's, which reports each problem rather than the first.
+  absl::StatusOr<std::shared_ptr<const NavMap>> map =
+      LoadMapViewUnchecked(bytes, std::move(storage));
   if (!map.ok()) {
     out.findings.push_back(FindingFrom(map.status(), ""));
     return out;

@@ -1,18 +1,19 @@
 // LoadMap, LoadMapFile and LoadMapView: header block, then every tile, then a NavMap whose
-// tiles point into the bytes.
+// tiles point into the bytes, then the structural checks (map_structure.h).
 
 #include "absl/strings/str_cat.h"
 #include "format_error.h"
+#include "map_view_loader.h"
 #include "mapped_file.h"
 #include "waymesh/core/search_tables.h"
 #include "waymesh/loader/map_file.h"
+#include "waymesh/loader/map_structure.h"
 #include "waymesh/loader/map_tiles.h"
 
 namespace waymesh {
 
-absl::StatusOr<std::shared_ptr<const NavMap>> LoadMapView(std::span<const std::byte> bytes,
-                                                          std::shared_ptr<const void> storage,
-                                                          const MapLoadOptions& options) {
+absl::StatusOr<std::shared_ptr<const NavMap>> LoadMapViewUnchecked(
+    std::span<const std::byte> bytes, std::shared_ptr<const void> storage) {
   absl::StatusOr<MapDirectory> dir = ReadMapDirectory(bytes);
   if (!dir.ok()) return dir.status();
   if (dir->file_bytes != bytes.size()) {
@@ -28,10 +29,29 @@ absl::StatusOr<std::shared_ptr<const NavMap>> LoadMapView(std::span<const std::b
     if (!tile.ok()) return tile.status();
     tiles.push_back(*tile);
   }
-  auto map =
-      std::make_shared<const NavMap>(std::move(dir->info), std::move(tiles), std::move(storage));
+  return std::make_shared<const NavMap>(std::move(dir->info), std::move(tiles),
+                                        std::move(storage));
+}
+
+absl::StatusOr<std::shared_ptr<const NavMap>> LoadMapView(std::span<const std::byte> bytes,
+                                                          std::shared_ptr<const void> storage,
+                                                          const MapLoadOptions& options) {
+  absl::StatusOr<std::shared_ptr<const NavMap>> map =
+      LoadMapViewUnchecked(bytes, std::move(storage));
+  if (!map.ok()) return map.status();
+  // Structure first: the search tables assume a well-formed graph.
+  if (absl::Status s = MapStructureStatus(**map); !s.ok()) return s;
   if (!options.search_tables) return map;
-  return WithSearchTables(std::move(map));
+  return WithSearchTables(*std::move(map));
+}
+
+absl::Status CheckCompiledMap(const std::string& bytes) {
+  absl::StatusOr<std::shared_ptr<const NavMap>> map =
+      LoadMapView(std::as_bytes(std::span(bytes)), nullptr, {.search_tables = false});
+  if (map.ok()) return absl::OkStatus();
+  return absl::InternalError(absl::StrCat(
+      "the compiled map fails the checks its readers apply (a bug in the map writer): ",
+      map.status().message()));
 }
 
 absl::StatusOr<std::shared_ptr<const NavMap>> LoadMap(std::shared_ptr<const std::string> bytes,

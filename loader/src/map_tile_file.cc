@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "waymesh/loader/map_structure.h"
 
 namespace waymesh {
 namespace {
@@ -57,14 +58,27 @@ absl::StatusOr<FileIdentity> StatFileIdentity(const std::string& path) {
   return IdentityOf(st);
 }
 
+absl::StatusOr<FileIdentity> FileIdentityOf(int fd, const std::string& path) {
+  struct stat st;
+  if (::fstat(fd, &st) != 0) return SystemError(path, "fstat");
+  return IdentityOf(st);
+}
+
 MapTileFile::~MapTileFile() {
   if (fd_ >= 0) ::close(fd_);
 }
 
 absl::StatusOr<std::unique_ptr<MapTileFile>> MapTileFile::Open(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer. It does not
+  // change reads from a regular file.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (fd < 0) return SystemError(path, "open");
-  std::unique_ptr<MapTileFile> file(new MapTileFile(path, fd));
+  return OpenDescriptor(fd, path);
+}
+
+absl::StatusOr<std::unique_ptr<MapTileFile>> MapTileFile::OpenDescriptor(int fd, std::string name) {
+  std::unique_ptr<MapTileFile> file(new MapTileFile(std::move(name), fd));
+  const std::string& path = file->path_;
   struct stat st;
   if (::fstat(fd, &st) != 0) return SystemError(path, "fstat");
   if (!S_ISREG(st.st_mode)) return absl::InvalidArgumentError(path + ": not a regular file");
@@ -122,7 +136,9 @@ absl::StatusOr<std::shared_ptr<const NavMap>> MapTileFile::ReadResident() const 
     views.push_back(**tile);
     owned->push_back(*std::move(tile));
   }
-  return std::make_shared<const NavMap>(dir_.info, std::move(views), std::move(owned));
+  auto map = std::make_shared<const NavMap>(dir_.info, std::move(views), std::move(owned));
+  if (absl::Status s = MapStructureStatus(*map); !s.ok()) return InPath(path_, s);
+  return map;
 }
 
 }  // namespace waymesh

@@ -21,7 +21,8 @@ absl::Status SystemError(absl::string_view call, const std::string& path) {
 }  // namespace
 
 absl::StatusOr<std::shared_ptr<const MappedFile>> MappedFile::Open(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: a FIFO is refused below instead of waiting for a writer.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (fd < 0) return SystemError("open", path);
   struct stat st;
   if (::fstat(fd, &st) != 0) {

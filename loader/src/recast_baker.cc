@@ -16,6 +16,7 @@
 #include "bake_tile_grid.h"
 #include "recast_tile_baker.h"
 #include "waymesh/loader/baker.h"
+#include "waymesh/loader/number_text.h"
 #include "waymesh/loader/tolerances.h"
 
 namespace waymesh {
@@ -41,12 +42,14 @@ absl::Status CheckRanges(const BakeSettings& s) {
   const AgentSettings& a = s.agent;
   const float big = tol::kMaxCoordinate;
   if (!InRange(a.voxel_size, kMinBakeVoxelSize, kMaxBakeVoxelSize)) {
-    return Invalid(absl::StrFormat("voxel size %g m is out of range [%g, %g]", a.voxel_size,
-                                   kMinBakeVoxelSize, kMaxBakeVoxelSize));
+    return Invalid(absl::StrCat("voxel size ", NumberText(a.voxel_size), " m is out of range [",
+                                NumberText(kMinBakeVoxelSize), ", ", NumberText(kMaxBakeVoxelSize),
+                                "]"));
   }
   if (s.cell_height != 0 && !InRange(s.cell_height, kMinBakeVoxelSize / 2, kMaxBakeVoxelSize)) {
-    return Invalid(absl::StrFormat("cell height %g m is out of range [%g, %g] (0 = voxel size / 2)",
-                                   s.cell_height, kMinBakeVoxelSize / 2, kMaxBakeVoxelSize));
+    return Invalid(absl::StrCat("cell height ", NumberText(s.cell_height), " m is out of range [",
+                                NumberText(kMinBakeVoxelSize / 2), ", ",
+                                NumberText(kMaxBakeVoxelSize), "] (0 = voxel size / 2)"));
   }
   if (!InRange(a.radius, 0, big))
     return Invalid(absl::StrFormat("agent radius %g m must be >= 0", a.radius));
@@ -54,19 +57,19 @@ absl::Status CheckRanges(const BakeSettings& s) {
     return Invalid(absl::StrFormat("agent height %g m must be positive", a.height));
   }
   if (!InRange(a.max_slope_deg, 0, kMaxBakeSlope)) {
-    return Invalid(absl::StrFormat("max slope %g degrees is out of range [0, %g]", a.max_slope_deg,
-                                   kMaxBakeSlope));
+    return Invalid(absl::StrCat("max slope ", NumberText(a.max_slope_deg),
+                                " degrees is out of range [0, ", NumberText(kMaxBakeSlope), "]"));
   }
   if (!InRange(a.step_height, 0, big)) {
     return Invalid(absl::StrFormat("step height %g m must be >= 0", a.step_height));
   }
   if (a.step_height >= a.height) {
-    return Invalid(absl::StrFormat("step height %g m must be below the agent height %g m",
-                                   a.step_height, a.height));
+    return Invalid(absl::StrCat("step height ", NumberText(a.step_height),
+                                " m must be below the agent height ", NumberText(a.height), " m"));
   }
   if (!InRange(s.min_region_area, 0, kMaxMinRegionArea)) {
-    return Invalid(absl::StrFormat("min region area %g m² is out of range [0, %g]",
-                                   s.min_region_area, kMaxMinRegionArea));
+    return Invalid(absl::StrCat("min region area ", NumberText(s.min_region_area),
+                                " m² is out of range [0, ", NumberText(kMaxMinRegionArea), "]"));
   }
   if (s.tile_size < kMinBakeTileSize || s.tile_size > kMaxBakeTileSize) {
     return Invalid(absl::StrFormat("tile size %d voxels is out of range [%d, %d]", s.tile_size,

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "degenerate_filter.h"
+#include "duplicate_filter.h"
 #include "edge_pairing.h"
 #include "islands.h"
 #include "map_metadata.h"
@@ -19,6 +20,8 @@
 #include "triangle_soup.h"
 #include "triangulate.h"
 #include "vertex_welder.h"
+#include "waymesh/loader/map_structure.h"
+#include "waymesh/loader/number_text.h"
 #include "waymesh/loader/repair.h"
 
 namespace waymesh {
@@ -31,9 +34,9 @@ constexpr size_t kMaxFindings = 1000;
 
 absl::Status CheckTolerance(const char* name, float value) {
   if (!std::isfinite(value) || value < 0 || value > tol::kMaxRepairTolerance) {
-    return absl::InvalidArgumentError(
-        absl::StrFormat("repair option %s = %g m is out of range (0 to %g m)", name, value,
-                        tol::kMaxRepairTolerance));
+    return absl::InvalidArgumentError(absl::StrCat("repair option ", name, " = ", NumberText(value),
+                                                   " m is out of range (0 to ",
+                                                   NumberText(tol::kMaxRepairTolerance), " m)"));
   }
   return absl::OkStatus();
 }
@@ -49,9 +52,10 @@ absl::Status CheckOptions(const RepairOptions& o) {
         absl::StrFormat("repair option max_verts_per_poly = %d is out of range (3 to %d)",
                         o.max_verts_per_poly, tol::kMaxVertsPerPolyLimit));
   }
-  if (!std::isfinite(o.tile_size) || o.tile_size <= 0) {
+  if (!(o.tile_size >= kMinTileSize) || o.tile_size > tol::kMaxCoordinate) {
     return absl::InvalidArgumentError(
-        absl::StrFormat("repair option tile_size = %g m must be positive", o.tile_size));
+        absl::StrCat("repair option tile_size = ", NumberText(o.tile_size), " m is out of range (",
+                     NumberText(kMinTileSize), " to ", NumberText(tol::kMaxCoordinate), " m)"));
   }
   return absl::OkStatus();
 }
@@ -123,6 +127,7 @@ void Pipeline::Triangulate(const repair::CombinedSource& combined) {
   weld_.remap = {};
   report_.counts.degenerate = combined.input_triangles - soup_.tris.size();
   report_.counts.degenerate += repair::DropDegenerateTriangles(&soup_);
+  report_.duplicates = repair::DropDuplicateTriangles(&soup_);
 }
 
 absl::StatusOr<repair::TileGrid> Pipeline::Tiles() {

@@ -5,7 +5,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "waymesh/loader/tolerances.h"
+#include "waymesh/core/tolerances.h"
+#include "waymesh/loader/number_text.h"
 
 namespace waymesh::repair {
 namespace {
@@ -29,8 +30,9 @@ absl::Status CheckVertices(const SourceMesh& s) {
   for (size_t i = 0; i < s.vertices.size(); ++i) {
     if (!IsSaneCoordinate(s.vertices[i])) {
       const Vec3 p = s.vertices[i];
-      return Bad(s, absl::StrFormat("vertex %d is (%g, %g, %g): not finite or beyond %g m", i, p.x,
-                                    p.y, p.z, tol::kMaxCoordinate));
+      return Bad(s, absl::StrCat("vertex ", i, " is (", NumberText(p.x), ", ", NumberText(p.y),
+                                 ", ", NumberText(p.z), "): not finite or beyond ",
+                                 NumberText(tol::kMaxCoordinate), " m"));
     }
   }
   return absl::OkStatus();

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <array>
 #include <bit>
-#include <optional>
 #include <string>
 #include <tuple>
 
@@ -31,11 +30,6 @@ struct EdgeRecord {
   bool wall;
 };
 
-struct PolyId {
-  uint32_t tile, poly;
-  friend bool operator==(PolyId, PolyId) = default;
-};
-
 class TopologyChecker {
  public:
   explicit TopologyChecker(const NavMap& map) : map_(map) {}
@@ -43,12 +37,6 @@ class TopologyChecker {
   std::vector<MapFinding> Run() {
     CollectEdges();
     CheckEdgeGroups();
-    for (const TileView& tile : map_.tiles()) {
-      for (uint32_t p = 0; p < tile.poly_count(); ++p) {
-        CheckNeighbors(tile, p);
-        CheckConvexity(tile, p);
-      }
-    }
     return std::move(findings_);
   }
 
@@ -62,23 +50,8 @@ class TopologyChecker {
     return t.corner(p, (i + 1) % t.corner_count(p));
   }
 
-  // The polygon across edge i of polygon p, or nullopt for a wall.
-  std::optional<PolyId> Across(const TileView& t, uint32_t p, uint32_t i) const {
-    const uint32_t n = t.poly_neighbors[t.poly_start[p] + i];
-    if (n == kWall) return std::nullopt;
-    if (n & kCrossTileBit) {
-      const PolyIndex& c = t.cross_links[n & ~kCrossTileBit];
-      return PolyId{c.tile, c.poly};
-    }
-    return PolyId{t.index, n};
-  }
-
-  std::string EdgeText(const TileView& t, uint32_t p, uint32_t i) const {
-    return absl::StrCat(PolygonPlace(t, p), " edge ", i, " ", PositionText(EdgeStart(t, p, i)), "-",
-                        PositionText(EdgeEnd(t, p, i)));
-  }
   std::string EdgeText(const EdgeRecord& e) const {
-    return EdgeText(map_.tile(e.tile), e.poly, e.edge);
+    return EdgePlace(map_.tile(e.tile), e.poly, e.edge);
   }
 
   void CollectEdges() {
@@ -133,46 +106,6 @@ class TopologyChecker {
       Add(kCheckOpenSeam,
           absl::StrCat(EdgeText(wall), ": marked wall, but ", EdgeText(other),
                        " is the same edge reversed: the polygons touch but are not linked"));
-    }
-  }
-
-  // A link must be mirrored: the neighbour links back across the same two positions.
-  void CheckNeighbors(const TileView& t, uint32_t p) {
-    for (uint32_t i = 0, n = t.corner_count(p); i < n; ++i) {
-      const std::optional<PolyId> q = Across(t, p, i);
-      if (!q) continue;
-      if (*q == PolyId{t.index, p}) {
-        Add(kCheckNonManifold, absl::StrCat(EdgeText(t, p, i), ": links to its own polygon"));
-        continue;
-      }
-      const TileView& u = map_.tile(q->tile);
-      const PositionKey a = KeyOf(EdgeStart(t, p, i)), b = KeyOf(EdgeEnd(t, p, i));
-      bool links_back = false, mirrored = false;
-      for (uint32_t j = 0, m = u.corner_count(q->poly); j < m && !mirrored; ++j) {
-        if (Across(u, q->poly, j) != PolyId{t.index, p}) continue;
-        links_back = true;
-        mirrored = KeyOf(EdgeStart(u, q->poly, j)) == b && KeyOf(EdgeEnd(u, q->poly, j)) == a;
-      }
-      if (mirrored) continue;
-      Add(kCheckNonManifold,
-          absl::StrCat(EdgeText(t, p, i), ": links to ", PolygonPlace(u, q->poly),
-                       links_back ? ", which links back across a different edge"
-                                  : ", which does not link back (asymmetric neighbours)"));
-    }
-  }
-
-  void CheckConvexity(const TileView& t, uint32_t p) {
-    const uint32_t n = t.corner_count(p);
-    for (uint32_t i = 0; i < n; ++i) {
-      const Vec3 prev = t.corner(p, (i + n - 1) % n), cur = t.corner(p, i),
-                 next = t.corner(p, (i + 1) % n);
-      if (repair::IsConvexCorner(prev, cur, next)) continue;
-      Add(kCheckNonConvex,
-          absl::StrFormat("%s corner %d %s: reflex corner (twice signed area %.3g m², "
-                          "tolerance %g)",
-                          PolygonPlace(t, p), i, PositionText(cur),
-                          repair::Area2XZ(prev, cur, next), tol::kConvexity));
-      return;  // one finding per polygon
     }
   }
 

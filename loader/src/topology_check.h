@@ -1,12 +1,10 @@
 #pragma once
-// Topology of a loaded map from its tile arrays, the way the queries see it:
+// Topology of a loaded map from its tile arrays, the way the queries see it (what makes a map
+// worse rather than unsafe; neighbour links and convexity are structure: map_structure.h):
 //  - open seam: an edge marked wall whose exact reverse (same two vertex positions) is an edge
 //    of another polygon, in the same or another tile: the polygons touch but are not linked;
-//  - non-manifold: more than two polygon edges on one position pair, two polygons on the same
-//    side of an edge, or neighbour links that are not mirrored by the neighbour across the
-//    same edge;
-//  - non-convex: a corner that turns against the map winding (Area2XZ < tol::kConvexity, or a
-//    straight corner that doubles back).
+//  - non-manifold: more than two polygon edges on one position pair, or two polygons on the
+//    same side of an edge.
 
 #include <vector>
 
@@ -15,7 +13,7 @@
 
 namespace waymesh {
 
-// Every open seam, non-manifold edge, asymmetric neighbour link and non-convex polygon.
+// Every open seam and non-manifold edge.
 std::vector<MapFinding> CheckTopology(const NavMap& map);
 
 }  // namespace waymesh

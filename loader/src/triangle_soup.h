@@ -24,6 +24,25 @@ struct TriangleSoup {
     area.push_back(a);
     source_polygon.push_back(source);
   }
+  // Keeps, in order and with their area and source, the triangles for which keep(Tri&) holds
+  // (it may rewrite the triangle it keeps). Returns how many were removed.
+  template <typename Keep>
+  uint64_t Filter(Keep keep) {
+    size_t kept = 0;
+    for (size_t i = 0; i < tris.size(); ++i) {
+      Tri t = tris[i];
+      if (!keep(t)) continue;
+      tris[kept] = t;
+      area[kept] = area[i];
+      source_polygon[kept] = source_polygon[i];
+      ++kept;
+    }
+    const uint64_t removed = tris.size() - kept;
+    tris.resize(kept);
+    area.resize(kept);
+    source_polygon.resize(kept);
+    return removed;
+  }
 };
 
 // Half-edge h = 3 * t + k runs from corner k of triangle t to corner (k + 1) % 3.

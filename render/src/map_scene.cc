@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "waymesh/loader/number_text.h"
 #include "waymesh/render/legend.h"
 #include "waymesh/render/palette.h"
 #include "waymesh/render/view_transform.h"
@@ -181,7 +183,7 @@ absl::Status CheckRenderOptions(const RenderOptions& o) {
   }
   if (o.min_y && o.max_y && *o.min_y > *o.max_y) {
     return absl::InvalidArgumentError(
-        absl::StrFormat("--min-y %g is above --max-y %g", *o.min_y, *o.max_y));
+        absl::StrCat("--min-y ", NumberText(*o.min_y), " is above --max-y ", NumberText(*o.max_y)));
   }
   for (std::optional<float> y : {o.min_y, o.max_y}) {
     if (y && !std::isfinite(*y)) return absl::InvalidArgumentError("--min-y/--max-y not finite");

@@ -1,10 +1,13 @@
 #include "waymesh/server/flag_environment.h"
 
+#include <algorithm>
 #include <cstdlib>
+#include <optional>
 
 #include "absl/flags/commandlineflag.h"
 #include "absl/flags/reflection.h"
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 
@@ -56,6 +59,49 @@ absl::Status ApplyEnvironmentOverrides(std::span<const absl::string_view> flags,
     if (!flag->ParseFrom(value, &error)) {
       return absl::InvalidArgumentError(
           absl::StrCat("environment variable ", var, "='", value, "': ", error));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckFlagArgs(const std::vector<std::string>& args) {
+  // Flags abseil defines and handles itself.
+  static constexpr absl::string_view kAbseilFlags[] = {
+      "help",    "helpfull",   "helpshort", "helppackage", "version",
+      "flagfile", "fromenv", "tryfromenv", "undefok",     "only_check_args"};
+  for (size_t i = 1; i < args.size(); ++i) {
+    const absl::string_view arg = args[i];
+    if (arg == "--") break;
+    if (arg.size() < 2 || arg[0] != '-') continue;  // a positional argument
+    absl::string_view name = arg.substr(arg[1] == '-' ? 2 : 1);
+    std::optional<absl::string_view> value;
+    if (const size_t eq = name.find('='); eq != absl::string_view::npos) {
+      value = name.substr(eq + 1);
+      name = name.substr(0, eq);
+    }
+    if (std::find(std::begin(kAbseilFlags), std::end(kAbseilFlags), name) !=
+        std::end(kAbseilFlags)) {
+      continue;
+    }
+    absl::CommandLineFlag* flag = absl::FindCommandLineFlag(name);
+    if (flag == nullptr && absl::StartsWith(name, "no") && !value) {  // --noflag for booleans
+      const absl::CommandLineFlag* negated = absl::FindCommandLineFlag(name.substr(2));
+      if (negated != nullptr && negated->IsOfType<bool>()) continue;
+    }
+    if (flag == nullptr) {
+      return absl::InvalidArgumentError(absl::StrCat("unknown flag --", Dashed(name)));
+    }
+    if (!value) {
+      if (flag->IsOfType<bool>()) continue;
+      if (i + 1 == args.size()) {
+        return absl::InvalidArgumentError(absl::StrCat("--", Dashed(name), " needs a value"));
+      }
+      value = args[++i];
+    }
+    std::string error;
+    if (!flag->ParseFrom(*value, &error)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--", Dashed(name), "='", *value, "': ", error));
     }
   }
   return absl::OkStatus();

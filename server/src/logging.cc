@@ -3,8 +3,11 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "google/protobuf/stubs/logging.h"
+#include "grpc/support/log.h"
 #include "nlohmann/json.hpp"
 #include "spdlog/sinks/stdout_sinks.h"
 #include "spdlog/spdlog.h"
@@ -33,6 +36,36 @@ class JsonLogFormatter final : public spdlog::formatter {
   }
 };
 
+// libprotobuf's own log lines (e.g. a request string that is not UTF-8) through spdlog, so they
+// take the configured format instead of plain text on stderr.
+void ProtobufLogLine(google::protobuf::LogLevel level, const char* file, int line,
+                     const std::string& message) {
+  spdlog::level::level_enum to = spdlog::level::warn;
+  switch (level) {
+    case google::protobuf::LOGLEVEL_INFO:
+      to = spdlog::level::debug;
+      break;
+    case google::protobuf::LOGLEVEL_WARNING:
+    case google::protobuf::LOGLEVEL_ERROR:
+      // Errors libprotobuf logs come from parsing what clients sent: the call is answered
+      // INVALID_ARGUMENT and counted, so the line is a warning, not a server error.
+      to = spdlog::level::warn;
+      break;
+    case google::protobuf::LOGLEVEL_FATAL:
+      to = spdlog::level::critical;
+      break;
+  }
+  spdlog::log(to, "protobuf {}:{}: {}", file, line, message);
+}
+
+// gRPC core's log lines likewise.
+void GrpcLogLine(gpr_log_func_args* args) {
+  spdlog::level::level_enum to = spdlog::level::debug;
+  if (args->severity == GPR_LOG_SEVERITY_ERROR) to = spdlog::level::err;
+  if (args->severity == GPR_LOG_SEVERITY_INFO) to = spdlog::level::info;
+  spdlog::log(to, "grpc {}:{}: {}", args->file, args->line, args->message);
+}
+
 }  // namespace
 
 std::unique_ptr<spdlog::formatter> MakeJsonLogFormatter() {
@@ -59,6 +92,8 @@ absl::Status ConfigureLogging(absl::string_view format, absl::string_view level)
   logger->set_level(parsed);
   logger->flush_on(spdlog::level::warn);
   spdlog::set_default_logger(std::move(logger));
+  google::protobuf::SetLogHandler(&ProtobufLogLine);
+  gpr_set_log_function(&GrpcLogLine);
   return absl::OkStatus();
 }
 

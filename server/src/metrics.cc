@@ -156,6 +156,9 @@ absl::Status ServerMetrics::RegisterWaymeshMetrics() {
        "Tile cache budget (--tile-cache-bytes)."},
       {&cache_tiles_, "waymesh_tile_cache_tiles", "Navmesh tiles resident in memory."},
       {&maps_loaded_, "waymesh_maps_loaded", "Maps currently served."},
+      {&map_files_missing_, "waymesh_map_files_missing",
+       "Served maps whose file is gone from the maps directory (unloaded after "
+       "--map-removal-grace unless it returns)."},
   };
   for (const GaugeSpec& spec : gauges) {
     WAYMESH_ASSIGN_OR_RETURN_METRIC(gauge, registry_.AddGauge(spec.name, spec.help));
@@ -178,6 +181,8 @@ absl::Status ServerMetrics::RegisterWaymeshMetrics() {
       {&reloads_, "waymesh_map_reloads_total", "Changed map files validated and swapped in."},
       {&reload_failures_, "waymesh_map_reload_failures_total",
        "Map files rejected at startup or reload (the old version keeps serving)."},
+      {&map_removals_, "waymesh_map_removals_total",
+       "Maps unloaded because their file stayed gone for --map-removal-grace."},
   };
   for (const CounterSpec& spec : counters) {
     WAYMESH_ASSIGN_OR_RETURN_METRIC(family, registry_.AddCounter(spec.name, spec.help));
@@ -249,6 +254,8 @@ void ServerMetrics::Collect() {
   maps_loaded_->Set(static_cast<double>(snap.maps_loaded));
   reloads_->SetFromSource(snap.reloads);
   reload_failures_->SetFromSource(snap.reload_failures);
+  map_removals_->SetFromSource(snap.removals);
+  map_files_missing_->Set(static_cast<double>(snap.files_missing));
 }
 
 }  // namespace waymesh::server

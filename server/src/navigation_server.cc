@@ -6,6 +6,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "grpc/grpc.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/health_check_service_interface.h"
 #include "spdlog/spdlog.h"
@@ -44,6 +45,9 @@ absl::Status NavigationServer::Init(const ServerConfig& config, ServerHooks hook
   registry_options.maps_dir = config.maps_dir;
   registry_options.tile_cache_bytes = config.tile_cache_bytes;
   registry_options.reload_poll_interval = config.reload_interval;
+  registry_options.settle = config.reload_settle;
+  registry_options.removal_grace = config.map_removal_grace;
+  registry_options.spool_dir = config.spool_dir;
   absl::StatusOr<std::unique_ptr<MapRegistry>> maps = MapRegistry::Open(registry_options);
   if (!maps.ok()) return maps.status();
   maps_ = *std::move(maps);
@@ -59,6 +63,8 @@ absl::Status NavigationServer::Init(const ServerConfig& config, ServerHooks hook
     s.maps_loaded = maps->List().size();
     s.reloads = maps->reloads();
     s.reload_failures = maps->reload_failures();
+    s.removals = maps->removals();
+    s.files_missing = maps->files_missing();
     return s;
   });
 
@@ -82,6 +88,7 @@ absl::Status NavigationServer::Init(const ServerConfig& config, ServerHooks hook
   NavigationServiceOptions service_options;
   service_options.max_search_nodes = config.max_search_nodes;
   service_options.auth_token = config.auth_token;
+  service_options.max_response_bytes = uint64_t(config.max_message_bytes);
   service_options.before_query = std::move(hooks.before_query);
   service_ = std::make_unique<NavigationService>(maps_.get(), pool_.get(), metrics_.get(),
                                                  std::move(service_options));
@@ -121,6 +128,9 @@ absl::Status NavigationServer::StartGrpc(const ServerConfig& config) {
   grpc::ServerBuilder builder;
   const std::string address = HostPort(config.listen_address, config.port);
   builder.AddListeningPort(address, *credentials, &port_);
+  // gRPC sets SO_REUSEPORT by default, which lets a second server bind the same port and take
+  // half the connections: a misconfiguration that should fail loudly instead.
+  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, config.reuse_port ? 1 : 0);
   builder.RegisterService(service_.get());
   builder.SetMaxReceiveMessageSize(config.max_message_bytes);
   builder.SetMaxSendMessageSize(config.max_message_bytes);
@@ -172,9 +182,18 @@ void NavigationServer::Shutdown(absl::Duration grace) {
                  service_->in_flight());
   }
   if (grpc_ != nullptr) {
-    // Cancels what is left at the deadline and returns once every callback has finished, which
-    // needs the workers: they stop only after.
-    grpc_->Shutdown(absl::ToChronoTime(std::max(deadline, absl::Now())));
+    // Once gRPC's own shutdown has begun it drops every call that arrives without an answer
+    // (its clients see a bare CANCELLED, which they do not retry), and clients keep sending
+    // until they read its GOAWAY. So the connections are dropped first: whatever the clients
+    // still have in flight fails with UNAVAILABLE, which they retry elsewhere, and what was
+    // about to arrive has no connection to arrive on. Calls still running past the grace end
+    // here too. (grpc.h says "only usable after shutdown"; gRPC 1.51 only disconnects the
+    // channels it has, which ServerShutdownTest checks under load.)
+    grpc_server_cancel_all_calls(grpc_->c_server());
+    // The drain above waited for our calls already: an expired deadline makes gRPC cancel what
+    // is left at once instead of waiting for idle clients to disconnect (about 5 s). Returns
+    // once every callback has finished, which needs the workers: they stop only after.
+    grpc_->Shutdown(absl::ToChronoTime(absl::Now()));
     grpc_->Wait();
   }
   if (pool_ != nullptr) pool_->Stop();

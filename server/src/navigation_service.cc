@@ -14,28 +14,29 @@
 
 namespace waymesh::server {
 
-// One admitted call: finishes its reactor exactly once, with metrics, and tells the service.
+// One admitted call: finishes its reactor exactly once, serializing the response of an OK
+// answer (RESOURCE_EXHAUSTED instead when it is over the size limit), with metrics, and tells
+// the service.
 class NavigationService::Call {
  public:
   Call(NavigationService* service, RpcMethod method, grpc::CallbackServerContext* ctx,
-       grpc::ServerUnaryReactor* reactor)
+       grpc::ServerUnaryReactor* reactor, grpc::ByteBuffer* raw_response)
       : service_(service),
         method_(method),
         ctx_(ctx),
         reactor_(reactor),
+        raw_response_(raw_response),
         start_(std::chrono::steady_clock::now()) {}
-  // A call dropped without an answer (a bug) still ends, so shutdown never waits for it.
-  ~Call() {
-    if (!finished_) Finish(grpc::Status(grpc::StatusCode::INTERNAL, "call dropped"));
-  }
+  virtual ~Call() = default;
   Call(const Call&) = delete;
   Call& operator=(const Call&) = delete;
 
   grpc::CallbackServerContext* ctx() const { return ctx_; }
   RpcMethod method() const { return method_; }
 
-  void Finish(const grpc::Status& status) {
+  void Finish(grpc::Status status) {
     finished_ = true;
+    if (status.ok()) status = SerializeResponse();
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     service_->metrics_->ObserveRpc(method_, status.error_code(), seconds);
@@ -44,17 +45,55 @@ class NavigationService::Call {
                     int(status.error_code()), status.error_message());
     }
     reactor_->Finish(status);
-    // After Finish gRPC may free ctx_, the request and the response: touch none of them.
+    // After Finish gRPC may free ctx_ and the buffers: touch none of them.
     service_->Finished();
   }
 
+ protected:
+  virtual const google::protobuf::Message& response() const = 0;
+  // A call dropped without an answer (a bug) still ends, so shutdown never waits for it.
+  // Called by the derived destructor, while the response still exists.
+  void FinishIfDropped() {
+    if (!finished_) Finish(grpc::Status(grpc::StatusCode::INTERNAL, "call dropped"));
+  }
+
  private:
+  grpc::Status SerializeResponse() {
+    const google::protobuf::Message& message = response();
+    const size_t bytes = message.ByteSizeLong();
+    if (bytes > service_->options_.max_response_bytes) {
+      return grpc::Status(
+          grpc::StatusCode::RESOURCE_EXHAUSTED,
+          absl::StrCat("the response is ", bytes, " bytes, over the server's limit of ",
+                       service_->options_.max_response_bytes,
+                       " (--max-message-bytes): ask for fewer paths or waypoints"));
+    }
+    bool own_buffer = false;
+    return grpc::SerializationTraits<google::protobuf::Message>::Serialize(message, raw_response_,
+                                                                           &own_buffer);
+  }
+
   NavigationService* service_;
   RpcMethod method_;
   grpc::CallbackServerContext* ctx_;
   grpc::ServerUnaryReactor* reactor_;
+  grpc::ByteBuffer* raw_response_;
   std::chrono::steady_clock::time_point start_;
   bool finished_ = false;
+};
+
+// A call with its parsed request and the response being built; both live as long as the call.
+template <typename Request, typename Response>
+class NavigationService::TypedCall final : public NavigationService::Call {
+ public:
+  using Call::Call;
+  ~TypedCall() override { FinishIfDropped(); }
+
+  Request request;
+  Response response_message;
+
+ protected:
+  const google::protobuf::Message& response() const override { return response_message; }
 };
 
 namespace {
@@ -81,6 +120,19 @@ grpc::Status Refusal(Admission why, const WorkerPool& pool) {
                                    pool.queue_capacity(), " calls are queued; retry later"));
 }
 
+// Parses the request bytes into `request`; INVALID_ARGUMENT naming the type when they are not
+// one (garbage, a truncated varint, a string that is not UTF-8).
+grpc::Status ParseRequest(const grpc::ByteBuffer& bytes, google::protobuf::Message* request) {
+  grpc::ByteBuffer consumed(bytes);  // the parser drains the buffer it reads
+  const size_t size = consumed.Length();
+  if (grpc::SerializationTraits<google::protobuf::Message>::Deserialize(&consumed, request).ok()) {
+    return grpc::Status::OK;
+  }
+  return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                      absl::StrCat("the request (", size, " bytes) is not a valid ",
+                                   request->GetTypeName(), " message"));
+}
+
 grpc::Status Unauthenticated() {
   return grpc::Status(grpc::StatusCode::UNAUTHENTICATED,
                       "missing or wrong 'authorization: Bearer <token>' metadata");
@@ -96,8 +148,10 @@ NavigationService::NavigationService(const MapRegistry* maps, WorkerPool* pool,
       options_(std::move(options)),
       token_(options_.auth_token) {}
 
-std::unique_ptr<NavigationService::Call> NavigationService::Begin(
-    RpcMethod method, grpc::CallbackServerContext* ctx, grpc::ServerUnaryReactor* reactor) {
+template <typename Request, typename Response>
+std::unique_ptr<NavigationService::TypedCall<Request, Response>> NavigationService::Begin(
+    RpcMethod method, grpc::CallbackServerContext* ctx, grpc::ServerUnaryReactor* reactor,
+    const grpc::ByteBuffer* request, grpc::ByteBuffer* response) {
   metrics_->RpcStarted(method);
   bool admitted;
   {
@@ -106,13 +160,17 @@ std::unique_ptr<NavigationService::Call> NavigationService::Begin(
     ++in_flight_;
     admitted = admitting_;
   }
-  auto call = std::make_unique<Call>(this, method, ctx, reactor);
+  auto call = std::make_unique<TypedCall<Request, Response>>(this, method, ctx, reactor, response);
   if (!admitted) {
     call->Finish(Unavailable());
     return nullptr;
   }
   if (!token_.Allows(ctx->client_metadata())) {
     call->Finish(Unauthenticated());
+    return nullptr;
+  }
+  if (grpc::Status parsed = ParseRequest(*request, &call->request); !parsed.ok()) {
+    call->Finish(parsed);
     return nullptr;
   }
   return call;
@@ -200,46 +258,53 @@ NavigationService::MapQuery NavigationService::Prepare(WorkerState& w, const Ser
   return {query, ToQueryFilter(filter, query.map().info())};
 }
 
-template <typename Request, typename Validate, typename Run>
+template <typename Request, typename Response, typename Validate, typename Run>
 grpc::ServerUnaryReactor* NavigationService::ServeMapQuery(RpcMethod method,
                                                            grpc::CallbackServerContext* ctx,
-                                                           const Request& request,
+                                                           const grpc::ByteBuffer* request,
+                                                           grpc::ByteBuffer* response,
                                                            Validate validate, Run run) {
   grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
-  std::unique_ptr<Call> call = Begin(method, ctx, reactor);
+  auto call = Begin<Request, Response>(method, ctx, reactor, request, response);
   if (call == nullptr) return reactor;
-  if (absl::Status s = validate(request); !s.ok()) {
+  if (absl::Status s = validate(call->request); !s.ok()) {
     call->Finish(ToGrpcStatus(s));
     return reactor;
   }
-  auto map = FindMap(request.map_id(), "map_id");
+  auto map = FindMap(call->request.map_id(), "map_id");
   if (!map.ok()) {
     call->Finish(ToGrpcStatus(map.status()));
     return reactor;
   }
-  Enqueue(std::move(call),
-          [run = std::move(run), map = *std::move(map)](
-              WorkerState& w, grpc::CallbackServerContext* c) { return run(w, *map, c); });
+  const Request* in = &call->request;
+  Response* out = &call->response_message;
+  Enqueue(std::move(call), [run = std::move(run), map = *std::move(map), in, out](
+                               WorkerState& w, grpc::CallbackServerContext* c) {
+    return run(w, *map, c, *in, out);
+  });
   return reactor;
 }
 
 grpc::ServerUnaryReactor* NavigationService::FindPath(grpc::CallbackServerContext* ctx,
-                                                      const v1::FindPathRequest* request,
-                                                      v1::FindPathResponse* response) {
-  return ServeMapQuery(
-      RpcMethod::kFindPath, ctx, *request, [](const auto& r) { return ValidateFindPath(r); },
-      [this, request, response](WorkerState& w, const ServedMap& map,
-                                grpc::CallbackServerContext* c) {
-        return RunFindPath(w, map, *request, c, response);
-      });
+                                                      const grpc::ByteBuffer* request,
+                                                      grpc::ByteBuffer* response) {
+  return ServeMapQuery<v1::FindPathRequest, v1::FindPathResponse>(
+      RpcMethod::kFindPath, ctx, request, response,
+      [](const auto& r) { return ValidateFindPath(r); },
+      [this](WorkerState& w, const ServedMap& map, grpc::CallbackServerContext* c,
+             const v1::FindPathRequest& r,
+             v1::FindPathResponse* out) { return RunFindPath(w, map, r, c, out); });
 }
 
 grpc::ServerUnaryReactor* NavigationService::FindPathBatch(grpc::CallbackServerContext* ctx,
-                                                           const v1::FindPathBatchRequest* request,
-                                                           v1::FindPathBatchResponse* response) {
+                                                           const grpc::ByteBuffer* raw_request,
+                                                           grpc::ByteBuffer* raw_response) {
   grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
-  std::unique_ptr<Call> call = Begin(RpcMethod::kFindPathBatch, ctx, reactor);
+  auto call = Begin<v1::FindPathBatchRequest, v1::FindPathBatchResponse>(
+      RpcMethod::kFindPathBatch, ctx, reactor, raw_request, raw_response);
   if (call == nullptr) return reactor;
+  const v1::FindPathBatchRequest* request = &call->request;
+  v1::FindPathBatchResponse* response = &call->response_message;
   if (absl::Status s = ValidateFindPathBatch(*request); !s.ok()) {
     call->Finish(ToGrpcStatus(s));
     return reactor;
@@ -275,104 +340,99 @@ grpc::ServerUnaryReactor* NavigationService::FindPathBatch(grpc::CallbackServerC
 }
 
 grpc::ServerUnaryReactor* NavigationService::ValidateMove(grpc::CallbackServerContext* ctx,
-                                                          const v1::ValidateMoveRequest* request,
-                                                          v1::ValidateMoveResponse* response) {
-  return ServeMapQuery(
-      RpcMethod::kValidateMove, ctx, *request,
+                                                          const grpc::ByteBuffer* request,
+                                                          grpc::ByteBuffer* response) {
+  return ServeMapQuery<v1::ValidateMoveRequest, v1::ValidateMoveResponse>(
+      RpcMethod::kValidateMove, ctx, request, response,
       [](const auto& r) { return ValidateValidateMove(r); },
-      [this, request, response](WorkerState& w, const ServedMap& map,
-                                grpc::CallbackServerContext*) {
-        const MapQuery q = Prepare(w, map, request->filter());
+      [](WorkerState& w, const ServedMap& map, grpc::CallbackServerContext*,
+         const v1::ValidateMoveRequest& r, v1::ValidateMoveResponse* out) {
+        const MapQuery q = Prepare(w, map, r.filter());
         MoveClaim claim;
-        claim.from = FromProto(request->from());
-        claim.to = FromProto(request->to());
-        claim.max_distance = request->max_distance();
-        claim.tolerance = request->tolerance();
-        claim.extents = ExtentsOr(request->has_extents(), request->extents(), kDefaultMoveExtents);
+        claim.from = FromProto(r.from());
+        claim.to = FromProto(r.to());
+        claim.max_distance = r.max_distance();
+        claim.tolerance = r.tolerance();
+        claim.extents = ExtentsOr(r.has_extents(), r.extents(), kDefaultMoveExtents);
         absl::StatusOr<MoveVerdict> verdict = JudgeMove(q.query, q.filter, claim, &w.move);
         if (!verdict.ok()) return ToGrpcStatus(verdict.status());
-        response->set_verdict(verdict->reason == MoveReason::kNone
-                                  ? v1::ValidateMoveResponse::VALID
-                                  : v1::ValidateMoveResponse::INVALID);
-        response->set_reason(static_cast<v1::ValidateMoveResponse::Reason>(verdict->reason));
-        ToProto(verdict->reached, response->mutable_reached());
-        response->set_distance(verdict->distance);
+        out->set_verdict(verdict->reason == MoveReason::kNone ? v1::ValidateMoveResponse::VALID
+                                                              : v1::ValidateMoveResponse::INVALID);
+        out->set_reason(static_cast<v1::ValidateMoveResponse::Reason>(verdict->reason));
+        ToProto(verdict->reached, out->mutable_reached());
+        out->set_distance(verdict->distance);
         metrics_->RecordMoveResult(verdict->reason);
         return grpc::Status::OK;
       });
 }
 
 grpc::ServerUnaryReactor* NavigationService::RandomPoint(grpc::CallbackServerContext* ctx,
-                                                         const v1::RandomPointRequest* request,
-                                                         v1::RandomPointResponse* response) {
-  return ServeMapQuery(
-      RpcMethod::kRandomPoint, ctx, *request, [](const auto& r) { return ValidateRandomPoint(r); },
-      [this, request, response](WorkerState& w, const ServedMap& map,
-                                grpc::CallbackServerContext*) {
-        const MapQuery q = Prepare(w, map, request->filter());
+                                                         const grpc::ByteBuffer* request,
+                                                         grpc::ByteBuffer* response) {
+  return ServeMapQuery<v1::RandomPointRequest, v1::RandomPointResponse>(
+      RpcMethod::kRandomPoint, ctx, request, response,
+      [](const auto& r) { return ValidateRandomPoint(r); },
+      [](WorkerState& w, const ServedMap& map, grpc::CallbackServerContext*,
+         const v1::RandomPointRequest& r, v1::RandomPointResponse* out) {
+        const MapQuery q = Prepare(w, map, r.filter());
         // A seeded call must give the same point on every worker and run: its own generator,
         // fully specified by the standard.
-        std::mt19937_64 seeded(request->seed());
-        absl::BitGenRef rng =
-            request->has_seed() ? absl::BitGenRef(seeded) : absl::BitGenRef(w.rng);
+        std::mt19937_64 seeded(r.seed());
+        absl::BitGenRef rng = r.has_seed() ? absl::BitGenRef(seeded) : absl::BitGenRef(w.rng);
         absl::StatusOr<std::optional<SurfacePoint>> point = std::optional<SurfacePoint>();
-        if (request->has_center()) {
+        if (r.has_center()) {
           const absl::StatusOr<std::optional<SurfacePoint>> center =
-              q.query.NearestPoint(FromProto(request->center()), kDefaultPathExtents, q.filter);
+              q.query.NearestPoint(FromProto(r.center()), kDefaultPathExtents, q.filter);
           if (!center.ok()) return ToGrpcStatus(center.status());
-          if (*center) {
-            point = q.query.RandomPointInCircle(**center, request->radius(), q.filter, rng);
-          }
+          if (*center) point = q.query.RandomPointInCircle(**center, r.radius(), q.filter, rng);
         } else {
           point = q.query.RandomPoint(q.filter, rng);
         }
         if (!point.ok()) return ToGrpcStatus(point.status());
-        response->set_found(point->has_value());
+        out->set_found(point->has_value());
         if (*point) {
-          ToProto((*point)->pos, response->mutable_position());
-          response->set_poly((*point)->poly.bits());
+          ToProto((*point)->pos, out->mutable_position());
+          out->set_poly((*point)->poly.bits());
         }
         return grpc::Status::OK;
       });
 }
 
 grpc::ServerUnaryReactor* NavigationService::Raycast(grpc::CallbackServerContext* ctx,
-                                                     const v1::RaycastRequest* request,
-                                                     v1::RaycastResponse* response) {
-  return ServeMapQuery(
-      RpcMethod::kRaycast, ctx, *request, [](const auto& r) { return ValidateRaycast(r); },
-      [this, request, response](WorkerState& w, const ServedMap& map,
-                                grpc::CallbackServerContext*) {
-        const MapQuery q = Prepare(w, map, request->filter());
-        const Vec3 extents =
-            ExtentsOr(request->has_extents(), request->extents(), kDefaultMoveExtents);
-        const absl::Status s = q.query.Raycast(
-            FromProto(request->start()), FromProto(request->end()), q.filter, extents, &w.ray);
+                                                     const grpc::ByteBuffer* request,
+                                                     grpc::ByteBuffer* response) {
+  return ServeMapQuery<v1::RaycastRequest, v1::RaycastResponse>(
+      RpcMethod::kRaycast, ctx, request, response, [](const auto& r) { return ValidateRaycast(r); },
+      [](WorkerState& w, const ServedMap& map, grpc::CallbackServerContext*,
+         const v1::RaycastRequest& r, v1::RaycastResponse* out) {
+        const MapQuery q = Prepare(w, map, r.filter());
+        const Vec3 extents = ExtentsOr(r.has_extents(), r.extents(), kDefaultMoveExtents);
+        const absl::Status s =
+            q.query.Raycast(FromProto(r.start()), FromProto(r.end()), q.filter, extents, &w.ray);
         if (!s.ok()) return ToGrpcStatus(s);
-        ToProto(w.ray, response);
+        ToProto(w.ray, out);
         return grpc::Status::OK;
       });
 }
 
 grpc::ServerUnaryReactor* NavigationService::NearestPoint(grpc::CallbackServerContext* ctx,
-                                                          const v1::NearestPointRequest* request,
-                                                          v1::NearestPointResponse* response) {
-  return ServeMapQuery(
-      RpcMethod::kNearestPoint, ctx, *request,
+                                                          const grpc::ByteBuffer* request,
+                                                          grpc::ByteBuffer* response) {
+  return ServeMapQuery<v1::NearestPointRequest, v1::NearestPointResponse>(
+      RpcMethod::kNearestPoint, ctx, request, response,
       [](const auto& r) { return ValidateNearestPoint(r); },
-      [this, request, response](WorkerState& w, const ServedMap& map,
-                                grpc::CallbackServerContext*) {
-        const MapQuery q = Prepare(w, map, request->filter());
-        const Vec3 pos = FromProto(request->position());
+      [](WorkerState& w, const ServedMap& map, grpc::CallbackServerContext*,
+         const v1::NearestPointRequest& r, v1::NearestPointResponse* out) {
+        const MapQuery q = Prepare(w, map, r.filter());
+        const Vec3 pos = FromProto(r.position());
         const absl::StatusOr<std::optional<SurfacePoint>> found = q.query.NearestPoint(
-            pos, ExtentsOr(request->has_extents(), request->extents(), kDefaultPathExtents),
-            q.filter);
+            pos, ExtentsOr(r.has_extents(), r.extents(), kDefaultPathExtents), q.filter);
         if (!found.ok()) return ToGrpcStatus(found.status());
-        response->set_found(found->has_value());
+        out->set_found(found->has_value());
         if (*found) {
-          ToProto((*found)->pos, response->mutable_position());
-          response->set_poly((*found)->poly.bits());
-          response->set_distance(Distance(pos, (*found)->pos));
+          ToProto((*found)->pos, out->mutable_position());
+          out->set_poly((*found)->poly.bits());
+          out->set_distance(Distance(pos, (*found)->pos));
         }
         return grpc::Status::OK;
       });
@@ -390,34 +450,36 @@ void NavigationService::FillMapInfo(const ServedMap& map, v1::MapInfo* out) cons
 }
 
 grpc::ServerUnaryReactor* NavigationService::GetMapInfo(grpc::CallbackServerContext* ctx,
-                                                        const v1::GetMapInfoRequest* request,
-                                                        v1::MapInfo* response) {
+                                                        const grpc::ByteBuffer* request,
+                                                        grpc::ByteBuffer* response) {
   grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
-  std::unique_ptr<Call> call = Begin(RpcMethod::kGetMapInfo, ctx, reactor);
+  auto call = Begin<v1::GetMapInfoRequest, v1::MapInfo>(RpcMethod::kGetMapInfo, ctx, reactor,
+                                                        request, response);
   if (call == nullptr) return reactor;
-  if (absl::Status s = ValidateGetMapInfo(*request); !s.ok()) {
+  if (absl::Status s = ValidateGetMapInfo(call->request); !s.ok()) {
     call->Finish(ToGrpcStatus(s));
     return reactor;
   }
-  auto map = FindMap(request->map_id(), "map_id");
+  auto map = FindMap(call->request.map_id(), "map_id");
   if (!map.ok()) {
     call->Finish(ToGrpcStatus(map.status()));
     return reactor;
   }
   // Metadata only: cheap enough for the handler thread.
-  FillMapInfo(**map, response);
+  FillMapInfo(**map, &call->response_message);
   call->Finish(grpc::Status::OK);
   return reactor;
 }
 
 grpc::ServerUnaryReactor* NavigationService::ListMaps(grpc::CallbackServerContext* ctx,
-                                                      const v1::ListMapsRequest* /*request*/,
-                                                      v1::ListMapsResponse* response) {
+                                                      const grpc::ByteBuffer* request,
+                                                      grpc::ByteBuffer* response) {
   grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
-  std::unique_ptr<Call> call = Begin(RpcMethod::kListMaps, ctx, reactor);
+  auto call = Begin<v1::ListMapsRequest, v1::ListMapsResponse>(RpcMethod::kListMaps, ctx, reactor,
+                                                               request, response);
   if (call == nullptr) return reactor;
   for (const std::shared_ptr<const ServedMap>& map : maps_->List()) {
-    FillMapInfo(*map, response->add_maps());
+    FillMapInfo(*map, call->response_message.add_maps());
   }
   call->Finish(grpc::Status::OK);
   return reactor;

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "waymesh/core/tolerances.h"
+#include "waymesh/loader/number_text.h"
 
 namespace waymesh::server {
 namespace {
@@ -17,7 +18,7 @@ absl::Status Invalid(absl::string_view prefix, absl::string_view field, absl::st
 
 absl::Status CheckFinite(float v, absl::string_view prefix, absl::string_view field) {
   if (std::isfinite(v)) return absl::OkStatus();
-  return Invalid(prefix, field, absl::StrFormat("%g is not a finite number", v));
+  return Invalid(prefix, field, absl::StrCat(NumberText(v), " is not a finite number"));
 }
 
 // Finite and within [lo, hi] (lo_open: lo itself excluded).
@@ -26,8 +27,8 @@ absl::Status CheckRange(float v, float lo, bool lo_open, float hi, absl::string_
   if (absl::Status s = CheckFinite(v, prefix, field); !s.ok()) return s;
   if ((lo_open ? v > lo : v >= lo) && v <= hi) return absl::OkStatus();
   return Invalid(prefix, field,
-                 absl::StrFormat("%g must be in %c%g, %g]%s", v, lo_open ? '(' : '[', lo, hi,
-                                 unit.empty() ? "" : absl::StrCat(" ", unit)));
+                 absl::StrCat(NumberText(v), " must be in ", lo_open ? "(" : "[", NumberText(lo),
+                              ", ", NumberText(hi), "]", unit.empty() ? "" : " ", unit));
 }
 
 // A required position: present, finite, no coordinate beyond tol::kMaxCoordinate.

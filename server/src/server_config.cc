@@ -56,6 +56,9 @@ absl::Status ValidateServerConfig(const ServerConfig& c) {
   }
   if (c.tile_cache_bytes == 0) return Bad("tile-cache-bytes", "must be positive");
   if (c.reload_interval < absl::ZeroDuration()) return Bad("reload-interval", "is negative");
+  if (c.reload_settle < absl::ZeroDuration()) return Bad("reload-settle", "is negative");
+  if (c.map_removal_grace < absl::ZeroDuration()) return Bad("map-removal-grace", "is negative");
+  if (c.spool_dir.empty()) return Bad("spool-dir", "is empty");
   if (c.max_search_nodes < kMinSearchNodes || c.max_search_nodes > kMaxSearchNodes) {
     return Bad("max-search-nodes", absl::StrCat(c.max_search_nodes, " is not in ", kMinSearchNodes,
                                                 "..", kMaxSearchNodes));

@@ -11,6 +11,9 @@ ABSL_FLAG(std::string, maps_dir, "",
           "Required.");
 ABSL_FLAG(std::string, listen_address, "0.0.0.0", "Interface the gRPC port binds to.");
 ABSL_FLAG(int, port, 50051, "gRPC port (0 picks a free one and logs it).");
+ABSL_FLAG(bool, reuse_port, false,
+          "Let other processes listen on --port too (SO_REUSEPORT; the kernel then splits new "
+          "connections between them). Off: a second server on the port fails to start.");
 ABSL_FLAG(std::string, metrics_address, "0.0.0.0", "Interface the metrics port binds to.");
 ABSL_FLAG(int, metrics_port, 9464,
           "HTTP port of /metrics (Prometheus) and /healthz; 0 picks a free one, -1 disables.");
@@ -29,6 +32,18 @@ ABSL_FLAG(uint64_t, tile_cache_bytes, uint64_t{256} << 20,
 ABSL_FLAG(absl::Duration, reload_interval, absl::Seconds(2),
           "How often the maps directory is checked for new, changed or removed maps (hot "
           "reload); 0 disables.");
+ABSL_FLAG(absl::Duration, reload_settle, absl::Seconds(1),
+          "A new or changed map file is taken only once its size and mtime have stayed the same "
+          "this long (a file being written is left alone until it is complete).");
+ABSL_FLAG(absl::Duration, map_removal_grace, absl::Seconds(30),
+          "A map whose file disappears (or stops being a regular file) is served on for this "
+          "long before it is unloaded, so a delete-then-copy deploy drops no calls; 0 unloads "
+          "at once.");
+ABSL_FLAG(std::string, spool_dir, "/var/tmp",
+          "Directory (on disk, writable) for the server's private copies of the maps: each map "
+          "is copied there as an unnamed file when it is loaded and served from that copy, so "
+          "edits to the maps directory never change a served map. Needs room for every map "
+          "once, twice during a reload.");
 ABSL_FLAG(uint32_t, max_search_nodes, 65536,
           "Most polygons one path search may visit; requests may ask for fewer.");
 ABSL_FLAG(int, max_message_bytes, 4 << 20, "Largest request or response message (bytes).");
@@ -53,13 +68,14 @@ namespace waymesh::server {
 
 std::span<const absl::string_view> ServerFlagNames() {
   static constexpr absl::string_view kNames[] = {
-      "maps_dir",        "listen_address",    "port",
-      "metrics_address", "metrics_port",      "workers",
-      "queue_capacity",  "overload_shedding", "tile_cache_bytes",
-      "reload_interval", "max_search_nodes",  "max_message_bytes",
-      "tls_cert",        "tls_key",           "tls_client_ca",
-      "auth_token",      "log_format",        "log_level",
-      "shutdown_grace",  "max_connection_age"};
+      "maps_dir",          "listen_address",  "port",
+      "reuse_port",        "metrics_address", "metrics_port",
+      "workers",           "queue_capacity",  "overload_shedding",
+      "tile_cache_bytes",  "reload_interval", "reload_settle",
+      "map_removal_grace", "spool_dir",       "max_search_nodes",
+      "max_message_bytes", "tls_cert",        "tls_key",
+      "tls_client_ca",     "auth_token",      "log_format",
+      "log_level",         "shutdown_grace",  "max_connection_age"};
   return kNames;
 }
 
@@ -68,6 +84,7 @@ absl::StatusOr<ServerConfig> ServerConfigFromFlags() {
   c.maps_dir = absl::GetFlag(FLAGS_maps_dir);
   c.listen_address = absl::GetFlag(FLAGS_listen_address);
   c.port = absl::GetFlag(FLAGS_port);
+  c.reuse_port = absl::GetFlag(FLAGS_reuse_port);
   c.metrics_address = absl::GetFlag(FLAGS_metrics_address);
   c.metrics_port = absl::GetFlag(FLAGS_metrics_port);
   c.workers = absl::GetFlag(FLAGS_workers);
@@ -75,6 +92,9 @@ absl::StatusOr<ServerConfig> ServerConfigFromFlags() {
   c.overload_shedding = absl::GetFlag(FLAGS_overload_shedding);
   c.tile_cache_bytes = absl::GetFlag(FLAGS_tile_cache_bytes);
   c.reload_interval = absl::GetFlag(FLAGS_reload_interval);
+  c.reload_settle = absl::GetFlag(FLAGS_reload_settle);
+  c.map_removal_grace = absl::GetFlag(FLAGS_map_removal_grace);
+  c.spool_dir = absl::GetFlag(FLAGS_spool_dir);
   c.max_search_nodes = absl::GetFlag(FLAGS_max_search_nodes);
   c.max_message_bytes = absl::GetFlag(FLAGS_max_message_bytes);
   c.tls_cert = absl::GetFlag(FLAGS_tls_cert);

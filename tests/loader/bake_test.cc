@@ -432,7 +432,7 @@ TEST(BakeVolumesTest, BadFilesSayWhatAndWhere) {
       {R"({"areas": [{"id": 3, "name": "A", "cost": 0}]})", "areas[0].cost = 0 must be positive"},
       {R"({"off_mesh_links": [{"start": [0,0,0]}]})", "off_mesh_links[0].end is missing"},
       {R"({"off_mesh_links": [{"start": [0,0,0], "end": [1e9,0,0]}]})",
-       "off_mesh_links[0].end[0] = 1e+09 is beyond the coordinate limit"},
+       "off_mesh_links[0].end[0] = 1000000000 is beyond the coordinate limit"},
       {R"({"off_mesh_links": [{"start": [0,0,0], "end": [1,0,0], "area": 7}]})",
        "off_mesh_links[0].area = 7 is not a declared area"},
       {R"([1, 2])", "v.json"},

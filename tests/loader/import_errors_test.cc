@@ -69,7 +69,9 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"OverflowToInfinity", Export(R"("vertices": [1e999, 0, 0], "indices": [])"),
                  "vertices[0] is infinite"},
         BadInput{"AbsurdCoordinate", Export(R"("vertices": [0, 0, 2e6], "indices": [])"),
-                 "vertices[2] = 2e+06 is beyond the coordinate limit"},
+                 "vertices[2] = 2000000 is beyond the coordinate limit"},
+        BadInput{"JustPastTheLimit", Export(R"("vertices": [0, 0, 1000000.5], "indices": [])"),
+                 "vertices[2] = 1000000.5 is beyond the coordinate limit of ±1000000 m"},
         BadInput{"StringInVertices", Export(R"("vertices": [0, "x", 0], "indices": [])"),
                  "vertices[1] is not a number (string 'x')"},
         BadInput{"NestedInVertices", Export(R"("vertices": [[0, 0, 0]], "indices": [])"),
@@ -191,13 +193,13 @@ INSTANTIATE_TEST_SUITE_P(
                  "pathVertices[0].x must be a number"},
         BadInput{"VertexAbsurd",
                  R"({"pathVertices": [{"x": 0, "y": -3e7, "z": 0}], "pathTriangles": []})",
-                 "pathVertices[0].y = -3e+07 is beyond the coordinate limit"},
+                 "pathVertices[0].y = -30000000 is beyond the coordinate limit"},
         BadInput{"TriangleOutOfRange", "{" + kPathVertices + R"(, "pathTriangles": [0, 1, 3]})",
                  "pathTriangles[2] = 3 is out of range (pathVertices has 3 entries)"},
         BadInput{"TriangleNegative", "{" + kPathVertices + R"(, "pathTriangles": [0, -1, 2]})",
                  "pathTriangles[1] = -1 is out of range"},
         BadInput{"TriangleFloat", "{" + kPathVertices + R"(, "pathTriangles": [0, 1, 2.5]})",
-                 "pathTriangles[2] must be an integer"},
+                 "pathTriangles[2] = 2.5 is not an integer"},
         BadInput{"TrianglesNotTriples", "{" + kPathVertices + R"(, "pathTriangles": [0, 1, 2, 0]})",
                  "pathTriangles has 4 entries, which is not a multiple of 3"},
         BadInput{"BlockTriangleOutOfRange", "{" + kPathVertices + R"(, "pathTriangles": [0, 1, 2],
@@ -210,7 +212,7 @@ INSTANTIATE_TEST_SUITE_P(
                   "safeVertices": [{"x": "NaN", "y": 0, "z": 0}], "safeTriangles": []})",
                  "safeVertices[0].x must be a number"},
         BadInput{"MapIdFloat", "{\"mapID\": 1.5, " + kPathVertices + R"(, "pathTriangles": []})",
-                 "mapID must be an integer"},
+                 "mapID = 1.5 is not an integer"},
         BadInput{
             "DuplicateKeyDiffers",
             "{" + kPathVertices + R"(, "pathTriangles": [0, 1, 2], "pathTriangles": [0, 2, 1]})",
@@ -222,6 +224,20 @@ INSTANTIATE_TEST_SUITE_P(
                  "{\"endX\": \"80\", " + kPathVertices + R"(, "pathTriangles": []})",
                  "endX must be a number"}),
     [](const auto& info) { return std::string(info.param.name); });
+
+// Exporters write integers as floats (2e0, 2.0): where the value is whole it is the integer.
+TEST(JsonIntegerTest, WholeNumbersWrittenAsFloatsAreIntegers) {
+  const absl::StatusOr<SourceMesh> plain = ImportUnityExport(Export(kTriangle), "t.json");
+  const absl::StatusOr<SourceMesh> floats = ImportUnityExport(
+      Export(R"("vertices": [0, 0, 0, 1, 0, 0, 0, 0, 1], "indices": [0e0, 1.0, 2e0])"), "t.json");
+  ASSERT_TRUE(plain.ok()) << plain.status();
+  ASSERT_TRUE(floats.ok()) << floats.status();
+  EXPECT_EQ(floats->poly_verts, plain->poly_verts);
+  const absl::StatusOr<SourceMesh> nav = ImportServerNavJson(
+      "{\"mapID\": 12e0, " + kPathVertices + R"(, "pathTriangles": [0, 1e0, 2.0]})", "t.navmesh");
+  ASSERT_TRUE(nav.ok()) << nav.status();
+  EXPECT_EQ(nav->poly_verts, plain->poly_verts);
+}
 
 class ObjErrorTest : public ::testing::TestWithParam<BadInput> {};
 

@@ -3,72 +3,15 @@
 // the serving version in place and counts a reload failure, and the directory watcher picks
 // changes up on its own.
 
-#include <atomic>
 #include <thread>
-#include <vector>
 
-#include "support/demo_town.h"
+#include "background_callers.h"
 #include "gtest/gtest.h"
+#include "support/demo_town.h"
 #include "test_server.h"
 
 namespace waymesh::testing {
 namespace {
-
-// Clients calling FindPath and GetMapInfo in a loop until stopped; they record every failure.
-class BackgroundCallers {
- public:
-  BackgroundCallers(const server::NavigationServer& server, int threads) {
-    for (int t = 0; t < threads; ++t) {
-      threads_.emplace_back([this, channel = Dial(server)] { Loop(channel); });
-    }
-  }
-  ~BackgroundCallers() { Stop(); }
-
-  void Stop() {
-    stop_ = true;
-    for (std::thread& t : threads_) {
-      if (t.joinable()) t.join();
-    }
-  }
-  int calls() const { return calls_; }
-  int failures() const { return failures_; }
-  // Waits (bounded) until `n` more calls have completed.
-  bool WaitCalls(int n) {
-    const int target = calls_ + n;
-    for (int i = 0; i < 4000 && calls_ < target; ++i) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
-    return calls_ >= target;
-  }
-
- private:
-  void Loop(std::shared_ptr<grpc::Channel> channel) {
-    auto stub = v1::Navigation::NewStub(channel);
-    // Bounded even if Stop() is never reached.
-    for (int i = 0; i < 100000 && !stop_; ++i) {
-      grpc::ClientContext ctx;
-      SetDeadline(&ctx);
-      grpc::Status status;
-      if (i % 2 == 0) {
-        v1::FindPathResponse response;
-        status = stub->FindPath(&ctx, BankToBankRequest(), &response);
-        if (status.ok() && response.status() == v1::PATH_STATUS_UNSPECIFIED) ++failures_;
-      } else {
-        v1::GetMapInfoRequest r;
-        r.set_map_id("town");
-        v1::MapInfo info;
-        status = stub->GetMapInfo(&ctx, r, &info);
-      }
-      if (!status.ok()) ++failures_;
-      ++calls_;
-    }
-  }
-
-  std::atomic<bool> stop_{false};
-  std::atomic<int> calls_{0};
-  std::atomic<int> failures_{0};
-  std::vector<std::thread> threads_;
-};
 
 v1::MapInfo Info(const server::NavigationServer& server) {
   auto stub = v1::Navigation::NewStub(Dial(server));
@@ -91,7 +34,7 @@ TEST(HotReloadTest, GoodMapSwapsAndCorruptMapKeepsServingWhileClientsCall) {
   ASSERT_NE(server, nullptr);
   EXPECT_EQ(Info(*server).source_hash(), first.map->info().source_hash);
 
-  BackgroundCallers callers(*server, 3);
+  BackgroundCallers callers(server->target(), 3);
   ASSERT_TRUE(callers.WaitCalls(20));
   maps.Write("town.wmesh", second.bytes);
   ASSERT_TRUE(server->maps().ReloadNow().ok());
@@ -114,7 +57,8 @@ TEST(HotReloadTest, GoodMapSwapsAndCorruptMapKeepsServingWhileClientsCall) {
   ASSERT_TRUE(callers.WaitCalls(20));
 
   callers.Stop();
-  EXPECT_EQ(callers.failures(), 0) << "of " << callers.calls() << " calls";
+  EXPECT_EQ(callers.failures(), 0)
+      << "of " << callers.calls() << " calls: " << callers.failure_sample();
 }
 
 TEST(HotReloadTest, TheWatcherPicksUpANewFileByItself) {

@@ -38,6 +38,23 @@ void ExpectInvalid(const absl::Status& s, const std::string& field) {
   EXPECT_THAT(std::string(s.message()), ::testing::StartsWith(field + ":")) << s;
 }
 
+// Just past a limit, the message shows the value and the limit exactly, so it never reads
+// "1e+06 must be in [-1e+06, 1e+06]".
+TEST(RequestValidationTest, RangeMessagesShowExactValuesAndLimits) {
+  v1::FindPathRequest far = GoodPath();
+  far.mutable_start()->set_x(1000001);
+  EXPECT_EQ(ValidateFindPath(far).message(),
+            "start.x: 1000001 must be in [-1000000, 1000000] metres");
+  v1::FindPathRequest wide = GoodPath();
+  Set(wide.mutable_options()->mutable_extents(), 1, 1000.0001f, 1);
+  EXPECT_EQ(ValidateFindPath(wide).message(),
+            "options.extents.y: 1000.0001 must be in (0, 1000] metres");
+  v1::FindPathRequest tiny = GoodPath();
+  Set(tiny.mutable_options()->mutable_extents(), 1, 1, -1e-30f);
+  EXPECT_EQ(ValidateFindPath(tiny).message(),
+            "options.extents.z: -1e-30 must be in (0, 1000] metres");
+}
+
 TEST(RequestValidationTest, MinimalRequestsPass) {
   EXPECT_TRUE(ValidateFindPath(GoodPath()).ok());
   v1::ValidateMoveRequest move;

@@ -2,16 +2,18 @@
 // town configured from the environment with JSON logs, waymesh-client's example call, and a
 // clean exit 0 on SIGTERM.
 
+#include <filesystem>
 #include <string>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "child_process.h"
-#include "support/demo_town.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "server_process.h"
+#include "support/demo_town.h"
 
 namespace waymesh::testing {
 namespace {
@@ -45,6 +47,20 @@ TEST(ServerBinaryTest, BadConfigurationExitsTwoNamingTheSetting) {
       RunTool({"/usr/bin/env", "WAYMESH_PORT=many", WAYMESH_SERVER_BIN, "--maps-dir=/tmp"}, &out),
       2);
   EXPECT_THAT(out, HasSubstr("WAYMESH_PORT"));
+  // Values abseil itself cannot parse, and flags it does not know, are bad flags too (its
+  // parser would exit 1).
+  for (const std::vector<std::string>& bad : std::vector<std::vector<std::string>>{
+           {"--port=many"},
+           {"--port", "many"},
+           {"--reload-interval=soon"},
+           {"--overload-shedding=maybe"},
+           {"--no-such-flag=1"},
+           {"--tile-cache-bytes"}}) {
+    std::vector<std::string> argv = {WAYMESH_SERVER_BIN, "--maps-dir=/tmp"};
+    argv.insert(argv.end(), bad.begin(), bad.end());
+    EXPECT_EQ(RunTool(argv, &out), 2) << bad[0] << ": " << out;
+    EXPECT_THAT(out, HasSubstr(bad[0].substr(0, bad[0].find('=')))) << out;
+  }
   TempDir empty;
   EXPECT_EQ(RunTool({WAYMESH_SERVER_BIN, "--maps-dir=" + empty.path() + "/missing", "--port=0",
                      "--metrics-port=-1"},
@@ -104,6 +120,37 @@ TEST(ServerBinaryTest, ServesFromTheEnvironmentAndStopsCleanlyOnSigterm) {
   }
   EXPECT_GE(lines, 2);  // "serving ..." and "stopped"
   EXPECT_THAT(text, HasSubstr("SIGTERM"));
+}
+
+// The gRPC port of a ServerProcess target "127.0.0.1:<port>".
+std::string PortOf(const std::string& target) { return target.substr(target.rfind(':') + 1); }
+
+TEST(ServerBinaryTest, ASecondServerOnTheSamePortRefusesToStartUnlessBothShare) {
+  TempDir dir;
+  std::filesystem::create_directories(dir.path() + "/maps");
+  dir.Write("maps/town.wmesh", Town().bytes);
+  std::filesystem::create_directories(dir.path() + "/a");
+  auto first = ServerProcess::Start(dir.path() + "/maps", dir.path() + "/a", {"--reuse-port"});
+  ASSERT_TRUE(first.ok()) << first.status();
+  const std::vector<std::string> second = {WAYMESH_SERVER_BIN,
+                                           "--maps-dir=" + dir.path() + "/maps",
+                                           "--spool-dir=" + dir.path() + "/a/spool",
+                                           "--listen-address=127.0.0.1",
+                                           "--port=" + PortOf((*first)->target()),
+                                           "--metrics-port=-1"};
+  std::string out;
+  // The first asked to share but the second did not: it must not split the traffic.
+  EXPECT_EQ(RunTool(second, &out), 1) << out;
+  EXPECT_THAT(out, HasSubstr("--port"));
+
+  std::vector<std::string> sharing = second;
+  sharing.push_back("--reuse-port");
+  auto shared = ChildProcess::Start(sharing, dir.path() + "/shared.log");
+  ASSERT_TRUE(shared.ok()) << shared.status();
+  absl::SleepFor(absl::Seconds(1));
+  EXPECT_TRUE((*shared)->Running()) << (*shared)->Log();
+  EXPECT_EQ((*shared)->Stop(), 0) << (*shared)->Log();
+  EXPECT_EQ((*first)->process().Stop(), 0);
 }
 
 }  // namespace

@@ -21,6 +21,9 @@ server::ServerConfig TestConfig(const std::string& maps_dir) {
   config.metrics_port = -1;
   config.workers = 2;
   config.reload_interval = absl::ZeroDuration();
+  // Tests write files atomically and reload explicitly: take changes and removals at once.
+  config.reload_settle = absl::ZeroDuration();
+  config.map_removal_grace = absl::ZeroDuration();
   config.shutdown_grace = absl::Seconds(5);
   config.log_level = "warn";
   return config;

@@ -9,6 +9,7 @@
 #include "support/test_data.h"
 #include "waymesh/loader/importers.h"
 #include "waymesh/loader/map_file.h"
+#include "waymesh/loader/map_file_check.h"
 #include "waymesh/loader/map_tiles.h"
 #include "waymesh/loader/repair.h"
 
@@ -80,13 +81,14 @@ std::string CompileOrDie(const RepairedMesh& mesh, std::vector<PolyIndex>* place
 }
 
 std::shared_ptr<const NavMap> LoadOrDie(const std::string& bytes) {
-  absl::StatusOr<std::shared_ptr<const NavMap>> map =
-      LoadMap(std::make_shared<const std::string>(bytes));
-  if (!map.ok()) {
-    ADD_FAILURE() << map.status();
+  // As `waymesh validate` loads: intact bytes, structure not yet judged (defects are the point).
+  auto kept = std::make_shared<const std::string>(bytes);
+  MapFileCheck check = CheckMapBytes(std::as_bytes(std::span(*kept)), kept);
+  if (check.map == nullptr) {
+    ADD_FAILURE() << (check.findings.empty() ? "no map" : FindingLine(check.findings[0]));
     return nullptr;
   }
-  return *std::move(map);
+  return check.map;
 }
 
 void WriteFileOrDie(const std::string& path, const std::string& bytes) {

@@ -27,7 +27,7 @@ RepairedMesh RepairOrDie(const SourceMesh& source);
 RepairedMesh Unity1000Mesh();
 // `.wmesh` bytes of `mesh`; `placement` (optional) receives each polygon's (tile, polygon).
 std::string CompileOrDie(const RepairedMesh& mesh, std::vector<PolyIndex>* placement = nullptr);
-// The loaded map of `bytes`.
+// The loaded map of `bytes`, intact but not judged for structure (as validate loads it).
 std::shared_ptr<const NavMap> LoadOrDie(const std::string& bytes);
 // Writes `bytes` to `path`.
 void WriteFileOrDie(const std::string& path, const std::string& bytes);

@@ -129,6 +129,18 @@ TEST(CliTest, MalformedExportFailsWithFileAndLine) {
   EXPECT_FALSE(std::filesystem::exists(dir + "/bad.wmesh"));
 }
 
+// The map name comes from the input's file name here; bytes that are not UTF-8 would reach
+// every client of the server in ListMaps, which could then not parse the answer.
+TEST(CliTest, BuildRefusesAMapNameThatIsNotUtf8) {
+  const std::string dir = TempDir("cli-utf8");
+  const std::string obj = dir + "/caf\xe9.obj";
+  std::ofstream(obj) << "v 0 0 0\nv 1 0 0\nv 1 0 1\nf 1 2 3\n";
+  CliResult r = RunCli("build " + ShellQuote(obj) + " -o " + ShellQuote(dir + "/out.wmesh"));
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("map name is not valid UTF-8"));
+  EXPECT_FALSE(std::filesystem::exists(dir + "/out.wmesh"));
+}
+
 TEST(CliTest, DemoWorldBuildsAndInspects) {
   const std::string dir = TempDir("cli-demo");
   CliResult gen = RunCli("demo-world --size 160 --seed 3 -o " + ShellQuote(dir + "/town.json"));

@@ -4,6 +4,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "absl/strings/str_format.h"
 #include "cli_runner.h"
 #include "support/defect_maps.h"
@@ -129,6 +131,25 @@ TEST(ValidateCliTest, NonConvexPolygonFails) {
   CliResult r = RunCli("validate " + Quote(dir + "/m.wmesh"));
   EXPECT_EQ(r.exit_code, 1) << r.out;
   EXPECT_THAT(r.out, HasSubstr("FAIL non-convex: " + PolygonPlace(bytes, placement[*poly])));
+}
+
+// Valid checksums, every polygon wound against the map: inspect refuses to load it (as the
+// server does) and validate names every polygon.
+TEST(ValidateCliTest, ReversedWindingFailsInspectAndValidate) {
+  RepairedMesh mesh = Unity1000Mesh();
+  for (uint32_t p = 0; p < mesh.polygon_count(); ++p) {
+    std::reverse(mesh.poly_verts.begin() + mesh.poly_start[p],
+                 mesh.poly_verts.begin() + mesh.poly_start[p + 1]);
+  }
+  const std::string dir = TempDir("validate-winding");
+  const std::string map = WriteMap(dir, "m", mesh);
+  CliResult inspect = RunCli("inspect " + Quote(map));
+  EXPECT_EQ(inspect.exit_code, 1) << inspect.out;
+  EXPECT_THAT(inspect.out, HasSubstr("structurally broken"));
+  CliResult validate = RunCli("validate --no-topology " + Quote(map));
+  EXPECT_EQ(validate.exit_code, 1) << validate.out;
+  EXPECT_THAT(validate.out, HasSubstr("FAIL non-convex: "));
+  EXPECT_THAT(validate.out, HasSubstr("structure (what the server refuses)"));
 }
 
 TEST(ValidateCliTest, ExtraIslandFailsTheIslandLimits) {

@@ -22,7 +22,9 @@ struct ConnectedPair {
 
 // Which checks run, and the limits of the optional ones.
 struct MapCheckOptions {
-  bool topology = true;                   // open seams, non-manifold edges, non-convex polygons
+  // Open seams and edges of more than two polygons. The structural checks (map_structure.h:
+  // grid, coordinates, winding, neighbour links) always run: the server refuses what they find.
+  bool topology = true;
   bool off_mesh_links = true;             // every link end on its polygon
   std::optional<uint64_t> max_islands;    // more islands is a finding
   std::optional<double> min_island_area;  // m²; every smaller island is a finding

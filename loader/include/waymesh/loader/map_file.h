@@ -25,6 +25,12 @@ struct MapLoadOptions {
 absl::StatusOr<std::shared_ptr<const NavMap>> LoadMap(std::shared_ptr<const std::string> bytes,
                                                       const MapLoadOptions& options = {});
 
+// Loads `bytes` (as CompileMap wrote them) the way every reader will: checksums, index ranges,
+// structure (map_structure.h). `waymesh build` and `bake` run it before writing, so they never
+// write a map that inspect, validate or the server would refuse. Internal error naming the
+// failed check otherwise (the writer's bug, not the input's).
+absl::Status CheckCompiledMap(const std::string& bytes);
+
 // Memory-maps `path` and loads it as above.
 absl::StatusOr<std::shared_ptr<const NavMap>> LoadMapFile(const std::string& path,
                                                           const MapLoadOptions& options = {});

@@ -18,7 +18,8 @@ struct MapFileCheck {
   // One finding per damaged part (kCheckChecksum for CRC mismatches, kCheckStructure for the
   // rest), each naming the byte offset and, for tiles, the tile and its grid cell.
   std::vector<MapFinding> findings;
-  // The loaded map when every part is valid, else null.
+  // The loaded map when every part is valid, else null. Not yet checked for structure
+  // (map_structure.h): CheckMap reports that.
   std::shared_ptr<const NavMap> map;
 };
 

@@ -2,7 +2,9 @@
 // A `.wmesh` file opened for serving tile by tile (docs/map-format.md): the header block is
 // read and validated once; each tile is read with pread and validated on its own whenever it
 // is asked for, so a server holds only the tiles it uses. The file stays open: a map replaced
-// by rename (as `waymesh build` writes) keeps serving the version that was opened.
+// by rename (as `waymesh build` writes) keeps serving the version that was opened. An edit in
+// place would change bytes under it, which is why the server opens a private copy it owns
+// (OpenDescriptor) rather than the operator's file.
 
 #include <cstdint>
 #include <memory>
@@ -25,12 +27,18 @@ struct FileIdentity {
 
 // The identity of the file at `path` now. Errors name the path.
 absl::StatusOr<FileIdentity> StatFileIdentity(const std::string& path);
+// The identity of the open file `fd`.
+absl::StatusOr<FileIdentity> FileIdentityOf(int fd, const std::string& path);
 
 class MapTileFile {
  public:
   // Opens `path` and validates its header block, tile directory and size. Errors name the path
   // and, for bad data, the offset and the failing check.
+  // A FIFO, directory or device at `path` is an error at once (opened without blocking).
   static absl::StatusOr<std::unique_ptr<MapTileFile>> Open(const std::string& path);
+  // As Open, for the open file `fd`, which the result owns (closed on error too). `name` is
+  // what error messages call it.
+  static absl::StatusOr<std::unique_ptr<MapTileFile>> OpenDescriptor(int fd, std::string name);
   ~MapTileFile();
   MapTileFile(const MapTileFile&) = delete;
   MapTileFile& operator=(const MapTileFile&) = delete;
@@ -44,8 +52,9 @@ class MapTileFile {
   // Reads and validates tile `index` (< tile count). The view owns its bytes. Thread-safe.
   absl::StatusOr<std::shared_ptr<const TileView>> ReadTile(uint32_t index) const;
 
-  // Reads and validates every tile: the whole map resident, e.g. to derive what a paged NavMap
-  // of this file keeps (digest, landmark table) before the tiles are let go.
+  // Reads and validates every tile, then the map's structure (map_structure.h): the whole map
+  // resident, e.g. to derive what a paged NavMap of this file keeps (digest, landmark table)
+  // before the tiles are let go.
   absl::StatusOr<std::shared_ptr<const NavMap>> ReadResident() const;
 
  private:

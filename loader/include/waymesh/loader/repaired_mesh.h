@@ -28,8 +28,9 @@ struct RepairReport {
   uint64_t input_polygons = 0;
   uint64_t input_triangles = 0;
   RepairCounts counts;
+  uint64_t duplicates = 0;  // triangles dropped as exact repeats of another (same 3 vertices)
   uint64_t output_vertices = 0;
-  uint64_t triangles = 0;  // after weld, degenerate removal and T-junction splits
+  uint64_t triangles = 0;  // after weld, degenerate and duplicate removal, T-junction splits
   uint64_t polygons = 0;   // after merging
   uint64_t boundary_edges = 0;
   uint64_t off_mesh_links = 0;

@@ -32,6 +32,12 @@ absl::Status ApplyEnvironmentOverrides(
     std::span<const absl::string_view> flags,
     const std::function<const char*(const char*)>& getenv = nullptr);
 
+// Checks the flags of `args` (as NormalizeFlagArgs returns them) before abseil parses them,
+// because abseil's parser exits with code 1 on an unknown flag or a value that does not parse,
+// where waymesh-server promises 2 for bad flags. InvalidArgument naming the flag and the
+// problem; abseil's own flags (--help, --flagfile, ...) are left to it.
+absl::Status CheckFlagArgs(const std::vector<std::string>& args);
+
 // Usage text: `summary`, then each flag as --dashed-name, its environment variable, default
 // and help text.
 std::string FlagsHelp(absl::string_view summary, std::span<const absl::string_view> flags);

@@ -11,8 +11,8 @@
 namespace waymesh::server {
 
 // Makes spdlog's default logger write to stderr in `format` ("text" or "json") at `level`
-// (spdlog level names: trace, debug, info, warn, error, critical, off). InvalidArgument naming
-// the bad value.
+// (spdlog level names: trace, debug, info, warn, error, critical, off), and routes libprotobuf's
+// and gRPC core's log lines through it. InvalidArgument naming the bad value.
 absl::Status ConfigureLogging(absl::string_view format, absl::string_view level);
 
 // The JSON-lines formatter (strings escaped, invalid UTF-8 replaced, never throws).

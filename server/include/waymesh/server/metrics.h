@@ -68,6 +68,8 @@ struct RegistrySnapshot {
   uint64_t maps_loaded = 0;
   uint64_t reloads = 0;          // successful swaps of a changed map file
   uint64_t reload_failures = 0;  // bad files rejected (at startup or on reload)
+  uint64_t removals = 0;         // maps unloaded after their file stayed gone for the grace
+  uint64_t files_missing = 0;    // served maps whose file is gone now (within the grace)
 };
 
 // Latency buckets of grpc_server_handling_seconds: 100 µs .. 1 s (1-2.5-5 steps).
@@ -149,6 +151,8 @@ class ServerMetrics {
   Gauge* maps_loaded_ = nullptr;
   Counter* reloads_ = nullptr;
   Counter* reload_failures_ = nullptr;
+  Counter* map_removals_ = nullptr;
+  Gauge* map_files_missing_ = nullptr;
 
   std::mutex source_mu_;
   std::function<RegistrySnapshot()> source_;

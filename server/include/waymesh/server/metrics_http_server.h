@@ -1,12 +1,14 @@
 #pragma once
 // The HTTP endpoint on --metrics-port: GET /metrics (Prometheus text format 0.0.4) and
-// GET /healthz (liveness/readiness for Kubernetes), served by cpp-httplib on its own threads.
+// GET /healthz (liveness/readiness for Kubernetes), served by the bounded HttpServer (one loop
+// thread, limited request size and time, capped connections: see http_server.h).
 
 #include <functional>
 #include <memory>
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "waymesh/server/http_server.h"
 
 namespace waymesh::server {
 
@@ -15,6 +17,7 @@ struct MetricsHttpOptions {
   std::string address = "0.0.0.0";
   // TCP port; 0 picks a free one (see MetricsHttpServer::port()).
   int port = 0;
+  HttpLimits limits;
 };
 
 // Serves /metrics and /healthz until stopped. Thread-safe.
@@ -34,13 +37,15 @@ class MetricsHttpServer {
 
   // The bound port (the chosen one when options.port was 0).
   int port() const;
-  // Stops accepting and joins the serving thread; idempotent (the destructor calls it).
+  // Requests answered and refused so far.
+  HttpServerStats stats() const;
+  // Stops accepting, closes every connection and joins the serving thread; idempotent (the
+  // destructor calls it).
   void Stop();
 
  private:
-  struct Impl;
-  explicit MetricsHttpServer(std::unique_ptr<Impl> impl);
-  std::unique_ptr<Impl> impl_;
+  explicit MetricsHttpServer(std::unique_ptr<HttpServer> http);
+  std::unique_ptr<HttpServer> http_;
 };
 
 }  // namespace waymesh::server

@@ -6,6 +6,13 @@
 // they pick the call up and, through a QueryInterrupt, while a long search runs; a cancelled
 // or expired call stops there. GetMapInfo and ListMaps read registry metadata only and are
 // answered on the handler thread.
+//
+// Every method is registered raw (bytes in, bytes out): the service parses requests and
+// serializes responses itself. gRPC's generated handlers answer a request they cannot parse
+// with a bare UNIMPLEMENTED that never reaches the service (so no metric sees it), and a
+// response over the send limit fails after the service counted it OK. Here a request that
+// does not parse is INVALID_ARGUMENT and a response over --max-message-bytes is
+// RESOURCE_EXHAUSTED, both answered and counted like any other call.
 
 #include <atomic>
 #include <condition_variable>
@@ -25,46 +32,61 @@
 
 namespace waymesh::server {
 
+// The generated service with all eight methods taking and returning raw bytes.
+using RawNavigationService = v1::Navigation::WithRawCallbackMethod_FindPath<
+    v1::Navigation::WithRawCallbackMethod_FindPathBatch<
+        v1::Navigation::WithRawCallbackMethod_ValidateMove<
+            v1::Navigation::WithRawCallbackMethod_RandomPoint<
+                v1::Navigation::WithRawCallbackMethod_Raycast<
+                    v1::Navigation::WithRawCallbackMethod_NearestPoint<
+                        v1::Navigation::WithRawCallbackMethod_GetMapInfo<
+                            v1::Navigation::WithRawCallbackMethod_ListMaps<
+                                v1::Navigation::Service>>>>>>>>;
+
 struct NavigationServiceOptions {
   // Node cap of every search (requests may ask for fewer); must match the workers' NavQuery.
   uint32_t max_search_nodes = 65536;
   // Bearer token every call must carry; empty = no check.
   std::string auth_token;
+  // Largest response the service sends (--max-message-bytes); a larger one is answered
+  // RESOURCE_EXHAUSTED.
+  uint64_t max_response_bytes = 4 << 20;
   // Test seam: runs on the worker right before an admitted call's query (after the deadline
   // and cancellation checks). Lets tests hold workers busy deterministically.
   std::function<void(RpcMethod)> before_query;
 };
 
-class NavigationService final : public v1::Navigation::CallbackService {
+class NavigationService final : public RawNavigationService {
  public:
   // `maps`, `pool` and `metrics` must outlive the service and every call it admitted.
   NavigationService(const MapRegistry* maps, WorkerPool* pool, ServerMetrics* metrics,
                     NavigationServiceOptions options);
 
+  // The eight RPCs, each on its request and response bytes.
   grpc::ServerUnaryReactor* FindPath(grpc::CallbackServerContext* ctx,
-                                     const v1::FindPathRequest* request,
-                                     v1::FindPathResponse* response) override;
+                                     const grpc::ByteBuffer* request,
+                                     grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* FindPathBatch(grpc::CallbackServerContext* ctx,
-                                          const v1::FindPathBatchRequest* request,
-                                          v1::FindPathBatchResponse* response) override;
+                                          const grpc::ByteBuffer* request,
+                                          grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* ValidateMove(grpc::CallbackServerContext* ctx,
-                                         const v1::ValidateMoveRequest* request,
-                                         v1::ValidateMoveResponse* response) override;
+                                         const grpc::ByteBuffer* request,
+                                         grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* RandomPoint(grpc::CallbackServerContext* ctx,
-                                        const v1::RandomPointRequest* request,
-                                        v1::RandomPointResponse* response) override;
+                                        const grpc::ByteBuffer* request,
+                                        grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* Raycast(grpc::CallbackServerContext* ctx,
-                                    const v1::RaycastRequest* request,
-                                    v1::RaycastResponse* response) override;
+                                    const grpc::ByteBuffer* request,
+                                    grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* NearestPoint(grpc::CallbackServerContext* ctx,
-                                         const v1::NearestPointRequest* request,
-                                         v1::NearestPointResponse* response) override;
+                                         const grpc::ByteBuffer* request,
+                                         grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* GetMapInfo(grpc::CallbackServerContext* ctx,
-                                       const v1::GetMapInfoRequest* request,
-                                       v1::MapInfo* response) override;
+                                       const grpc::ByteBuffer* request,
+                                       grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* ListMaps(grpc::CallbackServerContext* ctx,
-                                     const v1::ListMapsRequest* request,
-                                     v1::ListMapsResponse* response) override;
+                                     const grpc::ByteBuffer* request,
+                                     grpc::ByteBuffer* response) override;
 
   // From now on new calls fail with UNAVAILABLE; admitted calls run to the end.
   void StopAdmitting();
@@ -77,11 +99,18 @@ class NavigationService final : public v1::Navigation::CallbackService {
 
  private:
   class Call;
+  template <typename Request, typename Response>
+  class TypedCall;
 
-  // Starts a call: counts it, refuses it when draining or unauthenticated. Null when refused
-  // (the reactor is finished already).
-  std::unique_ptr<Call> Begin(RpcMethod method, grpc::CallbackServerContext* ctx,
-                              grpc::ServerUnaryReactor* reactor);
+  // Starts a call: counts it, refuses it when draining or unauthenticated, parses its request
+  // (INVALID_ARGUMENT when the bytes are not a Request). Null when refused (the reactor is
+  // finished already).
+  template <typename Request, typename Response>
+  std::unique_ptr<TypedCall<Request, Response>> Begin(RpcMethod method,
+                                                      grpc::CallbackServerContext* ctx,
+                                                      grpc::ServerUnaryReactor* reactor,
+                                                      const grpc::ByteBuffer* request,
+                                                      grpc::ByteBuffer* response);
   // Deadline / cancellation check before queueing and when a worker picks the call up.
   static grpc::Status CheckAlive(grpc::CallbackServerContext* ctx);
   // Queues `work` (grpc::Status(WorkerState&, grpc::CallbackServerContext*)) for a worker, or
@@ -90,10 +119,12 @@ class NavigationService final : public v1::Navigation::CallbackService {
   template <typename Work>
   void Enqueue(std::unique_ptr<Call> call, Work work);
   // Every query on one map has this shape: begin, validate(request), resolve its map_id, queue
-  // run(WorkerState&, const ServedMap&, grpc::CallbackServerContext*) on a worker.
-  template <typename Request, typename Validate, typename Run>
+  // run(WorkerState&, const ServedMap&, grpc::CallbackServerContext*, const Request&,
+  // Response*) on a worker.
+  template <typename Request, typename Response, typename Validate, typename Run>
   grpc::ServerUnaryReactor* ServeMapQuery(RpcMethod method, grpc::CallbackServerContext* ctx,
-                                          const Request& request, Validate validate, Run run);
+                                          const grpc::ByteBuffer* request,
+                                          grpc::ByteBuffer* response, Validate validate, Run run);
   // The map serving `id`, or the NOT_FOUND status.
   absl::StatusOr<std::shared_ptr<const ServedMap>> FindMap(const std::string& id,
                                                            absl::string_view field) const;

@@ -14,21 +14,25 @@ struct ServerConfig {
   std::string maps_dir;                      // directory of *.wmesh maps (required)
   std::string listen_address = "0.0.0.0";    // interface of the gRPC port
   int port = 50051;                          // gRPC port; 0 picks a free one
+  bool reuse_port = false;                   // let other processes bind --port too (SO_REUSEPORT)
   std::string metrics_address = "0.0.0.0";   // interface of the metrics port
   int metrics_port = 9464;                   // /metrics and /healthz; 0 picks one, -1 disables
   int workers = 0;                           // query threads; 0 = one per usable CPU
   int queue_capacity = 0;                    // calls waiting for a worker; 0 = 16 per worker
   bool overload_shedding = true;             // shrink the pool in overload (worker_pool.h)
   uint64_t tile_cache_bytes = 256ull << 20;  // budget of resident tiles over all maps
-  absl::Duration reload_interval = absl::Seconds(2);  // maps dir poll; 0 = no hot reload
-  uint32_t max_search_nodes = 65536;                  // A* node pool per query object (request cap)
-  int max_message_bytes = 4 << 20;                    // largest request / response message
-  std::string tls_cert;                               // PEM certificate chain; empty = plaintext
-  std::string tls_key;                                // PEM private key of tls_cert
-  std::string tls_client_ca;        // PEM CA bundle; set = clients must present a cert
-  std::string auth_token;           // bearer token callers must send; empty = none
-  std::string log_format = "text";  // "text" or "json"
-  std::string log_level = "info";   // trace, debug, info, warn, error, critical, off
+  absl::Duration reload_interval = absl::Seconds(2);     // maps dir poll; 0 = no hot reload
+  absl::Duration reload_settle = absl::Seconds(1);       // a changed file must be still this long
+  absl::Duration map_removal_grace = absl::Seconds(30);  // a gone file's map serves this long
+  std::string spool_dir = "/var/tmp";  // private copies of the maps (unnamed files, on disk)
+  uint32_t max_search_nodes = 65536;   // A* node pool per query object (request cap)
+  int max_message_bytes = 4 << 20;     // largest request / response message
+  std::string tls_cert;                // PEM certificate chain; empty = plaintext
+  std::string tls_key;                 // PEM private key of tls_cert
+  std::string tls_client_ca;           // PEM CA bundle; set = clients must present a cert
+  std::string auth_token;              // bearer token callers must send; empty = none
+  std::string log_format = "text";     // "text" or "json"
+  std::string log_level = "info";      // trace, debug, info, warn, error, critical, off
   absl::Duration shutdown_grace = absl::Seconds(10);         // drain time on SIGTERM/SIGINT
   absl::Duration max_connection_age = absl::ZeroDuration();  // GOAWAY after this; 0 = never
 };

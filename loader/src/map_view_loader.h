@@ -1,0 +1,18 @@
+#pragma once
+// LoadMapView without the structural checks, for `waymesh validate`, which reports every
+// structural problem of a map (CheckMap) instead of refusing it at the first.
+
+#include <cstddef>
+#include <memory>
+#include <span>
+
+#include "absl/status/statusor.h"
+#include "waymesh/core/nav_map.h"
+
+namespace waymesh {
+
+// Validates header and tiles (checksums, sizes, index ranges) as LoadMapView does.
+absl::StatusOr<std::shared_ptr<const NavMap>> LoadMapViewUnchecked(
+    std::span<const std::byte> bytes, std::shared_ptr<const void> storage);
+
+}  // namespace waymesh

@@ -1,0 +1,99 @@
+#pragma once
+// A small HTTP/1.1 server for the server's side endpoints (/metrics and /healthz today, the map
+// viewer later) that no client can exhaust: one event loop thread (Boost.Beast on Asio), so a
+// slow client holds a socket, never a thread; every request is bounded in size and time, and
+// the number of open connections is capped.
+//
+//   - request line + header fields at most max_header_bytes (else 431), body at most
+//     max_body_bytes (else 413: a declared Content-Length over the limit is refused before any
+//     of the body is read, a chunked body as soon as it passes the limit);
+//   - a connection may wait idle_timeout for the first byte of a request, then has
+//     request_timeout to deliver all of it (else 408: a client trickling a byte at a time gains
+//     nothing), and write_timeout for each response to be taken;
+//   - at max_connections, a new connection takes the place of the one that has waited longest
+//     for its request (idle or trickling); only when every connection is busy being answered is
+//     the newcomer refused with 503. A flood of idle connections therefore never locks out a
+//     prober.
+// Handlers run on the loop thread and must be quick (render a page of text, no blocking I/O).
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+
+namespace waymesh::server {
+
+struct HttpLimits {
+  uint32_t max_header_bytes = 16 << 10;                // request line + header fields
+  uint64_t max_body_bytes = 64 << 10;                  // request body
+  absl::Duration idle_timeout = absl::Seconds(30);     // waiting for a request's first byte
+  absl::Duration request_timeout = absl::Seconds(10);  // first byte to the whole request
+  absl::Duration write_timeout = absl::Seconds(10);    // for the client to take a response
+  int max_connections = 64;                            // open connections, refusals included
+};
+
+struct HttpRequest {
+  std::string method;  // "GET", "HEAD", ...
+  std::string path;    // target without the query
+  std::string query;   // after '?', undecoded; empty when none
+  std::string body;
+};
+
+struct HttpResponse {
+  int status = 200;
+  std::string content_type = "text/plain; charset=utf-8";
+  std::string body;
+};
+
+// Answers one request. Called on the loop thread.
+using HttpHandler = std::function<HttpResponse(const HttpRequest&)>;
+
+struct HttpServerOptions {
+  std::string address = "0.0.0.0";  // interface to bind
+  int port = 0;                     // 0 picks a free port (see HttpServer::port)
+  HttpLimits limits;
+  std::string name = "http";  // for log lines
+};
+
+// Counts since start, for tests and metrics. Refusals are per reason.
+struct HttpServerStats {
+  uint64_t requests = 0;           // answered by a handler (any status)
+  uint64_t refused_too_large = 0;  // 413 and 431
+  uint64_t refused_timeout = 0;    // 408
+  uint64_t refused_busy = 0;       // 503 (every connection busy) or closed unanswered
+  uint64_t evicted_idle = 0;       // waiting connections closed to make room
+  uint64_t bad_requests = 0;       // 400 (unparseable) and 405
+  int64_t open_connections = 0;    // now
+};
+
+class HttpServer {
+ public:
+  // Binds (SO_REUSEADDR, never SO_REUSEPORT: a second process cannot share the port) and
+  // starts the loop. `routes` maps a path to the handler of its GET and HEAD requests; other
+  // paths get 404, other methods 405. Errors: InvalidArgument for a port outside 0..65535 or
+  // bad limits, Unavailable when the address cannot be bound.
+  static absl::StatusOr<std::unique_ptr<HttpServer>> Start(
+      const HttpServerOptions& options, std::map<std::string, HttpHandler> routes);
+
+  ~HttpServer();
+  HttpServer(const HttpServer&) = delete;
+  HttpServer& operator=(const HttpServer&) = delete;
+
+  // The bound port (the chosen one when options.port was 0).
+  int port() const;
+  HttpServerStats stats() const;
+  // Closes the port and every connection and joins the loop; idempotent.
+  void Stop();
+
+ private:
+  friend class HttpConnection;  // http_server.cc: one client's requests
+  struct Impl;
+  explicit HttpServer(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace waymesh::server

@@ -1,0 +1,421 @@
+#include "waymesh/server/http_server.h"
+
+#include <atomic>
+#include <boost/asio.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <chrono>
+#include <optional>
+#include <thread>
+#include <utility>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
+#include "spdlog/spdlog.h"
+
+namespace waymesh::server {
+namespace {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using tcp = asio::ip::tcp;
+using Clock = std::chrono::steady_clock;
+
+// After an error answer the connection is closed; reading on (and discarding) for this long
+// first lets the client see the answer instead of a reset from unread bytes.
+constexpr auto kLingerTime = std::chrono::seconds(1);
+constexpr size_t kLingerReadBytes = 16 << 10;
+// ... but not forever: a client still sending a large body after its refusal is cut off.
+constexpr uint64_t kLingerMaxBytes = 1 << 20;
+// A refusal (503) must not hold its socket long: the server is busy already.
+constexpr auto kRefusalWriteTime = std::chrono::seconds(1);
+// Back-off after a failed accept (e.g. EMFILE), so the loop does not spin.
+constexpr auto kAcceptRetryDelay = std::chrono::milliseconds(50);
+
+std::chrono::nanoseconds ToChrono(absl::Duration d) { return absl::ToChronoNanoseconds(d); }
+
+}  // namespace
+
+class HttpConnection;
+
+struct HttpServer::Impl {
+  HttpServerOptions options;
+  std::map<std::string, HttpHandler> routes;
+  // Connections register here (loop thread only); declared before the io_context so they can
+  // unregister while it destroys their pending handlers.
+  absl::flat_hash_set<HttpConnection*> connections;
+  asio::io_context io{1};
+  tcp::acceptor acceptor{io};
+  asio::steady_timer accept_retry{io};
+  std::thread thread;
+  int port = 0;
+  std::mutex stop_mu;
+  bool stopped = false;
+  bool closing = false;  // loop thread only
+
+  std::atomic<uint64_t> requests{0}, refused_too_large{0}, refused_timeout{0}, refused_busy{0},
+      evicted_idle{0}, bad_requests{0};
+  std::atomic<int64_t> open_connections{0};
+
+  void Accept();
+  void Admit(tcp::socket socket);
+  // The connection that has waited longest for its request, or null when all are busy.
+  HttpConnection* OldestWaiting() const;
+  void CloseAll();
+};
+
+// One TCP connection: waits for a request, reads it within the limits, answers, repeats.
+class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
+ public:
+  enum class State { kIdle, kReading, kWriting, kRefusing, kClosed };
+
+  HttpConnection(HttpServer::Impl* server, tcp::socket socket)
+      : server_(server), socket_(std::move(socket)), timer_(socket_.get_executor()) {
+    server_->connections.insert(this);
+    server_->open_connections.fetch_add(1, std::memory_order_relaxed);
+  }
+  ~HttpConnection() {
+    server_->connections.erase(this);
+    server_->open_connections.fetch_sub(1, std::memory_order_relaxed);
+  }
+
+  void Start() { WaitForRequest(); }
+  // Answers 503 at once and closes: the server has no room for this connection.
+  void Refuse() {
+    server_->refused_busy.fetch_add(1, std::memory_order_relaxed);
+    SendError(http::status::service_unavailable, "too many connections; retry\n", 11,
+              kRefusalWriteTime);
+  }
+
+  State state() const { return state_; }
+  Clock::time_point waiting_since() const { return waiting_since_; }
+  void Close() {
+    state_ = State::kClosed;
+    beast::error_code ignored;
+    socket_.shutdown(tcp::socket::shutdown_both, ignored);
+    socket_.close(ignored);
+    timer_.cancel();
+  }
+
+ private:
+  // Arms the connection's one timer; `on_expiry` runs unless the state moved on meanwhile.
+  template <typename OnExpiry>
+  void Arm(std::chrono::nanoseconds after, OnExpiry on_expiry) {
+    const uint64_t generation = ++generation_;
+    timer_.expires_after(after);
+    timer_.async_wait([self = shared_from_this(), generation, on_expiry](beast::error_code ec) {
+      if (ec || generation != self->generation_ || self->state_ == State::kClosed) return;
+      on_expiry(*self);
+    });
+  }
+
+  void WaitForRequest() {
+    state_ = State::kIdle;
+    waiting_since_ = Clock::now();
+    if (buffer_.size() > 0) {  // a pipelined request is read already
+      ReadRequest();
+      return;
+    }
+    Arm(ToChrono(server_->options.limits.idle_timeout), [](HttpConnection& c) { c.Close(); });
+    socket_.async_wait(tcp::socket::wait_read, [self = shared_from_this()](beast::error_code ec) {
+      if (ec || self->state_ != State::kIdle) return;
+      self->ReadRequest();
+    });
+  }
+
+  void ReadRequest() {
+    state_ = State::kReading;
+    const HttpLimits& limits = server_->options.limits;
+    parser_.emplace();
+    parser_->header_limit(limits.max_header_bytes);
+    parser_->body_limit(limits.max_body_bytes);
+    timed_out_ = false;
+    Arm(ToChrono(limits.request_timeout), [](HttpConnection& c) {
+      c.timed_out_ = true;
+      beast::error_code ignored;
+      c.socket_.cancel(ignored);  // the read ends with operation_aborted
+    });
+    http::async_read(
+        socket_, buffer_, *parser_,
+        [self = shared_from_this()](beast::error_code ec, size_t) { self->OnRead(ec); });
+  }
+
+  void OnRead(beast::error_code ec) {
+    if (state_ != State::kReading) return;  // closed or evicted meanwhile
+    if (!ec) {
+      Answer();
+      return;
+    }
+    HttpServer::Impl& s = *server_;
+    if (timed_out_) {
+      s.refused_timeout.fetch_add(1, std::memory_order_relaxed);
+      SendError(http::status::request_timeout, "request not received in time\n", 11,
+                ToChrono(s.options.limits.write_timeout));
+    } else if (ec == http::error::body_limit) {
+      s.refused_too_large.fetch_add(1, std::memory_order_relaxed);
+      SendError(http::status::payload_too_large,
+                absl::StrCat("request body over ", s.options.limits.max_body_bytes, " bytes\n"),
+                parser_->get().version(), ToChrono(s.options.limits.write_timeout));
+    } else if (ec == http::error::header_limit || ec == http::error::buffer_overflow) {
+      s.refused_too_large.fetch_add(1, std::memory_order_relaxed);
+      SendError(http::status::request_header_fields_too_large,
+                absl::StrCat("request line and headers over ", s.options.limits.max_header_bytes,
+                             " bytes\n"),
+                11, ToChrono(s.options.limits.write_timeout));
+    } else if (ec == http::error::end_of_stream || ec == asio::error::eof ||
+               ec == asio::error::connection_reset || ec == http::error::partial_message) {
+      Close();  // the client went away
+    } else {
+      s.bad_requests.fetch_add(1, std::memory_order_relaxed);
+      SendError(http::status::bad_request, absl::StrCat("bad request: ", ec.message(), "\n"), 11,
+                ToChrono(s.options.limits.write_timeout));
+    }
+  }
+
+  void Answer() {
+    http::request<http::string_body> request = parser_->release();
+    parser_.reset();
+    HttpServer::Impl& s = *server_;
+    HttpRequest req;
+    req.method = std::string(request.method_string());
+    const beast::string_view target = request.target();
+    const size_t q = target.find('?');
+    req.path = std::string(target.substr(0, q));
+    if (q != beast::string_view::npos) req.query = std::string(target.substr(q + 1));
+    req.body = std::move(request.body());
+
+    HttpResponse answer;
+    const bool head = request.method() == http::verb::head;
+    auto route = s.routes.find(req.path);
+    if (route == s.routes.end()) {
+      answer = {404, "text/plain; charset=utf-8", "not found\n"};
+    } else if (request.method() != http::verb::get && !head) {
+      s.bad_requests.fetch_add(1, std::memory_order_relaxed);
+      answer = {405, "text/plain; charset=utf-8", "only GET and HEAD\n"};
+    } else {
+      try {
+        answer = route->second(req);
+      } catch (const std::exception& e) {
+        spdlog::error("{}: handler of {} failed: {}", s.options.name, req.path, e.what());
+        answer = {500, "text/plain; charset=utf-8", "internal error\n"};
+      }
+    }
+    s.requests.fetch_add(1, std::memory_order_relaxed);
+    response_.emplace(static_cast<http::status>(answer.status), request.version());
+    response_->set(http::field::content_type, answer.content_type);
+    if (answer.status == 405) response_->set(http::field::allow, "GET, HEAD");
+    response_->keep_alive(request.keep_alive() && !s.closing);
+    response_->content_length(answer.body.size());
+    if (!head) response_->body() = std::move(answer.body);
+    Write(State::kWriting, ToChrono(s.options.limits.write_timeout));
+  }
+
+  // Writes response_; then waits for the next request, or closes.
+  void Write(State state, std::chrono::nanoseconds timeout) {
+    state_ = state;
+    Arm(timeout, [](HttpConnection& c) { c.Close(); });
+    http::async_write(
+        socket_, *response_,
+        [self = shared_from_this()](beast::error_code ec, size_t) { self->OnWritten(ec); });
+  }
+
+  void OnWritten(beast::error_code ec) {
+    if (state_ == State::kClosed) return;
+    const bool again = !ec && state_ == State::kWriting && response_->keep_alive();
+    response_.reset();
+    if (again) {
+      WaitForRequest();
+    } else if (ec) {
+      Close();
+    } else {
+      Linger();
+    }
+  }
+
+  void SendError(http::status status, std::string text, unsigned version,
+                 std::chrono::nanoseconds timeout) {
+    parser_.reset();
+    response_.emplace(status, version);
+    response_->set(http::field::content_type, "text/plain; charset=utf-8");
+    response_->keep_alive(false);
+    response_->body() = std::move(text);
+    response_->prepare_payload();
+    Write(State::kRefusing, timeout);
+  }
+
+  // Half-closes, then discards what the client still sends for a moment before closing.
+  void Linger() {
+    state_ = State::kRefusing;
+    beast::error_code ignored;
+    socket_.shutdown(tcp::socket::shutdown_send, ignored);
+    Arm(kLingerTime, [](HttpConnection& c) { c.Close(); });
+    DiscardInput();
+  }
+
+  void DiscardInput() {
+    if (!discard_) discard_ = std::make_unique<char[]>(kLingerReadBytes);
+    socket_.async_read_some(asio::buffer(discard_.get(), kLingerReadBytes),
+                            [self = shared_from_this()](beast::error_code ec, size_t n) {
+                              if (self->state_ == State::kClosed) return;
+                              self->discarded_ += n;
+                              if (ec || self->discarded_ > kLingerMaxBytes) {
+                                self->Close();
+                              } else {
+                                self->DiscardInput();
+                              }
+                            });
+  }
+
+  HttpServer::Impl* server_;
+  tcp::socket socket_;
+  asio::steady_timer timer_;
+  beast::flat_buffer buffer_;
+  std::optional<http::request_parser<http::string_body>> parser_;
+  std::optional<http::response<http::string_body>> response_;
+  std::unique_ptr<char[]> discard_;
+  uint64_t discarded_ = 0;  // bytes read and dropped while lingering
+  State state_ = State::kIdle;
+  Clock::time_point waiting_since_;
+  uint64_t generation_ = 0;
+  bool timed_out_ = false;
+};
+
+void HttpServer::Impl::Accept() {
+  acceptor.async_accept(io, [this](beast::error_code ec, tcp::socket socket) {
+    if (closing) return;
+    if (ec) {
+      // Out of descriptors or a transient network error: try again shortly.
+      accept_retry.expires_after(kAcceptRetryDelay);
+      accept_retry.async_wait([this](beast::error_code wait_ec) {
+        if (!wait_ec && !closing) Accept();
+      });
+      return;
+    }
+    Admit(std::move(socket));
+    Accept();
+  });
+}
+
+HttpConnection* HttpServer::Impl::OldestWaiting() const {
+  HttpConnection* oldest = nullptr;
+  for (HttpConnection* c : connections) {
+    const auto state = c->state();
+    if (state != HttpConnection::State::kIdle && state != HttpConnection::State::kReading) continue;
+    if (oldest == nullptr || c->waiting_since() < oldest->waiting_since()) oldest = c;
+  }
+  return oldest;
+}
+
+void HttpServer::Impl::Admit(tcp::socket socket) {
+  const int cap = options.limits.max_connections;
+  if (static_cast<int>(connections.size()) >= cap) {
+    if (HttpConnection* oldest = OldestWaiting()) {
+      evicted_idle.fetch_add(1, std::memory_order_relaxed);
+      oldest->Close();
+    }
+  }
+  auto connection = std::make_shared<HttpConnection>(this, std::move(socket));
+  // Counted with the newcomer: a closed connection leaves the set when its handlers have run.
+  int live = 0;
+  for (HttpConnection* c : connections) live += c->state() != HttpConnection::State::kClosed;
+  if (live <= cap) {
+    connection->Start();
+  } else if (live <= 2 * cap) {
+    connection->Refuse();  // every other connection is being answered
+  } else {
+    refused_busy.fetch_add(1, std::memory_order_relaxed);
+    connection->Close();  // refusals pile up too: no answer at all
+  }
+}
+
+void HttpServer::Impl::CloseAll() {
+  closing = true;
+  beast::error_code ignored;
+  acceptor.close(ignored);
+  accept_retry.cancel();
+  std::vector<HttpConnection*> all(connections.begin(), connections.end());
+  for (HttpConnection* c : all) c->Close();
+}
+
+HttpServer::HttpServer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+HttpServer::~HttpServer() { Stop(); }
+
+absl::StatusOr<std::unique_ptr<HttpServer>> HttpServer::Start(
+    const HttpServerOptions& options, std::map<std::string, HttpHandler> routes) {
+  if (options.port < 0 || options.port > 65535) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(options.name, " port ", options.port, " is outside 0..65535"));
+  }
+  const HttpLimits& l = options.limits;
+  if (l.max_connections < 1 || l.max_header_bytes < 256 || l.idle_timeout <= absl::ZeroDuration() ||
+      l.request_timeout <= absl::ZeroDuration() || l.write_timeout <= absl::ZeroDuration()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(options.name,
+                     ": HTTP limits must allow one connection, 256 header bytes "
+                     "and positive timeouts"));
+  }
+  auto impl = std::make_unique<Impl>();
+  impl->options = options;
+  impl->routes = std::move(routes);
+  beast::error_code ec;
+  tcp::resolver resolver(impl->io);
+  const auto endpoints =
+      resolver.resolve(options.address, std::to_string(options.port),
+                       tcp::resolver::passive | tcp::resolver::numeric_service, ec);
+  if (ec || endpoints.empty()) {
+    return absl::UnavailableError(
+        absl::StrCat(options.name, " cannot resolve ", options.address, ": ", ec.message()));
+  }
+  const tcp::endpoint endpoint = endpoints.begin()->endpoint();
+  tcp::acceptor& acceptor = impl->acceptor;
+  acceptor.open(endpoint.protocol(), ec);
+  if (!ec) acceptor.set_option(asio::socket_base::reuse_address(true), ec);
+  if (!ec) acceptor.bind(endpoint, ec);
+  if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
+  if (ec) {
+    return absl::UnavailableError(absl::StrCat(options.name, " cannot listen on ", options.address,
+                                               ":", options.port, ": ", ec.message()));
+  }
+  impl->port = acceptor.local_endpoint().port();
+  impl->Accept();
+  impl->thread = std::thread([io = &impl->io] {
+    // Handlers catch their own errors; anything else escaping is a bug, logged, not fatal.
+    for (;;) {
+      try {
+        io->run();
+        return;
+      } catch (const std::exception& e) {
+        spdlog::error("http loop: {}", e.what());
+      }
+    }
+  });
+  return std::unique_ptr<HttpServer>(new HttpServer(std::move(impl)));
+}
+
+int HttpServer::port() const { return impl_->port; }
+
+HttpServerStats HttpServer::stats() const {
+  const Impl& s = *impl_;
+  HttpServerStats out;
+  out.requests = s.requests.load(std::memory_order_relaxed);
+  out.refused_too_large = s.refused_too_large.load(std::memory_order_relaxed);
+  out.refused_timeout = s.refused_timeout.load(std::memory_order_relaxed);
+  out.refused_busy = s.refused_busy.load(std::memory_order_relaxed);
+  out.evicted_idle = s.evicted_idle.load(std::memory_order_relaxed);
+  out.bad_requests = s.bad_requests.load(std::memory_order_relaxed);
+  out.open_connections = s.open_connections.load(std::memory_order_relaxed);
+  return out;
+}
+
+void HttpServer::Stop() {
+  std::lock_guard<std::mutex> lock(impl_->stop_mu);
+  if (impl_->stopped) return;
+  impl_->stopped = true;
+  // Everything closes on the loop thread; run() returns once the last handler has run.
+  asio::post(impl_->io, [impl = impl_.get()] { impl->CloseAll(); });
+  if (impl_->thread.joinable()) impl_->thread.join();
+}
+
+}  // namespace waymesh::server

@@ -1,0 +1,45 @@
+#pragma once
+// A deliberately crude HTTP/1.1 client on a plain socket, for tests that must misbehave the
+// way an attacker does (trickle bytes, send more than a server wants, never read, hold idle
+// connections) where a real client library would not.
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+
+namespace waymesh::testing {
+
+// One TCP connection to 127.0.0.1:port; closed on destruction.
+class RawConnection {
+ public:
+  // Connects (bounded by 5 s). `receive_buffer` > 0 shrinks SO_RCVBUF before connecting, so a
+  // client that does not read stalls the server's writes early.
+  static absl::StatusOr<RawConnection> Open(int port, int receive_buffer = 0);
+  RawConnection(RawConnection&& other) noexcept
+      : fd_(other.fd_), pending_(std::move(other.pending_)) {
+    other.fd_ = -1;
+  }
+  RawConnection& operator=(RawConnection&& other) noexcept;
+  ~RawConnection();
+
+  // Sends all of `data` (false once the peer has closed or reset).
+  bool Send(const std::string& data);
+  // Reads one response (status line, headers, Content-Length body; no body when
+  // `head_request`) within `timeout`; the status code, or an error (closed before a response,
+  // timeout).
+  absl::StatusOr<int> ReadStatus(absl::Duration timeout = absl::Seconds(5),
+                                 std::string* body = nullptr, bool head_request = false);
+  // Whether the server closed the connection within `timeout` (reads and drops what comes).
+  bool ClosedWithin(absl::Duration timeout);
+
+ private:
+  explicit RawConnection(int fd) : fd_(fd) {}
+  int fd_ = -1;
+  std::string pending_;  // read but not yet consumed
+};
+
+// "GET <path> HTTP/1.1" with a Host header, keep-alive.
+std::string GetRequest(const std::string& path);
+
+}  // namespace waymesh::testing
