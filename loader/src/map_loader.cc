@@ -29,8 +29,7 @@ absl::StatusOr<std::shared_ptr<const NavMap>> LoadMapViewUnchecked(
     if (!tile.ok()) return tile.status();
     tiles.push_back(*tile);
   }
-  return std::make_shared<const NavMap>(std::move(dir->info), std::move(tiles),
-                                        std::move(storage));
+  return std::make_shared<const NavMap>(std::move(dir->info), std::move(tiles), std::move(storage));
 }
 
 absl::StatusOr<std::shared_ptr<const NavMap>> LoadMapView(std::span<const std::byte> bytes,

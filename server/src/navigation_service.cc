@@ -345,8 +345,8 @@ grpc::ServerUnaryReactor* NavigationService::ValidateMove(grpc::CallbackServerCo
   return ServeMapQuery<v1::ValidateMoveRequest, v1::ValidateMoveResponse>(
       RpcMethod::kValidateMove, ctx, request, response,
       [](const auto& r) { return ValidateValidateMove(r); },
-      [](WorkerState& w, const ServedMap& map, grpc::CallbackServerContext*,
-         const v1::ValidateMoveRequest& r, v1::ValidateMoveResponse* out) {
+      [this](WorkerState& w, const ServedMap& map, grpc::CallbackServerContext*,
+             const v1::ValidateMoveRequest& r, v1::ValidateMoveResponse* out) {
         const MapQuery q = Prepare(w, map, r.filter());
         MoveClaim claim;
         claim.from = FromProto(r.from());
