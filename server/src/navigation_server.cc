@@ -60,7 +60,11 @@ absl::Status NavigationServer::Init(const ServerConfig& config, ServerHooks hook
     s.tile_cache_resident_bytes = stats.resident_bytes;
     s.tile_cache_budget_bytes = stats.budget_bytes;
     s.tile_cache_resident_tiles = stats.resident_tiles;
-    s.maps_loaded = maps->List().size();
+    const std::vector<std::shared_ptr<const ServedMap>> served = maps->List();
+    s.maps_loaded = served.size();
+    for (const std::shared_ptr<const ServedMap>& map : served) {
+      s.maps.push_back({map->id(), map->version(), map->map()->info().source_hash});
+    }
     s.reloads = maps->reloads();
     s.reload_failures = maps->reload_failures();
     s.removals = maps->removals();
