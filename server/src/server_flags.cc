@@ -17,6 +17,10 @@ ABSL_FLAG(bool, reuse_port, false,
 ABSL_FLAG(std::string, metrics_address, "0.0.0.0", "Interface the metrics port binds to.");
 ABSL_FLAG(int, metrics_port, 9464,
           "HTTP port of /metrics (Prometheus) and /healthz; 0 picks a free one, -1 disables.");
+ABSL_FLAG(int, health_port, -1,
+          "Plaintext port serving only the gRPC health service (grpc.health.v1; no navigation "
+          "service, no reflection, no auth) on --listen-address, for probes that cannot speak "
+          "TLS such as Kubernetes' native gRPC probes; 0 picks a free one, -1 disables.");
 ABSL_FLAG(int, workers, 0,
           "Query worker threads; 0 = one per CPU this process may use (its CPU affinity, capped by "
           "a cgroup CPU quota such as a container's CPU limit).");
@@ -63,19 +67,47 @@ ABSL_FLAG(absl::Duration, shutdown_grace, absl::Seconds(10),
 ABSL_FLAG(absl::Duration, max_connection_age, absl::ZeroDuration(),
           "Close each client connection (GOAWAY) after this long so clients re-resolve and "
           "rebalance across replicas (Kubernetes headless services); 0 = never.");
+ABSL_FLAG(absl::Duration, keepalive_min_ping_interval, absl::Minutes(5),
+          "Keepalive enforcement: a client that pings more often than this (without data in "
+          "between) is sent GOAWAY too_many_pings. Lower it for clients whose keepalive time is "
+          "shorter (e.g. 30s).");
+ABSL_FLAG(bool, keepalive_permit_without_calls, false,
+          "Keepalive enforcement: accept keepalive pings on connections with no call in flight "
+          "(clients that keep idle connections warm); off, such pings count as abuse.");
+ABSL_FLAG(bool, reflection, true,
+          "Serve gRPC server reflection (grpc.reflection.v1alpha; this gRPC has no v1) on --port.");
 
 namespace waymesh::server {
 
 std::span<const absl::string_view> ServerFlagNames() {
-  static constexpr absl::string_view kNames[] = {
-      "maps_dir",          "listen_address",  "port",
-      "reuse_port",        "metrics_address", "metrics_port",
-      "workers",           "queue_capacity",  "overload_shedding",
-      "tile_cache_bytes",  "reload_interval", "reload_settle",
-      "map_removal_grace", "spool_dir",       "max_search_nodes",
-      "max_message_bytes", "tls_cert",        "tls_key",
-      "tls_client_ca",     "auth_token",      "log_format",
-      "log_level",         "shutdown_grace",  "max_connection_age"};
+  static constexpr absl::string_view kNames[] = {"maps_dir",
+                                                 "listen_address",
+                                                 "port",
+                                                 "reuse_port",
+                                                 "metrics_address",
+                                                 "metrics_port",
+                                                 "workers",
+                                                 "queue_capacity",
+                                                 "overload_shedding",
+                                                 "tile_cache_bytes",
+                                                 "reload_interval",
+                                                 "reload_settle",
+                                                 "map_removal_grace",
+                                                 "spool_dir",
+                                                 "max_search_nodes",
+                                                 "max_message_bytes",
+                                                 "tls_cert",
+                                                 "tls_key",
+                                                 "tls_client_ca",
+                                                 "auth_token",
+                                                 "log_format",
+                                                 "log_level",
+                                                 "shutdown_grace",
+                                                 "max_connection_age",
+                                                 "health_port",
+                                                 "keepalive_min_ping_interval",
+                                                 "keepalive_permit_without_calls",
+                                                 "reflection"};
   return kNames;
 }
 
@@ -105,6 +137,10 @@ absl::StatusOr<ServerConfig> ServerConfigFromFlags() {
   c.log_level = absl::GetFlag(FLAGS_log_level);
   c.shutdown_grace = absl::GetFlag(FLAGS_shutdown_grace);
   c.max_connection_age = absl::GetFlag(FLAGS_max_connection_age);
+  c.health_port = absl::GetFlag(FLAGS_health_port);
+  c.keepalive_min_ping_interval = absl::GetFlag(FLAGS_keepalive_min_ping_interval);
+  c.keepalive_permit_without_calls = absl::GetFlag(FLAGS_keepalive_permit_without_calls);
+  c.reflection = absl::GetFlag(FLAGS_reflection);
   if (absl::Status s = ValidateServerConfig(c); !s.ok()) return s;
   return c;
 }
