@@ -122,11 +122,13 @@ void ServerMetrics::Register() {
 }
 
 void ServerMetrics::RegisterRpcMetrics() {
-  auto& started = Family(prometheus::BuildCounter(), registry_, "grpc_server_started_total",
-                         "Total number of RPCs started on the server.");
+  // The registry reads families in registration order: handled before started, so a scrape
+  // never shows more calls handled than started (started - handled = calls in flight >= 0).
   auto& handled = Family(prometheus::BuildCounter(), registry_, "grpc_server_handled_total",
                          "Total number of RPCs completed on the server, regardless of success "
                          "or failure.");
+  auto& started = Family(prometheus::BuildCounter(), registry_, "grpc_server_started_total",
+                         "Total number of RPCs started on the server.");
   auto& received = Family(prometheus::BuildCounter(), registry_, "grpc_server_msg_received_total",
                           "Total number of RPC messages received on the server.");
   auto& sent = Family(prometheus::BuildCounter(), registry_, "grpc_server_msg_sent_total",
