@@ -1,9 +1,14 @@
 #include "waymesh/server/server_flags.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
+#include <vector>
 
+#include "absl/flags/commandlineflag.h"
 #include "absl/flags/flag.h"
+#include "absl/flags/reflection.h"
+#include "absl/strings/match.h"
 #include "absl/time/time.h"
 
 ABSL_FLAG(std::string, maps_dir, "",
@@ -78,37 +83,25 @@ ABSL_FLAG(bool, reflection, true,
           "Serve gRPC server reflection (grpc.reflection.v1alpha; this gRPC has no v1) on --port.");
 
 namespace waymesh::server {
+namespace {
+
+// Where the flags above are defined, as abseil records it (the compiler's __FILE__).
+constexpr absl::string_view kServerFlagsFile = "server/src/server_flags.cc";
+
+}  // namespace
 
 std::span<const absl::string_view> ServerFlagNames() {
-  static constexpr absl::string_view kNames[] = {"maps_dir",
-                                                 "listen_address",
-                                                 "port",
-                                                 "reuse_port",
-                                                 "metrics_address",
-                                                 "metrics_port",
-                                                 "workers",
-                                                 "queue_capacity",
-                                                 "overload_shedding",
-                                                 "tile_cache_bytes",
-                                                 "reload_interval",
-                                                 "reload_settle",
-                                                 "map_removal_grace",
-                                                 "spool_dir",
-                                                 "max_search_nodes",
-                                                 "max_message_bytes",
-                                                 "tls_cert",
-                                                 "tls_key",
-                                                 "tls_client_ca",
-                                                 "auth_token",
-                                                 "log_format",
-                                                 "log_level",
-                                                 "shutdown_grace",
-                                                 "max_connection_age",
-                                                 "health_port",
-                                                 "keepalive_min_ping_interval",
-                                                 "keepalive_permit_without_calls",
-                                                 "reflection"};
-  return kNames;
+  // Every flag defined in this file, found in abseil's registry rather than listed by hand, so
+  // a new flag can never be missing from --help or the WAYMESH_* overrides.
+  static const std::vector<absl::string_view>* const names = [] {
+    auto* found = new std::vector<absl::string_view>();
+    for (const auto& [name, flag] : absl::GetAllFlags()) {
+      if (absl::EndsWith(flag->Filename(), kServerFlagsFile)) found->push_back(flag->Name());
+    }
+    std::sort(found->begin(), found->end());
+    return found;
+  }();
+  return *names;
 }
 
 absl::StatusOr<ServerConfig> ServerConfigFromFlags() {
