@@ -8,8 +8,8 @@
 
 #include "absl/status/statusor.h"
 #include "waymesh/core/nav_map.h"
-#include "waymesh/loader/demo_world.h"
-#include "waymesh/loader/repaired_mesh.h"
+#include "waymesh/demo_world/demo_world.h"
+#include "waymesh/mesh/repaired_mesh.h"
 
 namespace waymesh::bench {
 

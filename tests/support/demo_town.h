@@ -8,7 +8,7 @@
 #include "absl/status/statusor.h"
 #include "waymesh/core/nav_map.h"
 #include "waymesh/core/vec3.h"
-#include "waymesh/loader/demo_world.h"
+#include "waymesh/demo_world/demo_world.h"
 
 namespace waymesh::testing {
 

@@ -1,0 +1,115 @@
+#include "waymesh/io/json_node.h"
+
+#include <cmath>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "waymesh/io/json_sax_reader.h"
+#include "waymesh/io/number_text.h"
+
+namespace waymesh::importer {
+namespace {
+
+// "an array", "a string", ... for messages.
+const char* KindOf(const nlohmann::json& v) {
+  switch (v.type()) {
+    case nlohmann::json::value_t::null:
+      return "null";
+    case nlohmann::json::value_t::object:
+      return "an object";
+    case nlohmann::json::value_t::array:
+      return "an array";
+    case nlohmann::json::value_t::string:
+      return "a string";
+    case nlohmann::json::value_t::boolean:
+      return "a boolean";
+    case nlohmann::json::value_t::number_float:
+      return "a number with a fraction";
+    case nlohmann::json::value_t::number_integer:
+    case nlohmann::json::value_t::number_unsigned:
+      return "an integer";
+    default:
+      return "binary data";
+  }
+}
+
+}  // namespace
+
+absl::Status JsonNode::Error(std::string_view message) const {
+  if (path_.empty()) return absl::InvalidArgumentError(absl::StrFormat("%s: %s", origin_, message));
+  return absl::InvalidArgumentError(absl::StrFormat("%s: %s %s", origin_, path_, message));
+}
+
+std::string JsonNode::Child(std::string_view key) const {
+  return path_.empty() ? std::string(key) : absl::StrFormat("%s.%s", path_, key);
+}
+
+std::optional<JsonNode> JsonNode::Find(std::string_view key) const {
+  const auto it = value_->find(key);
+  if (it == value_->end()) return std::nullopt;
+  return JsonNode(*it, Child(key), origin_);
+}
+
+absl::StatusOr<JsonNode> JsonNode::Get(std::string_view key) const {
+  if (auto member = Find(key)) return *std::move(member);
+  return absl::InvalidArgumentError(
+      absl::StrFormat("%s: %s is missing (it is required)", origin_, Child(key)));
+}
+
+JsonNode JsonNode::At(size_t i) const {
+  return JsonNode((*value_)[i], absl::StrCat(path_, "[", i, "]"), origin_);
+}
+
+absl::Status JsonNode::ExpectObject() const {
+  if (value_->is_object()) return absl::OkStatus();
+  return Error(absl::StrCat("must be an object, not ", KindOf(*value_)));
+}
+
+absl::Status JsonNode::ExpectArray() const {
+  if (value_->is_array()) return absl::OkStatus();
+  return Error(absl::StrCat("must be an array, not ", KindOf(*value_)));
+}
+
+absl::StatusOr<std::string> JsonNode::AsString() const {
+  if (value_->is_string()) return value_->get<std::string>();
+  return Error(absl::StrCat("must be a string, not ", KindOf(*value_)));
+}
+
+absl::StatusOr<bool> JsonNode::AsBool() const {
+  if (value_->is_boolean()) return value_->get<bool>();
+  return Error(absl::StrCat("must be true or false, not ", KindOf(*value_)));
+}
+
+absl::StatusOr<double> JsonNode::AsNumber() const {
+  if (!value_->is_number()) return Error(absl::StrCat("must be a number, not ", KindOf(*value_)));
+  const double v = value_->get<double>();
+  if (!std::isfinite(v)) return Error("is not finite");
+  return v;
+}
+
+absl::StatusOr<int64_t> JsonNode::AsInt(int64_t min, int64_t max) const {
+  if (value_->is_number_float()) {
+    // 2e0 or 2.0 is the integer 2; 2.5 is not an integer at all.
+    const double d = value_->get<double>();
+    if (!IsWholeNumber(d)) return Error(absl::StrCat("= ", NumberText(d), " is not an integer"));
+    if (d < double(min) || d > double(max)) {
+      return Error(absl::StrCat("= ", NumberText(d), " is out of range [", min, ", ", max, "]"));
+    }
+    return static_cast<int64_t>(d);
+  }
+  if (!value_->is_number_integer()) {
+    return Error(absl::StrCat("must be an integer, not ", KindOf(*value_)));
+  }
+  // Unsigned values above INT64_MAX are out of every range we ask for.
+  if (value_->is_number_unsigned() && value_->get<uint64_t>() > uint64_t(max)) {
+    return Error(
+        absl::StrCat("= ", value_->get<uint64_t>(), " is out of range [", min, ", ", max, "]"));
+  }
+  const int64_t v = value_->get<int64_t>();
+  if (v < min || v > max) {
+    return Error(absl::StrCat("= ", v, " is out of range [", min, ", ", max, "]"));
+  }
+  return v;
+}
+
+}  // namespace waymesh::importer
