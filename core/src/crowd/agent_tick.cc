@@ -1,0 +1,272 @@
+#include "crowd/agent_tick.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <numbers>
+
+#include "crowd/circling.h"
+#include "crowd/formation.h"
+#include "crowd/orca_lines.h"
+#include "crowd/orca_solver.h"
+#include "crowd/path_follower.h"
+#include "crowd/repulsion.h"
+#include "crowd/surface_move.h"
+#include "crowd/wall_cache.h"
+#include "waymesh/core/crowd/crowd_tolerances.h"
+
+namespace waymesh::crowd::internal {
+namespace {
+
+static_assert(kMaxNeighbours + kMaxWalls <= kMaxHalfPlanes);
+
+// An arrived agent pushed further than this many arrival distances from its goal walks back.
+constexpr float kArrivedHysteresis = 2.0f;
+// Within this distance (metres) of the point it steers to the agent is on it.
+constexpr float kOnPoint = 1e-6f;
+
+// Largest turn (degrees) of an agent's wanted direction that breaks symmetric jams.
+constexpr float kTieBreakDeg = 3.0f;
+// Each of two agents in each other's way takes half of the avoidance (ORCA's reciprocity).
+constexpr float kReciprocalShare = 0.5f;
+
+// The nearest agents of agent `slot` (by plan-view distance, then id) within the neighbour range
+// and on its floor; returns how many were written to `out`.
+uint32_t GatherNeighbours(const TickInputs& in, uint32_t slot,
+                          std::array<uint32_t, kMaxNeighbours>& out) {
+  const AgentSnap& self = in.snaps[slot];
+  const float range = in.options.neighbour_range;
+  const uint32_t max_n = std::min(in.options.max_neighbours, kMaxNeighbours);
+  std::array<float, kMaxNeighbours> dist;
+  uint32_t n = 0;
+  auto consider = [&](uint32_t j) {
+    if (j == slot) return;
+    const AgentSnap& o = in.snaps[j];
+    if (!o.avoids || std::fabs(o.y - self.y) > tol::kCrowdFloorSeparation) return;
+    const float d = LengthSq2(o.pos - self.pos);
+    const float reach = range + o.radius;
+    if (d > reach * reach) return;
+    // Insertion into the sorted list of the nearest (ties by id, so the list is unique).
+    auto closer = [&](uint32_t i) {
+      return d < dist[i] || (d == dist[i] && o.id < in.snaps[out[i]].id);
+    };
+    uint32_t k;
+    if (n < max_n) {
+      k = n++;
+    } else {
+      if (max_n == 0 || !closer(n - 1)) return;
+      k = n - 1;  // drops the furthest
+    }
+    while (k > 0 && closer(k - 1)) {
+      dist[k] = dist[k - 1];
+      out[k] = out[k - 1];
+      --k;
+    }
+    dist[k] = d;
+    out[k] = j;
+  };
+  // Ring by ring outwards, until the rings left are beyond the range or beyond the furthest of
+  // a full list (each ring's agents are all looked at, so the list does not depend on order).
+  for (int32_t ring = 0; ring <= in.grid.max_ring(); ++ring) {
+    const float lower = in.grid.RingDistance(self.pos, ring);
+    if (lower > range + in.max_radius) break;
+    if (n == max_n && n > 0 && lower * lower > dist[n - 1]) break;
+    in.grid.ForEachInRing(self.pos, ring, consider);
+  }
+  return n;
+}
+
+// Sets the agent's goal for this tick from its goal kind; asks for a re-plan when a moving
+// goal drifted from where the path ends.
+void UpdateGoal(const TickInputs& in, Worker& worker, Agent& a) {
+  a.has_goal = false;
+  switch (a.goal_kind) {
+    case GoalKind::kNone:
+      break;
+    case GoalKind::kPoint:
+      a.has_goal = a.target_on_mesh;
+      a.goal = a.has_slot ? a.slot_goal : a.target_point;
+      break;
+    case GoalKind::kChase:
+      if (a.other_slot == kNoSlot) break;
+      a.has_goal = true;
+      if (a.has_slot) {
+        a.goal = a.slot_goal;
+      } else {
+        const AgentSnap& t = in.snaps[a.other_slot];
+        a.goal = SurfacePoint{t.poly, Lift(t.pos, t.y)};
+      }
+      break;
+    case GoalKind::kFollow:
+      if (a.other_slot == kNoSlot) break;
+      a.has_goal = FormationSlot(*worker.query, in.snaps[a.other_slot], a.offset, a.params.filter,
+                                 &worker.move, &a.goal);
+      break;
+  }
+  if (a.has_goal && a.has_path &&
+      DistanceXZ(a.goal.pos, a.planned_goal) > in.options.goal_moved_distance) {
+    a.want_plan = true;
+  }
+}
+
+// A turn in [-kTieBreakDeg, kTieBreakDeg] (radians) fixed by the agent's id.
+float TieBreakAngle(AgentId id) {
+  const uint32_t mix = id * 2654435761u;                 // Knuth's multiplicative hash
+  const float unit = float(mix >> 8) / float(1u << 24);  // [0, 1)
+  return (2 * unit - 1) * kTieBreakDeg * (std::numbers::pi_v<float> / 180.0f);
+}
+
+// The velocity the agent would like: towards its next corner at full speed, braking to stop
+// at its goal, changing by at most its acceleration.
+V2 WantedVelocity(const CrowdOptions& options, float dt, const Agent& a) {
+  SteerPoint steer;
+  if (!a.has_goal || !SteerTarget(a, &steer)) return {};
+  const V2 to = steer.pos - XZ(a.at.pos);
+  const float dist = Length2(to);
+  if (dist <= (steer.last ? options.arrive_distance : kOnPoint)) return {};
+  float speed = a.params.max_speed;
+  if (steer.last) {
+    speed = std::min({speed, std::sqrt(2 * a.params.max_accel * dist), dist / dt});
+  }
+  // Turned by a small angle fixed per agent: perfectly symmetric crowds (a circle of agents
+  // swapping sides) otherwise meet in a symmetric jam that no agent can break.
+  const float turn = TieBreakAngle(a.id);
+  const float c = std::cos(turn), s = std::sin(turn);
+  const V2 straight = to * (speed / dist);
+  const V2 desired{straight.x * c - straight.z * s, straight.x * s + straight.z * c};
+  return a.vel + ClampLength2(desired - a.vel, a.params.max_accel * dt);
+}
+
+// Crowds that meet head-on jam unless they form lanes: an agent with someone coming towards it
+// on its way turns its wanted direction keep_right_deg to its right (everyone keeps right).
+V2 KeepRight(const TickInputs& in, const Agent& a, V2 wanted,
+             std::span<const uint32_t> neighbours) {
+  const float speed = Length2(wanted);
+  if (in.options.keep_right_deg <= 0 || speed < tol::kCrowdStillSpeed) return wanted;
+  const V2 dir = wanted * (1.0f / speed);
+  const V2 pos = XZ(a.at.pos);
+  for (uint32_t j : neighbours) {
+    const AgentSnap& o = in.snaps[j];
+    const V2 rel = o.pos - pos;
+    const float ahead = Dot2(rel, dir);
+    const float along = Dot2(o.vel, dir);               // the other's speed along the way
+    if (ahead <= 0 || along > -kFacingSpeed) continue;  // behind, or not coming towards it
+    if (std::fabs(Det2(dir, rel)) > 2 * (a.params.radius + o.radius)) continue;  // aside
+    if (ahead > (speed - along) * in.options.time_horizon) continue;  // too far to matter yet
+    // +z is to the left of +x in the map frame (Y up, left-handed): right is a negative turn.
+    const float turn = -in.options.keep_right_deg * (std::numbers::pi_v<float> / 180.0f);
+    const float c = std::cos(turn), s = std::sin(turn);
+    return V2{wanted.x * c - wanted.z * s, wanted.x * s + wanted.z * c};
+  }
+  return wanted;
+}
+
+V2 OrcaVelocity(const TickInputs& in, Worker& w, const Agent& a, V2 wanted,
+                std::span<const uint32_t> neighbours) {
+  const CrowdOptions& o = in.options;
+  std::vector<HalfPlane>& planes = w.planes;
+  size_t n = 0;
+  const V2 pos = XZ(a.at.pos);
+  const float radius = a.params.radius;
+  const float wall_reach = WallRange(o, a.params);
+  for (uint32_t i = 0; i < a.wall_count; ++i) {
+    const WallXZ& w = a.walls[i];
+    if (LengthSq2(ClosestOnSegment(w.a, w.b, pos) - pos) > wall_reach * wall_reach) continue;
+    if (WallHalfPlane(pos, a.vel, radius, w, o.wall_time_horizon, in.dt, a.params.max_speed,
+                      &planes[n])) {
+      ++n;
+    }
+  }
+  const size_t hard = n;
+  for (uint32_t j : neighbours) {
+    const AgentSnap& other = in.snaps[j];
+    planes[n++] =
+        AgentHalfPlane(pos, a.vel, other.pos, other.vel, radius + other.radius + o.orca_margin,
+                       o.time_horizon, in.dt, kReciprocalShare);
+  }
+  return SolveOrca(std::span<const HalfPlane>(planes.data(), n), hard, a.params.max_speed, wanted,
+                   w.projected);
+}
+
+// Walks the agent by v * dt along the surface and clear of walls; its velocity becomes what it
+// really moved.
+void Move(const TickInputs& in, Worker& w, Agent& a, V2 v) {
+  a.at = SlideTo(*w.query, a, XZ(a.at.pos) + v * in.dt, &w.move);
+  SetVelocity(in.dt, a);
+}
+
+// Arrival, and the progress window that triggers re-plans and the stuck state.
+void UpdateProgress(const CrowdOptions& o, float dt, Agent& a) {
+  if (!a.has_goal) {
+    a.state = a.goal_kind == GoalKind::kNone ? AgentState::kIdle : AgentState::kNoPath;
+    return;
+  }
+  if (!a.has_path) return;  // kNoPath, or waiting for its plan
+  const float d = DistanceXZ(a.at.pos, a.goal.pos);
+  const bool complete = a.path.status == QueryStatus::kComplete;
+  if (complete && (d <= o.arrive_distance || (a.state == AgentState::kArrived &&
+                                              d <= kArrivedHysteresis * o.arrive_distance))) {
+    a.state = AgentState::kArrived;
+    a.window_time = 0;
+    a.failed_windows = 0;
+    a.window_start_remaining = RemainingLength(a);
+    return;
+  }
+  if (a.state == AgentState::kArrived) a.state = AgentState::kMoving;
+  a.window_time += dt;
+  if (a.window_time < o.progress_seconds) return;
+  const float remaining = RemainingLength(a);
+  if (remaining < a.window_start_remaining - o.progress_distance) {
+    a.failed_windows = 0;
+    if (a.state == AgentState::kStuck) a.state = AgentState::kMoving;
+  } else {
+    ++a.failed_windows;
+    a.want_plan = true;
+    if (a.failed_windows >= o.stuck_replans) a.state = AgentState::kStuck;
+  }
+  a.window_start_remaining = remaining;
+  a.window_time = 0;
+}
+
+}  // namespace
+
+void TickAgent(const TickInputs& in, Worker& worker, uint32_t slot) {
+  const CrowdOptions& o = in.options;
+  Agent& a = in.agents[slot];
+  a.tick_flags = 0;
+  a.tick_start = XZ(a.at.pos);
+  a.since_plan += in.dt;
+  if (a.state == AgentState::kOnLink) {
+    CrossLink(in.dt, a);
+    return;
+  }
+  UpdateGoal(in, worker, a);
+  if (a.plan_now) PlanPath(*worker.query, o, a);
+  const absl::StatusOr<bool> read = RefreshWalls(*worker.query, o, a, &worker.walls);
+  if (!read.ok()) {
+    a.walls_valid = false;
+    a.wall_count = 0;
+  } else if (*read) {
+    a.tick_flags |= kTickWallsRead;
+  }
+  std::array<uint32_t, kMaxNeighbours> near;
+  const uint32_t n = GatherNeighbours(in, slot, near);
+  const std::span<const uint32_t> neighbours(near.data(), n);
+
+  const V2 wanted = KeepRight(in, a, WantedVelocity(o, in.dt, a), neighbours);
+  V2 v;
+  if (o.mode == AvoidanceMode::kOrca) {
+    v = OrcaVelocity(in, worker, a, wanted, neighbours);
+  } else {
+    bool way_clear = false;
+    v = CirclingVelocity(o, in.dt, wanted, in.snaps, neighbours, a, &way_clear);
+    if (way_clear) a.want_plan = true;
+  }
+  v = v + RepulsionVelocity(o, in.dt, a, in.snaps, neighbours);
+  Move(in, worker, a, v);
+  FollowCorridor(o, in.dt, a);
+  if (a.state != AgentState::kOnLink) UpdateProgress(o, in.dt, a);
+  if (a.want_plan || a.force_plan) a.tick_flags |= kTickWantsPlan;
+}
+
+}  // namespace waymesh::crowd::internal
