@@ -41,7 +41,10 @@ struct AgentSnap {
   float facing = 0;  // heading (radians from +x towards +z)
   PolyRef poly;
   AgentId id = 0;
-  bool avoids = true;  // false while crossing an off-mesh link: nobody sees it
+  bool avoids = true;   // false while crossing an off-mesh link: nobody sees it
+  V2 way;               // unit direction it wanted to walk last tick (zero: none)
+  bool chases = false;  // it chases agent `chased`
+  AgentId chased = 0;
 };
 
 // Flags a tick sets on an agent for the merged tick statistics.
@@ -73,6 +76,7 @@ struct Agent {
   SurfacePoint at;
   V2 vel;
   V2 tick_start;              // where the current tick found it
+  V2 way;                     // unit direction it wants to walk (towards its next corner), or zero
   float facing = 1.5707964f;  // +z: Unity's forward
   AgentState state = AgentState::kIdle;
 
@@ -118,10 +122,15 @@ struct Agent {
 // The heading follows the velocity only above this speed (m/s): standing agents keep theirs.
 inline constexpr float kFacingSpeed = 0.05f;
 
-// The agent's velocity from where the tick found it to where it is now, and its heading.
+// The agent's velocity from where the tick found it to where it is now, and its heading: the
+// way it walks, while it walks (an agent that stands and is nudged by others keeps its heading,
+// so a formation does not turn round a leader that is only made way for).
 inline void SetVelocity(float dt, Agent& a) {
   a.vel = (XZ(a.at.pos) - a.tick_start) * (1.0f / dt);
-  if (LengthSq2(a.vel) > kFacingSpeed * kFacingSpeed) a.facing = std::atan2(a.vel.z, a.vel.x);
+  const bool walking = a.state == AgentState::kMoving || a.state == AgentState::kStuck;
+  if (walking && LengthSq2(a.vel) > kFacingSpeed * kFacingSpeed) {
+    a.facing = std::atan2(a.vel.z, a.vel.x);
+  }
 }
 
 // The agent as the caller sees it.

@@ -20,13 +20,20 @@ namespace {
 
 static_assert(kMaxNeighbours + kMaxWalls <= kMaxHalfPlanes);
 
-// An arrived agent pushed further than this many arrival distances from its goal walks back.
-constexpr float kArrivedHysteresis = 2.0f;
+// An arrived agent makes way for others: it walks back to its goal no faster than this (m/s),
+// and counts as arrived until pushed further than its radius from it.
+constexpr float kSettleSpeed = 0.5f;
 // Within this distance (metres) of the point it steers to the agent is on it.
 constexpr float kOnPoint = 1e-6f;
 
 // Largest turn (degrees) of an agent's wanted direction that breaks symmetric jams.
 constexpr float kTieBreakDeg = 3.0f;
+// Two ways at least this far from parallel (cosine of the angle to opposite) are head-on.
+constexpr float kOppositeCos = 0.5f;
+// An agent stepping back out of a knot walks this far (degrees) from its way, to the right, at
+// this fraction of its speed.
+constexpr float kStepBackDeg = 135.0f;
+constexpr float kStepBackSpeed = 0.5f;
 // Each of two agents in each other's way takes half of the avoidance (ORCA's reciprocity).
 constexpr float kReciprocalShare = 0.5f;
 
@@ -67,8 +74,9 @@ uint32_t GatherNeighbours(const TickInputs& in, uint32_t slot,
   };
   // Ring by ring outwards, until the rings left are beyond the range or beyond the furthest of
   // a full list (each ring's agents are all looked at, so the list does not depend on order).
+  const float edge = in.grid.EdgeDistance(self.pos);
   for (int32_t ring = 0; ring <= in.grid.max_ring(); ++ring) {
-    const float lower = in.grid.RingDistance(self.pos, ring);
+    const float lower = ring == 0 ? 0.0f : edge + float(ring - 1) * in.grid.cell();
     if (lower > range + in.max_radius) break;
     if (n == max_n && n > 0 && lower * lower > dist[n - 1]) break;
     in.grid.ForEachInRing(self.pos, ring, consider);
@@ -124,7 +132,7 @@ V2 WantedVelocity(const CrowdOptions& options, float dt, const Agent& a) {
   const V2 to = steer.pos - XZ(a.at.pos);
   const float dist = Length2(to);
   if (dist <= (steer.last ? options.arrive_distance : kOnPoint)) return {};
-  float speed = a.params.max_speed;
+  float speed = a.state == AgentState::kArrived ? kSettleSpeed : a.params.max_speed;
   if (steer.last) {
     speed = std::min({speed, std::sqrt(2 * a.params.max_accel * dist), dist / dt});
   }
@@ -137,28 +145,52 @@ V2 WantedVelocity(const CrowdOptions& options, float dt, const Agent& a) {
   return a.vel + ClampLength2(desired - a.vel, a.params.max_accel * dt);
 }
 
-// Crowds that meet head-on jam unless they form lanes: an agent with someone coming towards it
-// on its way turns its wanted direction keep_right_deg to its right (everyone keeps right).
-V2 KeepRight(const TickInputs& in, const Agent& a, V2 wanted,
-             std::span<const uint32_t> neighbours) {
+// `v` turned by `degrees` to the right (+z is to the left of +x in the map frame, Y up).
+V2 TurnRight(V2 v, float degrees) {
+  const float turn = -degrees * (std::numbers::pi_v<float> / 180.0f);
+  const float c = std::cos(turn), s = std::sin(turn);
+  return V2{v.x * c - v.z * s, v.x * s + v.z * c};
+}
+
+// Whether someone is coming towards the agent on its way (wanted velocity `wanted`) near
+// enough to matter within the time horizon.
+bool Oncoming(const TickInputs& in, const Agent& a, V2 wanted,
+              std::span<const uint32_t> neighbours) {
   const float speed = Length2(wanted);
-  if (in.options.keep_right_deg <= 0 || speed < tol::kCrowdStillSpeed) return wanted;
+  if (speed < tol::kCrowdStillSpeed) return false;
   const V2 dir = wanted * (1.0f / speed);
   const V2 pos = XZ(a.at.pos);
   for (uint32_t j : neighbours) {
     const AgentSnap& o = in.snaps[j];
     const V2 rel = o.pos - pos;
     const float ahead = Dot2(rel, dir);
-    const float along = Dot2(o.vel, dir);               // the other's speed along the way
-    if (ahead <= 0 || along > -kFacingSpeed) continue;  // behind, or not coming towards it
+    // Coming (or wanting to come, when a knot holds it) towards the agent: its velocity or
+    // its way points back along the agent's way.
+    const float along = Dot2(o.vel, dir);
+    const bool towards = along < -kFacingSpeed || Dot2(o.way, dir) < -kOppositeCos;
+    if (ahead <= 0 || !towards) continue;  // behind, or not coming towards it
     if (std::fabs(Det2(dir, rel)) > 2 * (a.params.radius + o.radius)) continue;  // aside
-    if (ahead > (speed - along) * in.options.time_horizon) continue;  // too far to matter yet
-    // +z is to the left of +x in the map frame (Y up, left-handed): right is a negative turn.
-    const float turn = -in.options.keep_right_deg * (std::numbers::pi_v<float> / 180.0f);
-    const float c = std::cos(turn), s = std::sin(turn);
-    return V2{wanted.x * c - wanted.z * s, wanted.x * s + wanted.z * c};
+    // Near enough when the two could meet within the horizon at full speed (a knot stands).
+    const float closing = a.params.max_speed + std::max(0.0f, -along);
+    if (ahead <= closing * in.options.time_horizon) return true;
   }
-  return wanted;
+  return false;
+}
+
+// Social conventions on top of avoidance. An agent with someone coming towards it keeps right
+// (turns its way keep_right_deg to the right), so crowds meeting head-on form lanes. And a
+// crowd caught in a knot (a ring of agents all heading for its middle, a jam at a door) stays
+// stuck however each of them steers: an agent that made no progress for a window steps back
+// and to its right for the next one if its id says so. Which half of the knot steps back
+// alternates window by window, so the others get through.
+V2 Courtesy(const TickInputs& in, const Agent& a, V2 wanted, std::span<const uint32_t> neighbours) {
+  const bool steps_back =
+      a.failed_windows > 0 && ((a.id * 2654435761u >> 16) + a.failed_windows) % 2 == 0;
+  if (steps_back) {
+    return TurnRight(Normalized2(wanted), kStepBackDeg) * (kStepBackSpeed * a.params.max_speed);
+  }
+  if (!Oncoming(in, a, wanted, neighbours)) return wanted;
+  return TurnRight(wanted, in.options.keep_right_deg);
 }
 
 V2 OrcaVelocity(const TickInputs& in, Worker& w, const Agent& a, V2 wanted,
@@ -180,9 +212,13 @@ V2 OrcaVelocity(const TickInputs& in, Worker& w, const Agent& a, V2 wanted,
   const size_t hard = n;
   for (uint32_t j : neighbours) {
     const AgentSnap& other = in.snaps[j];
+    // A chaser takes all of the avoidance of the agent it chases, which ignores it: mobs
+    // surround a player, they neither shove it about nor chase it away.
+    if (other.chases && other.chased == a.id) continue;
+    const bool chasing = a.goal_kind == GoalKind::kChase && other.id == a.other;
     planes[n++] =
         AgentHalfPlane(pos, a.vel, other.pos, other.vel, radius + other.radius + o.orca_margin,
-                       o.time_horizon, in.dt, kReciprocalShare);
+                       o.time_horizon, in.dt, chasing ? 1.0f : kReciprocalShare);
   }
   return SolveOrca(std::span<const HalfPlane>(planes.data(), n), hard, a.params.max_speed, wanted,
                    w.projected);
@@ -204,8 +240,8 @@ void UpdateProgress(const CrowdOptions& o, float dt, Agent& a) {
   if (!a.has_path) return;  // kNoPath, or waiting for its plan
   const float d = DistanceXZ(a.at.pos, a.goal.pos);
   const bool complete = a.path.status == QueryStatus::kComplete;
-  if (complete && (d <= o.arrive_distance || (a.state == AgentState::kArrived &&
-                                              d <= kArrivedHysteresis * o.arrive_distance))) {
+  if (complete &&
+      (d <= o.arrive_distance || (a.state == AgentState::kArrived && d <= a.params.radius))) {
     a.state = AgentState::kArrived;
     a.window_time = 0;
     a.failed_windows = 0;
@@ -253,7 +289,9 @@ void TickAgent(const TickInputs& in, Worker& worker, uint32_t slot) {
   const uint32_t n = GatherNeighbours(in, slot, near);
   const std::span<const uint32_t> neighbours(near.data(), n);
 
-  const V2 wanted = KeepRight(in, a, WantedVelocity(o, in.dt, a), neighbours);
+  const V2 straight = WantedVelocity(o, in.dt, a);
+  a.way = Normalized2(straight);
+  const V2 wanted = Courtesy(in, a, straight, neighbours);
   V2 v;
   if (o.mode == AvoidanceMode::kOrca) {
     v = OrcaVelocity(in, worker, a, wanted, neighbours);

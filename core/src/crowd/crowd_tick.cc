@@ -22,9 +22,11 @@ namespace {
 
 // Longest tick (seconds) Step accepts.
 constexpr float kMaxDt = 1.0f;
-// Neighbour grid cells per neighbour range: small cells let a dense crowd's nearest agents be
-// found in the first rings.
-constexpr float kGridCellsPerRange = 4.0f;
+// Neighbour grid cells are never smaller than an agent (an overlapping pair is at most one
+// ring apart) nor larger than the neighbour range.
+void BuildGrid(CrowdState& s, float max_radius) {
+  s.grid.Build(s.snaps, 2 * max_radius, std::max(s.options.neighbour_range, 2 * max_radius));
+}
 
 void ResolveLinks(CrowdState& s) {
   for (Agent& a : s.agents) {
@@ -39,14 +41,18 @@ void TakeSnapshot(CrowdState& s) {
   s.snaps.resize(s.agents.size());
   for (size_t i = 0; i < s.agents.size(); ++i) {
     const Agent& a = s.agents[i];
-    s.snaps[i] = internal::AgentSnap{internal::XZ(a.at.pos),
-                                     a.vel,
-                                     a.at.pos.y,
-                                     a.params.radius,
-                                     a.facing,
-                                     a.at.poly,
-                                     a.id,
-                                     a.state != AgentState::kOnLink};
+    internal::AgentSnap& snap = s.snaps[i];
+    snap.pos = internal::XZ(a.at.pos);
+    snap.vel = a.vel;
+    snap.y = a.at.pos.y;
+    snap.radius = a.params.radius;
+    snap.facing = a.facing;
+    snap.poly = a.at.poly;
+    snap.id = a.id;
+    snap.avoids = a.state != AgentState::kOnLink;
+    snap.way = a.way;
+    snap.chases = a.goal_kind == internal::GoalKind::kChase;
+    snap.chased = a.other;
   }
 }
 
@@ -99,12 +105,12 @@ absl::Status Crowd::Step(float dt, ChunkRunner& runner) {
   s.EnsureWorkers(std::max<uint32_t>(runner.workers(), 1));
   if (s.links_dirty) ResolveLinks(s);
   TakeSnapshot(s);
-  s.grid.Build(s.snaps, s.options.neighbour_range / kGridCellsPerRange);
-  s.surround.Assign(s.query(), s.agents, s.snaps, [&](AgentId id) { return s.SlotOf(id); });
-  GrantPlans(s);
-
   float max_radius = 0;
   for (const internal::AgentSnap& a : s.snaps) max_radius = std::max(max_radius, a.radius);
+  BuildGrid(s, max_radius);
+  s.surround.Assign(s.query(), dt, s.agents, s.snaps, [&](AgentId id) { return s.SlotOf(id); });
+  GrantPlans(s);
+
   const internal::TickInputs inputs{s.options, dt, s.agents, s.snaps, s.grid, max_radius};
   const uint32_t count = uint32_t(s.agents.size());
   const uint32_t per_chunk = s.options.chunk_agents;
@@ -119,7 +125,7 @@ absl::Status Crowd::Step(float dt, ChunkRunner& runner) {
   each_agent(internal::TickAgent);
   // Overlaps left after the move are resolved against where everyone moved to.
   TakeSnapshot(s);
-  s.grid.Build(s.snaps, s.options.neighbour_range / kGridCellsPerRange);
+  BuildGrid(s, max_radius);
   each_agent(internal::ResolveOverlaps);
   Merge(s);
   return absl::OkStatus();

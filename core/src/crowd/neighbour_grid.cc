@@ -8,6 +8,10 @@ namespace {
 
 // Most cells of one grid (4 bytes each): a crowd spread over a huge map gets larger cells.
 constexpr double kMaxCells = 4'000'000;
+// Cells are about this many mean agent spacings wide: a few agents each, sparse or dense.
+constexpr double kSpacingsPerCell = 2;
+// Smallest cell (metres), whatever the agents' sizes.
+constexpr double kMinCell = 0.05;
 
 }  // namespace
 
@@ -18,16 +22,13 @@ int32_t NeighbourGrid::Clamp(float v, uint32_t count) {
   return int32_t(v);
 }
 
-float NeighbourGrid::RingDistance(V2 pos, int32_t ring) const {
-  if (ring <= 0) return 0;
-  // Distance from pos to the edges of its own cell, then (ring - 1) whole cells.
+float NeighbourGrid::EdgeDistance(V2 pos) const {
   const float fx = pos.x - (origin_.x + float(CellX(pos.x)) * cell_);
   const float fz = pos.z - (origin_.z + float(CellZ(pos.z)) * cell_);
-  const float edge = std::max(0.0f, std::min({fx, cell_ - fx, fz, cell_ - fz}));
-  return edge + float(ring - 1) * cell_;
+  return std::max(0.0f, std::min({fx, cell_ - fx, fz, cell_ - fz}));
 }
 
-void NeighbourGrid::Build(std::span<const AgentSnap> agents, float cell) {
+void NeighbourGrid::Build(std::span<const AgentSnap> agents, float min_cell, float max_cell) {
   items_.clear();
   if (agents.empty()) return;
   V2 lo = agents[0].pos, hi = agents[0].pos;
@@ -35,8 +36,10 @@ void NeighbourGrid::Build(std::span<const AgentSnap> agents, float cell) {
     lo = {std::min(lo.x, a.pos.x), std::min(lo.z, a.pos.z)};
     hi = {std::max(hi.x, a.pos.x), std::max(hi.z, a.pos.z)};
   }
-  double size = std::max(double(cell), 1e-3);
   const double span_x = double(hi.x) - lo.x, span_z = double(hi.z) - lo.z;
+  const double spacing = std::sqrt(std::max(span_x, 1.0) * std::max(span_z, 1.0) / agents.size());
+  double size = std::clamp(kSpacingsPerCell * spacing, double(min_cell), double(max_cell));
+  size = std::max(size, kMinCell);
   while ((span_x / size + 1) * (span_z / size + 1) > kMaxCells) size *= 2;
   origin_ = lo;
   cell_ = float(size);

@@ -14,9 +14,10 @@ namespace waymesh::crowd::internal {
 
 class NeighbourGrid {
  public:
-  // Sorts every agent of `agents` into square cells of at least `cell` metres (the cell grows
-  // when the agents spread so far that the grid would hold more than a few million cells).
-  void Build(std::span<const AgentSnap> agents, float cell);
+  // Sorts every agent of `agents` into square cells. The cell is about twice the agents' mean
+  // spacing (a few agents a cell) within [min_cell, max_cell] metres, and grows when they
+  // spread so far that the grid would hold more than a few million cells.
+  void Build(std::span<const AgentSnap> agents, float min_cell, float max_cell);
 
   // Calls fn(index) for every agent in the cells at Chebyshev distance `ring` (in cells) from
   // the cell of `pos`: ring 0 is that cell, ring 1 the eight round it, and so on.
@@ -34,9 +35,10 @@ class NeighbourGrid {
       }
     }
   }
-  // A lower bound (metres) of the plan-view distance from `pos` to any agent in ring `ring`
-  // or further out.
-  float RingDistance(V2 pos, int32_t ring) const;
+  // Distance (metres) from `pos` to the nearest edge of its cell: any agent in ring r >= 1 or
+  // further out is at least EdgeDistance(pos) + (r - 1) * cell() away.
+  float EdgeDistance(V2 pos) const;
+  float cell() const { return cell_; }
   // Rings beyond this hold no cell.
   int32_t max_ring() const { return int32_t(std::max(width_, height_)); }
 

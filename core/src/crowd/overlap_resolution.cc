@@ -22,8 +22,9 @@ void ResolveOverlaps(const TickInputs& in, Worker& worker, uint32_t slot) {
   V2 push;
   const float reach = self.radius + in.max_radius;
   // Overlapping agents are within the first rings (cells are at least that large).
+  const float edge = in.grid.EdgeDistance(self.pos);
   for (int32_t ring = 0; ring <= in.grid.max_ring(); ++ring) {
-    if (in.grid.RingDistance(self.pos, ring) > reach) break;
+    if (ring > 0 && edge + float(ring - 1) * in.grid.cell() > reach) break;
     in.grid.ForEachInRing(self.pos, ring, [&](uint32_t j) {
       if (j == slot) return;
       const AgentSnap& o = in.snaps[j];
@@ -33,7 +34,10 @@ void ResolveOverlaps(const TickInputs& in, Worker& worker, uint32_t slot) {
       const float excess =
           self.radius + o.radius - kOverlapSlack * std::min(self.radius, o.radius) - d;
       if (excess <= 0 || d <= 0) return;  // on the same spot: repulsion separates them
-      push = push + away * (0.5f * excess / d);
+      // A chaser moves out of the way of the agent it chases, which stays where it is.
+      if (o.chases && o.chased == a.id) return;
+      const bool chasing = a.goal_kind == GoalKind::kChase && o.id == a.other;
+      push = push + away * ((chasing ? 1.0f : 0.5f) * excess / d);
     });
   }
   if (LengthSq2(push) == 0) return;

@@ -34,6 +34,7 @@ V2 RepulsionVelocity(const CrowdOptions& options, float dt, const Agent& agent,
   bool pos_x = false, neg_x = false, pos_z = false, neg_z = false;
   for (uint32_t j : neighbours) {
     const AgentSnap& o = snaps[j];
+    if (o.chases && o.chased == agent.id) continue;  // its chasers move, not it
     const float reach = agent.params.radius + o.radius - tol::kCrowdContactSlack;
     const V2 away = pos - o.pos;
     const float d_sq = LengthSq2(away);

@@ -9,11 +9,13 @@ namespace {
 
 // Space (metres) between neighbouring slots of a ring, and between the centre's agent and the
 // first ring.
-constexpr float kRingGap = 0.2f;
+constexpr float kRingGap = 0.4f;
 // Rings tried round one centre; members beyond their slots head for the centre.
 constexpr int kMaxRings = 6;
 // A chased agent that moved this far (metres) from where its rings were made gets new ones.
 constexpr float kRingFollowDistance = 0.5f;
+// Slots are handed out anew at most this often (seconds) for members stuck on their way.
+constexpr float kReassignSeconds = 2.0f;
 // A slot the straight walk from the centre misses by more than this (metres) is behind a wall.
 constexpr float kSlotReachSlack = 0.05f;
 
@@ -66,43 +68,70 @@ void SurroundGroups::Invalidate() {
   for (Group& g : groups_) g.dirty = true;
 }
 
-void SurroundGroups::Assign(NavQuery& query, std::span<Agent> agents,
+void SurroundGroups::Assign(NavQuery& query, float dt, std::span<Agent> agents,
                             std::span<const AgentSnap> snaps,
                             absl::FunctionRef<uint32_t(AgentId)> slot_of) {
   // Groups in index order; each group's work depends only on its own members.
   for (Group& g : groups_) {
-    if (!g.members.empty()) AssignGroup(query, g, agents, snaps, slot_of);
+    if (!g.members.empty()) AssignGroup(query, dt, g, agents, snaps, slot_of);
   }
+}
+
+bool SurroundGroups::FreeSpot(NavQuery& query, const SurfacePoint& centre, V2 spot, float radius,
+                              const QueryFilter& filter, SurfacePoint* out) {
+  if (!query.MoveAlongSurface(centre, Lift(spot, centre.pos.y), filter, &move_).ok() ||
+      move_.status == QueryStatus::kStartOffMesh ||
+      LengthSq2(XZ(move_.pos) - spot) > kSlotReachSlack * kSlotReachSlack) {
+    return false;
+  }
+  *out = SurfacePoint{move_.poly, move_.pos};
+  // Too close to a wall for an agent to stand there?
+  return query.WallsAround(*out, radius, filter, &walls_).ok() && walls_.empty();
 }
 
 void SurroundGroups::MakeSlots(NavQuery& query, const SurfacePoint& centre, float centre_radius,
                                float member_radius, size_t wanted, const QueryFilter& filter,
                                Group& group) {
   group.slots.clear();
+  group.slot_ring.clear();
   const float spacing = 2 * member_radius + kRingGap;
   for (int ring = 0; ring < kMaxRings && group.slots.size() < wanted; ++ring) {
-    const float radius = centre_radius + member_radius + kRingGap + float(ring) * spacing;
+    // Rings are two agents apart: members walk between them to the slots further round.
+    const float radius = centre_radius + member_radius + kRingGap + float(ring) * 2 * spacing;
     const int count = std::max(3, int(2 * std::numbers::pi_v<float> * radius / spacing));
     // Odd rings are turned half a slot, so that their slots sit between the inner ring's.
     const float phase = (ring % 2) * 0.5f;
     for (int k = 0; k < count; ++k) {
       const float angle = 2 * std::numbers::pi_v<float> * (float(k) + phase) / float(count);
-      const V2 spot = XZ(centre.pos) + FromAngle(angle) * radius;
-      if (!query.MoveAlongSurface(centre, Lift(spot, centre.pos.y), filter, &move_).ok() ||
-          move_.status == QueryStatus::kStartOffMesh ||
-          LengthSq2(XZ(move_.pos) - spot) > kSlotReachSlack * kSlotReachSlack) {
-        continue;
+      SurfacePoint slot;
+      if (FreeSpot(query, centre, XZ(centre.pos) + FromAngle(angle) * radius, member_radius, filter,
+                   &slot)) {
+        group.slots.push_back(slot);
+        group.slot_ring.push_back(ring);
       }
-      const SurfacePoint slot{move_.poly, move_.pos};
-      if (!query.WallsAround(slot, member_radius, filter, &walls_).ok() || !walls_.empty()) {
-        continue;  // too close to a wall for an agent to stand there
-      }
-      group.slots.push_back(slot);
     }
   }
 }
 
-void SurroundGroups::AssignGroup(NavQuery& query, Group& g, std::span<Agent> agents,
+bool SurroundGroups::FollowCentre(NavQuery& query, Group& g, const SurfacePoint& centre,
+                                  float radius, const QueryFilter& filter, std::span<Agent> agents,
+                                  absl::FunctionRef<uint32_t(AgentId)> slot_of) {
+  g.slots.clear();
+  for (const auto& [id, offset] : g.placed) {
+    SurfacePoint slot;
+    if (!FreeSpot(query, centre, XZ(centre.pos) + offset, radius, filter, &slot)) return false;
+    g.slots.push_back(slot);
+  }
+  for (size_t i = 0; i < g.placed.size(); ++i) {
+    Agent& a = agents[slot_of(g.placed[i].first)];
+    a.has_slot = true;
+    a.slot_goal = g.slots[i];
+  }
+  g.centre = centre.pos;
+  return true;
+}
+
+void SurroundGroups::AssignGroup(NavQuery& query, float dt, Group& g, std::span<Agent> agents,
                                  std::span<const AgentSnap> snaps,
                                  absl::FunctionRef<uint32_t(AgentId)> slot_of) {
   const bool chase = std::get<0>(g.key);
@@ -123,41 +152,51 @@ void SurroundGroups::AssignGroup(NavQuery& query, Group& g, std::span<Agent> age
     }
     centre = first.target_point;
   }
+  // A member stuck on its way (others block it) gets the slots handed out anew from where
+  // everyone stands, now and then.
+  g.age += dt;
+  if (!g.dirty && g.age >= kReassignSeconds) {
+    for (AgentId id : g.members) g.dirty |= agents[slot_of(id)].failed_windows > 0;
+  }
   if (!g.dirty && DistanceXZ(centre.pos, g.centre) < kRingFollowDistance) return;
-  g.dirty = false;
-  g.centre = centre.pos;
   float member_radius = 0;
-  for (AgentId id : g.members)
+  for (AgentId id : g.members) {
     member_radius = std::max(member_radius, agents[slot_of(id)].params.radius);
+  }
+  if (!g.dirty &&
+      FollowCentre(query, g, centre, member_radius, first.params.filter, agents, slot_of)) {
+    return;
+  }
+  g.dirty = false;
+  g.age = 0;
+  g.centre = centre.pos;
   MakeSlots(query, centre, centre_radius, member_radius, g.members.size(), first.params.filter, g);
 
-  // Nearest members first, each to the free slot nearest to it.
-  order_.clear();
+  // Slot by slot, inner rings first (every member that can stands next to the centre), each
+  // slot to the nearest member without one (ties to the lower id: members are by id).
+  members_.clear();
   for (AgentId id : g.members) {
-    const uint32_t s = slot_of(id);
-    order_.emplace_back(DistanceXZ(agents[s].at.pos, centre.pos), s);
+    members_.push_back(slot_of(id));
+    agents[members_.back()].has_slot = false;
   }
-  std::sort(order_.begin(), order_.end(), [&](const auto& a, const auto& b) {
-    return a.first != b.first ? a.first < b.first : agents[a.second].id < agents[b.second].id;
-  });
-  taken_.assign(g.slots.size(), false);
-  for (const auto& [dist, s] : order_) {
-    Agent& a = agents[s];
-    int best = -1;
+  taken_.assign(members_.size(), false);
+  g.placed.clear();
+  for (size_t k = 0; k < g.slots.size() && g.placed.size() < members_.size(); ++k) {
+    size_t best = members_.size();
     float best_sq = INFINITY;
-    for (size_t k = 0; k < g.slots.size(); ++k) {
-      if (taken_[k]) continue;
-      const float d = LengthSq2(XZ(g.slots[k].pos) - XZ(a.at.pos));
+    for (size_t m = 0; m < members_.size(); ++m) {
+      if (taken_[m]) continue;
+      const float d = LengthSq2(XZ(g.slots[k].pos) - XZ(agents[members_[m]].at.pos));
       if (d < best_sq) {
         best_sq = d;
-        best = int(k);
+        best = m;
       }
     }
-    a.has_slot = best >= 0;
-    if (best >= 0) {
-      taken_[size_t(best)] = true;
-      a.slot_goal = g.slots[size_t(best)];
-    }
+    taken_[best] = true;
+    Agent& a = agents[members_[best]];
+    a.has_slot = true;
+    a.slot_goal = g.slots[k];
+    g.placed.emplace_back(a.id, XZ(a.slot_goal.pos) - XZ(centre.pos));
   }
 }
 
