@@ -56,7 +56,9 @@ TEST_P(CrowdSceneTest, OrcaKeepsAgentsOnTheSurfaceApartAndOffWallsAndEveryoneArr
   EXPECT_EQ(summary.arrived, scene.scenario.agents.size());
   // The judge saw agents come close to each other (and to walls where the scene has them in
   // the way): the test tested something.
-  if (scene.near_walls) EXPECT_LT(judge.worst_wall, 0.1f);
+  if (scene.near_walls) {
+    EXPECT_LT(judge.worst_wall, 0.1f);
+  }
   EXPECT_GT(judge.worst_overlap, -0.5f);
 }
 

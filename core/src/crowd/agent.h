@@ -17,6 +17,8 @@ namespace waymesh::crowd::internal {
 
 // Wall segments kept per agent (the nearest ones within its wall range).
 inline constexpr uint32_t kMaxWalls = 32;
+// Most neighbours one agent considers (CrowdOptions::max_neighbours is at most this).
+inline constexpr uint32_t kMaxNeighbours = 32;
 // No agent slot.
 inline constexpr uint32_t kNoSlot = 0xFFFFFFFFu;
 
@@ -106,6 +108,11 @@ struct Agent {
   Vec3 link_from, link_to;
   PolyRef link_poly;  // the polygon it lands on
   float link_t = 0;   // fraction of the link crossed
+
+  // --- Neighbours: the slots of the nearest agents this tick (overlaps after the move are
+  // looked for among them) ---
+  std::array<uint32_t, kMaxNeighbours> near;
+  uint32_t near_count = 0;
 
   // --- Walls (plan view) ---
   std::array<WallXZ, kMaxWalls> walls;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <numbers>
 
@@ -44,33 +45,28 @@ uint32_t GatherNeighbours(const TickInputs& in, uint32_t slot,
   const AgentSnap& self = in.snaps[slot];
   const float range = in.options.neighbour_range;
   const uint32_t max_n = std::min(in.options.max_neighbours, kMaxNeighbours);
-  std::array<float, kMaxNeighbours> dist;
+  if (max_n == 0) return 0;
+  // Sort keys: the squared distance's bits (ordered like the distance, which is >= 0) above
+  // the id, so that one integer comparison orders by distance and breaks ties by id.
+  std::array<uint64_t, kMaxNeighbours> key;
   uint32_t n = 0;
-  auto consider = [&](uint32_t j) {
-    if (j == slot) return;
-    const AgentSnap& o = in.snaps[j];
-    if (!o.avoids || std::fabs(o.y - self.y) > tol::kCrowdFloorSeparation) return;
+  // Agents count when their centre is within the range plus the largest radius (a slightly
+  // wider net than range + their own radius, the same for all of them).
+  const float reach_sq = (range + in.max_radius) * (range + in.max_radius);
+  auto consider = [&](const GridItem& o) {
     const float d = LengthSq2(o.pos - self.pos);
-    const float reach = range + o.radius;
-    if (d > reach * reach) return;
-    // Insertion into the sorted list of the nearest (ties by id, so the list is unique).
-    auto closer = [&](uint32_t i) {
-      return d < dist[i] || (d == dist[i] && o.id < in.snaps[out[i]].id);
-    };
-    uint32_t k;
-    if (n < max_n) {
-      k = n++;
-    } else {
-      if (max_n == 0 || !closer(n - 1)) return;
-      k = n - 1;  // drops the furthest
+    const uint64_t k_new = (uint64_t{std::bit_cast<uint32_t>(d)} << 32) | o.id;
+    if (n == max_n && k_new >= key[n - 1]) return;  // beyond the furthest of a full list
+    if (o.index == slot || d > reach_sq || std::fabs(o.y - self.y) > tol::kCrowdFloorSeparation) {
+      return;
     }
-    while (k > 0 && closer(k - 1)) {
-      dist[k] = dist[k - 1];
+    uint32_t k = n < max_n ? n++ : n - 1;  // a full list drops its furthest
+    for (; k > 0 && k_new < key[k - 1]; --k) {
+      key[k] = key[k - 1];
       out[k] = out[k - 1];
-      --k;
     }
-    dist[k] = d;
-    out[k] = j;
+    key[k] = k_new;
+    out[k] = o.index;
   };
   // Ring by ring outwards, until the rings left are beyond the range or beyond the furthest of
   // a full list (each ring's agents are all looked at, so the list does not depend on order).
@@ -78,7 +74,7 @@ uint32_t GatherNeighbours(const TickInputs& in, uint32_t slot,
   for (int32_t ring = 0; ring <= in.grid.max_ring(); ++ring) {
     const float lower = ring == 0 ? 0.0f : edge + float(ring - 1) * in.grid.cell();
     if (lower > range + in.max_radius) break;
-    if (n == max_n && n > 0 && lower * lower > dist[n - 1]) break;
+    if (n == max_n && lower * lower > std::bit_cast<float>(uint32_t(key[n - 1] >> 32))) break;
     in.grid.ForEachInRing(self.pos, ring, consider);
   }
   return n;
@@ -285,9 +281,8 @@ void TickAgent(const TickInputs& in, Worker& worker, uint32_t slot) {
   } else if (*read) {
     a.tick_flags |= kTickWallsRead;
   }
-  std::array<uint32_t, kMaxNeighbours> near;
-  const uint32_t n = GatherNeighbours(in, slot, near);
-  const std::span<const uint32_t> neighbours(near.data(), n);
+  a.near_count = GatherNeighbours(in, slot, a.near);
+  const std::span<const uint32_t> neighbours(a.near.data(), a.near_count);
 
   const V2 straight = WantedVelocity(o, in.dt, a);
   a.way = Normalized2(straight);

@@ -26,8 +26,6 @@ struct Worker {
   std::vector<HalfPlane> projected = std::vector<HalfPlane>(kMaxHalfPlanes);
 };
 
-// Most neighbours one agent considers (CrowdOptions::max_neighbours is at most this).
-inline constexpr uint32_t kMaxNeighbours = 32;
 
 // The tick's shared, read-only inputs (apart from `agents`, of which each call writes one).
 struct TickInputs {

@@ -125,7 +125,6 @@ absl::Status Crowd::Step(float dt, ChunkRunner& runner) {
   each_agent(internal::TickAgent);
   // Overlaps left after the move are resolved against where everyone moved to.
   TakeSnapshot(s);
-  BuildGrid(s, max_radius);
   each_agent(internal::ResolveOverlaps);
   Merge(s);
   return absl::OkStatus();

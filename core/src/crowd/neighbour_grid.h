@@ -12,14 +12,23 @@
 
 namespace waymesh::crowd::internal {
 
+// An agent as the grid holds it: what a nearest-neighbour search reads, side by side in cell
+// order so that a search walks memory in a line.
+struct GridItem {
+  V2 pos;
+  float y;
+  AgentId id;
+  uint32_t index;  // into the snapshot the grid was built from
+};
+
 class NeighbourGrid {
  public:
-  // Sorts every agent of `agents` into square cells. The cell is about twice the agents' mean
-  // spacing (a few agents a cell) within [min_cell, max_cell] metres, and grows when they
-  // spread so far that the grid would hold more than a few million cells.
+  // Sorts every agent of `agents` that others avoid into square cells. The cell is about the
+  // agents' mean spacing (an agent or so a cell) within [min_cell, max_cell] metres, and grows
+  // when they spread so far that the grid would hold more than a few million cells.
   void Build(std::span<const AgentSnap> agents, float min_cell, float max_cell);
 
-  // Calls fn(index) for every agent in the cells at Chebyshev distance `ring` (in cells) from
+  // Calls fn(item) for every agent in the cells at Chebyshev distance `ring` (in cells) from
   // the cell of `pos`: ring 0 is that cell, ring 1 the eight round it, and so on.
   template <typename Fn>
   void ForEachInRing(V2 pos, int32_t ring, Fn&& fn) const {
@@ -64,8 +73,8 @@ class NeighbourGrid {
   float inv_cell_ = 1;
   uint32_t width_ = 0, height_ = 0;
   std::vector<uint32_t> cell_start_;  // width * height + 1, row-major (z rows of x cells)
-  std::vector<uint32_t> cell_of_;     // per agent, during Build
-  std::vector<uint32_t> items_;       // agent indices grouped by cell
+  std::vector<uint32_t> cell_of_;     // per agent, during Build (kNoCell: not held)
+  std::vector<GridItem> items_;       // agents grouped by cell
 };
 
 }  // namespace waymesh::crowd::internal

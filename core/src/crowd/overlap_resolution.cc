@@ -20,25 +20,20 @@ void ResolveOverlaps(const TickInputs& in, Worker& worker, uint32_t slot) {
   if (a.state == AgentState::kOnLink) return;
   const AgentSnap& self = in.snaps[slot];
   V2 push;
-  const float reach = self.radius + in.max_radius;
-  // Overlapping agents are within the first rings (cells are at least that large).
-  const float edge = in.grid.EdgeDistance(self.pos);
-  for (int32_t ring = 0; ring <= in.grid.max_ring(); ++ring) {
-    if (ring > 0 && edge + float(ring - 1) * in.grid.cell() > reach) break;
-    in.grid.ForEachInRing(self.pos, ring, [&](uint32_t j) {
-      if (j == slot) return;
-      const AgentSnap& o = in.snaps[j];
-      if (!o.avoids || std::fabs(o.y - self.y) > tol::kCrowdFloorSeparation) return;
-      const V2 away = self.pos - o.pos;
-      const float d = Length2(away);
-      const float excess =
-          self.radius + o.radius - kOverlapSlack * std::min(self.radius, o.radius) - d;
-      if (excess <= 0 || d <= 0) return;  // on the same spot: repulsion separates them
-      // A chaser moves out of the way of the agent it chases, which stays where it is.
-      if (o.chases && o.chased == a.id) return;
-      const bool chasing = a.goal_kind == GoalKind::kChase && o.id == a.other;
-      push = push + away * ((chasing ? 1.0f : 0.5f) * excess / d);
-    });
+  // Agents overlapping after the move were among the nearest before it.
+  for (uint32_t i = 0; i < a.near_count; ++i) {
+    const AgentSnap& o = in.snaps[a.near[i]];
+    if (std::fabs(o.y - self.y) > tol::kCrowdFloorSeparation) continue;
+    const V2 away = self.pos - o.pos;
+    const float d_sq = LengthSq2(away);
+    const float contact = self.radius + o.radius -
+                          kOverlapSlack * std::min(self.radius, o.radius);
+    if (d_sq >= contact * contact || d_sq <= 0) continue;  // same spot: repulsion's job
+    // A chaser moves out of the way of the agent it chases, which stays where it is.
+    if (o.chases && o.chased == a.id) continue;
+    const bool chasing = a.goal_kind == GoalKind::kChase && o.id == a.other;
+    const float d = std::sqrt(d_sq);
+    push = push + away * ((chasing ? 1.0f : 0.5f) * (contact - d) / d);
   }
   if (LengthSq2(push) == 0) return;
   push = ClampLength2(push, kMaxPush * a.params.radius);
