@@ -105,6 +105,19 @@ absl::Status NotFound(AgentId id) {
   return absl::NotFoundError(absl::StrFormat("no agent %d in this crowd", id));
 }
 
+// The slot of agent `id`, which is to `verb` ("chase", "follow") agent `other`: NotFound for
+// an unknown id, InvalidArgument when it names itself.
+absl::StatusOr<uint32_t> LinkedSlot(const CrowdState& s, AgentId id, AgentId other,
+                                    const char* verb) {
+  const uint32_t slot = s.SlotOf(id);
+  if (slot == kNoSlot) return NotFound(id);
+  if (s.SlotOf(other) == kNoSlot) return NotFound(other);
+  if (other == id) {
+    return absl::InvalidArgumentError(absl::StrFormat("agent %d cannot %s itself", id, verb));
+  }
+  return slot;
+}
+
 // The surface point nearest `pos` for `filter`, widening the box a few times when `widen`.
 std::optional<SurfacePoint> Snap(NavQuery& query, Vec3 pos, Vec3 half_extents,
                                  const QueryFilter& filter, bool widen) {
@@ -292,27 +305,19 @@ absl::Status Crowd::SetTarget(AgentId id, Vec3 target) {
 
 absl::Status Crowd::ChaseAgent(AgentId id, AgentId target) {
   CrowdState& s = *state_;
-  const uint32_t slot = s.SlotOf(id);
-  if (slot == kNoSlot) return NotFound(id);
-  if (s.SlotOf(target) == kNoSlot) return NotFound(target);
-  if (target == id) {
-    return absl::InvalidArgumentError(absl::StrFormat("agent %d cannot chase itself", id));
-  }
-  s.agents[slot].other = target;
-  Retarget(s, s.agents[slot], GoalKind::kChase);
+  const absl::StatusOr<uint32_t> slot = LinkedSlot(s, id, target, "chase");
+  if (!slot.ok()) return slot.status();
+  s.agents[*slot].other = target;
+  Retarget(s, s.agents[*slot], GoalKind::kChase);
   return absl::OkStatus();
 }
 
 absl::Status Crowd::Follow(AgentId id, AgentId leader, Vec3 offset) {
   CrowdState& s = *state_;
-  const uint32_t slot = s.SlotOf(id);
-  if (slot == kNoSlot) return NotFound(id);
-  if (s.SlotOf(leader) == kNoSlot) return NotFound(leader);
-  if (leader == id) {
-    return absl::InvalidArgumentError(absl::StrFormat("agent %d cannot follow itself", id));
-  }
+  const absl::StatusOr<uint32_t> slot = LinkedSlot(s, id, leader, "follow");
+  if (!slot.ok()) return slot.status();
   if (absl::Status st = CheckPosition(id, "formation offset", offset); !st.ok()) return st;
-  Agent& a = s.agents[slot];
+  Agent& a = s.agents[*slot];
   a.other = leader;
   a.offset = offset;
   Retarget(s, a, GoalKind::kFollow);

@@ -41,6 +41,7 @@ bool LocateInCorridor(Agent& agent) {
   const std::vector<PolyRef>& corridor = agent.path.corridor;
   const uint32_t size = uint32_t(corridor.size());
   const uint32_t from = agent.corridor_pos;
+  if (from < size && corridor[from] == agent.at.poly) return true;  // most ticks: same polygon
   for (uint32_t j = from; j < std::min(size, from + kCorridorLookahead); ++j) {
     if (corridor[j] == agent.at.poly) {
       agent.corridor_pos = j;
