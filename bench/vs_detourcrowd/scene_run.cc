@@ -2,11 +2,22 @@
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <vector>
 
 #include "absl/strings/str_format.h"
 
 namespace waymesh::bench {
+namespace {
+
+// CPU time (ms) the calling thread has used.
+double ThreadCpuMs() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return double(t.tv_sec) * 1e3 + double(t.tv_nsec) * 1e-6;
+}
+
+}  // namespace
 
 absl::StatusOr<SceneResult> RunScene(CrowdEngine& engine, const CrowdScenario& scenario,
                                      std::shared_ptr<const NavMap> map,
@@ -33,12 +44,15 @@ absl::StatusOr<SceneResult> RunScene(CrowdEngine& engine, const CrowdScenario& s
   CrowdQualityMeter meter(std::move(map));
   const float dt = float(1.0 / scenario.tick_hz);
   std::vector<double> tick_ms;
+  double cpu_ms = 0;
   std::vector<EngineAgent> agents;
   for (uint64_t tick = 1; tick <= scenario.ticks(); ++tick) {
+    const double cpu0 = ThreadCpuMs();
     const auto t0 = std::chrono::steady_clock::now();
     if (absl::Status s = engine.Step(dt); !s.ok()) return s;
     tick_ms.push_back(
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    cpu_ms += ThreadCpuMs() - cpu0;
     engine.Positions(&agents);
     for (size_t i = 0; i < n; ++i) {
       const std::vector<Vec3>& route = scenario.agents[i].route;
@@ -67,9 +81,13 @@ absl::StatusOr<SceneResult> RunScene(CrowdEngine& engine, const CrowdScenario& s
   for (double v : tick_ms) sum += v;
   if (!tick_ms.empty()) {
     r.ms_per_tick = sum / double(tick_ms.size());
+    r.cpu_ms_per_tick = cpu_ms / double(tick_ms.size());
     std::sort(tick_ms.begin(), tick_ms.end());
     r.ms_per_tick_p99 = tick_ms[std::min(tick_ms.size() - 1, tick_ms.size() * 99 / 100)];
-    if (n > 0) r.us_per_agent_tick = r.ms_per_tick * 1000 / double(n);
+    if (n > 0) {
+      r.us_per_agent_tick = r.ms_per_tick * 1000 / double(n);
+      r.cpu_us_per_agent_tick = r.cpu_ms_per_tick * 1000 / double(n);
+    }
   }
   double arrival_sum = 0;
   for (double t : arrived_s) {

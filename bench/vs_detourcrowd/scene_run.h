@@ -27,9 +27,13 @@ struct SceneResult {
   std::string engine;
   uint32_t agents = 0;
   uint64_t ticks = 0;
-  double ms_per_tick = 0;  // mean of the engine's step
+  double ms_per_tick = 0;  // mean of the engine's step (wall clock)
   double ms_per_tick_p99 = 0;
   double us_per_agent_tick = 0;
+  // The same mean in CPU time of the stepping thread: on a shared machine the wall clock also
+  // counts the time other processes had the core.
+  double cpu_ms_per_tick = 0;
+  double cpu_us_per_agent_tick = 0;
   CrowdQuality quality;
   uint32_t arrived = 0;       // agents at the end of their route
   double mean_arrival_s = 0;  // over the arrived
