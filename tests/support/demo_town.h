@@ -1,5 +1,5 @@
 #pragma once
-// The demo town (loader/demo_world.h) compiled once per test process, with its ground-truth
+// The demo town (waymesh/demo_world/demo_world.h) compiled once per test process, with its ground-truth
 // probes, for the server integration tests; and small helpers to put maps into a maps dir.
 
 #include <memory>
