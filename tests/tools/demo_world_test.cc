@@ -4,9 +4,6 @@
 
 #include "waymesh/demo_world/demo_world.h"
 
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -18,6 +15,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "cli_runner.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "support/mesh_invariants.h"
@@ -625,26 +623,14 @@ TEST(ExportWriter, RealMeshesRoundTripThroughTheExport) {
 // ---------------------------------------------------------------------------------------------
 // `waymesh demo-world`.
 
-int RunCli(const std::string& args, std::string* output = nullptr) {
-  // One capture file per process and call: ctest runs these tests in parallel processes.
-  static int call = 0;
-  const std::string out = ::testing::TempDir() + "/waymesh_demo_cli." + std::to_string(getpid()) +
-                          "." + std::to_string(call++) + ".txt";
-  const int status =
-      std::system((std::string(WAYMESH_CLI) + " " + args + " >" + out + " 2>&1").c_str());
-  if (output) *output = ReadFileOrDie(out);
-  std::remove(out.c_str());
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 TEST(DemoWorldCli, WritesTheExportQueriesAndASummary) {
   const std::string dir = ::testing::TempDir();
   const std::string path = dir + "/waymesh_cli_demo.json";
   const std::string queries = dir + "/waymesh_cli_demo_queries.txt";
-  std::string out;
-  ASSERT_EQ(RunCli("demo-world --size 150 --seed 4 -o " + path + " --queries-out " + queries, &out),
-            0)
-      << out;
+  const CliResult run =
+      RunCli("demo-world --size 150 --seed 4 -o " + path + " --queries-out " + queries);
+  ASSERT_EQ(run.exit_code, 0) << run.out;
+  const std::string& out = run.out;
   const DemoWorld world = Generate(150, 4);
   EXPECT_THAT(out, HasSubstr(std::to_string(world.mesh.polygon_count()) + " triangles"));
   EXPECT_THAT(out, HasSubstr(std::to_string(world.mesh.vertices.size()) + " vertices"));
@@ -672,22 +658,22 @@ TEST(DemoWorldCli, BadArgumentsExitWithTheUsageCode) {
        {"--size 10 --seed 1", "--size 200 --seed 1 --cell 0", "--size 200 --seed 1 --cell abc",
         "--size 200 --seed -1", "--size 200 --seed 18446744073709551616", "--seed 1",
         "--size 4096 --seed 1 --cell 0.5", "--size 110 --seed 1 --cell 4"}) {
-    std::string text;
-    EXPECT_EQ(RunCli("demo-world " + args + " -o " + out, &text), 2) << args << "\n" << text;
-    EXPECT_FALSE(text.empty()) << args;
+    const CliResult run = RunCli("demo-world " + args + " -o " + out);
+    EXPECT_EQ(run.exit_code, 2) << args << "\n" << run.out;
+    EXPECT_FALSE(run.out.empty()) << args;
     EXPECT_FALSE(std::filesystem::exists(out)) << args;
   }
-  EXPECT_EQ(RunCli("demo-world --size 200 --seed 1"), 2);  // no -o
-  std::string help;
-  EXPECT_EQ(RunCli("demo-world --help", &help), 0);
-  EXPECT_THAT(help, HasSubstr("--cell"));
+  EXPECT_EQ(RunCli("demo-world --size 200 --seed 1").exit_code, 2);  // no -o
+  const CliResult help = RunCli("demo-world --help");
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_THAT(help.out, HasSubstr("--cell"));
 }
 
 TEST(DemoWorldCli, UnwritableOutputExitsWithFailure) {
   const std::string path = ::testing::TempDir() + "/no/such/dir/demo.json";
-  std::string text;
-  EXPECT_EQ(RunCli("demo-world --size 120 --seed 1 -o " + path, &text), 1) << text;
-  EXPECT_THAT(text, HasSubstr(path));
+  const CliResult run = RunCli("demo-world --size 120 --seed 1 -o " + path);
+  EXPECT_EQ(run.exit_code, 1) << run.out;
+  EXPECT_THAT(run.out, HasSubstr(path));
 }
 
 }  // namespace
