@@ -21,56 +21,12 @@
 namespace waymesh {
 namespace {
 
+using importer::CheckKeys;
+using importer::Coordinate;
+using importer::Coordinates;
 using importer::JsonNode;
-
-// Unknown keys are errors: a misspelt "aera" must not silently bake the default area.
-absl::Status CheckKeys(const JsonNode& object, std::initializer_list<const char*> allowed) {
-  if (absl::Status s = object.ExpectObject(); !s.ok()) return s;
-  for (const auto& member : object.value().items()) {
-    const std::string& key = member.key();
-    if (std::none_of(allowed.begin(), allowed.end(), [&](const char* a) { return key == a; })) {
-      return object.Error(absl::StrCat("has unknown key \"", key,
-                                       "\" (expected one of: ", absl::StrJoin(allowed, ", "), ")"));
-    }
-  }
-  return absl::OkStatus();
-}
-
-absl::StatusOr<double> NumberIn(const JsonNode& node, double min, double max) {
-  absl::StatusOr<double> v = node.AsNumber();
-  if (!v.ok()) return v.status();
-  if (*v < min || *v > max) {
-    return node.Error(absl::StrCat("= ", *v, " is out of range [", min, ", ", max, "]"));
-  }
-  return *v;
-}
-
-absl::StatusOr<float> Coordinate(const JsonNode& node) {
-  if (!node.value().is_number()) return node.Error("must be a number");
-  if (auto problem = importer::CoordinateProblem(node.value().get<double>())) {
-    return node.Error(*problem);
-  }
-  return node.value().get<float>();
-}
-
-// A JSON array of exactly `n` coordinates.
-absl::StatusOr<std::vector<float>> Coordinates(const JsonNode& node, size_t n) {
-  if (absl::Status s = node.ExpectArray(); !s.ok()) return s;
-  if (node.size() != n) return node.Error(absl::StrCat("has ", node.size(), " numbers, not ", n));
-  std::vector<float> out;
-  for (size_t i = 0; i < n; ++i) {
-    absl::StatusOr<float> c = Coordinate(node.At(i));
-    if (!c.ok()) return c.status();
-    out.push_back(*c);
-  }
-  return out;
-}
-
-absl::StatusOr<Vec3> Point(const JsonNode& node) {
-  absl::StatusOr<std::vector<float>> c = Coordinates(node, 3);
-  if (!c.ok()) return c.status();
-  return Vec3{(*c)[0], (*c)[1], (*c)[2]};
-}
+using importer::NumberIn;
+using importer::Point;
 
 bool Declared(const BakeVolumes& file, int64_t area) {
   return area >= 0 && size_t(area) < file.areas.size() && file.areas[area].has_value();

@@ -3,12 +3,15 @@
 // e.g. `town.json: agents[0].radius must be a number`.
 
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "nlohmann/json.hpp"
+#include "waymesh/core/vec3.h"
 
 namespace waymesh::importer {
 
@@ -48,5 +51,17 @@ class JsonNode {
   std::string path_;
   std::string_view origin_;
 };
+
+// OK when `object` is an object whose keys are all in `allowed`. Unknown keys are errors: a
+// misspelt "aera" must not silently fall back to a default.
+absl::Status CheckKeys(const JsonNode& object, std::initializer_list<const char*> allowed);
+// A finite number in [min, max].
+absl::StatusOr<double> NumberIn(const JsonNode& node, double min, double max);
+// A coordinate within the importers' range (coordinate_check.h).
+absl::StatusOr<float> Coordinate(const JsonNode& node);
+// A JSON array of exactly `n` coordinates.
+absl::StatusOr<std::vector<float>> Coordinates(const JsonNode& node, size_t n);
+// A JSON array [x, y, z] of coordinates.
+absl::StatusOr<Vec3> Point(const JsonNode& node);
 
 }  // namespace waymesh::importer
