@@ -29,13 +29,14 @@ std::string BuildCorridor(const std::string& dir) {
   return map;
 }
 
-std::string Write(const std::string& dir, const std::string& name, const std::string& text) {
+std::string WriteScenario(const std::string& dir, const std::string& name,
+                          const std::string& text) {
   const std::string path = dir + "/" + name;
   std::ofstream(path) << text;
   return path;
 }
 
-std::vector<std::string> Lines(const std::string& path) {
+std::vector<std::string> CsvLines(const std::string& path) {
   std::ifstream in(path);
   std::vector<std::string> lines;
   for (std::string line; std::getline(in, line);) lines.push_back(line);
@@ -49,7 +50,7 @@ constexpr char kHeadOn[] = R"({"tick_hz": 20, "duration_s": 12, "agents": [
 TEST(CrowdCliTest, RunsAScenarioAndWritesOneRowPerAgentPerTick) {
   const std::string dir = TempDir("cli-crowd");
   const std::string map = BuildCorridor(dir);
-  const std::string scenario = Write(dir, "head_on.json", kHeadOn);
+  const std::string scenario = WriteScenario(dir, "head_on.json", kHeadOn);
   const std::string csv = dir + "/trajectories.csv";
   for (const char* mode : {"orca", "circling"}) {
     const CliResult r = RunCli("crowd " + ShellQuote(map) + " --scenario " + ShellQuote(scenario) +
@@ -62,7 +63,7 @@ TEST(CrowdCliTest, RunsAScenarioAndWritesOneRowPerAgentPerTick) {
     EXPECT_THAT(r.out, HasSubstr("overlaps          0 pair-ticks"));
     EXPECT_THAT(r.out, HasSubstr("(0 agent-ticks into a wall)"));
     EXPECT_THAT(r.out, HasSubstr("time per tick     mean "));
-    const std::vector<std::string> lines = Lines(csv);
+    const std::vector<std::string> lines = CsvLines(csv);
     ASSERT_EQ(lines.size(), 1u + 2 * 241);  // header, ticks 0..240 for two agents
     EXPECT_EQ(lines[0], "tick,agent,x,y,z,vx,vz,state");
     EXPECT_EQ(lines[1], "0,1,-10.0000,0.0000,0.0000,0.0000,0.0000,moving");
@@ -92,12 +93,12 @@ TEST(CrowdCliTest, BadScenariosNameTheAgentAndFieldAndExit2) {
       {"not json", "bad.json"},
   };
   for (const Case& c : cases) {
-    const std::string scenario = Write(dir, "bad.json", c.json);
+    const std::string scenario = WriteScenario(dir, "bad.json", c.json);
     const CliResult r = RunCli("crowd " + ShellQuote(map) + " --scenario " + ShellQuote(scenario));
     EXPECT_EQ(r.exit_code, 2) << c.json << "\n" << r.out;
     EXPECT_THAT(r.out, HasSubstr(c.message)) << c.json;
   }
-  const std::string good = Write(dir, "good.json", kHeadOn);
+  const std::string good = WriteScenario(dir, "good.json", kHeadOn);
   const CliResult bad_mode =
       RunCli("crowd " + ShellQuote(map) + " --scenario " + ShellQuote(good) + " --mode swarm");
   EXPECT_EQ(bad_mode.exit_code, 2);
