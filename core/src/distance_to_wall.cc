@@ -30,17 +30,22 @@ Vec3 AwayFromWall(Vec3 a, Vec3 b, Vec3 hit, Vec3 center) {
   return len > 0 ? d * (1.0f / len) : Vec3{};
 }
 
-}  // namespace
-
-void WallDistanceOffMesh(Vec3 center, float max_radius, WallDistance* out) {
-  out->status = QueryStatus::kStartOffMesh;
-  out->center = SurfacePoint{PolyRef(), center};
+// Every field saying "no wall within the radius".
+void NoWallFound(Vec3 center, float max_radius, WallDistance* out) {
   out->found = false;
   out->distance = max_radius;
   out->hit_point = center;
   out->hit_normal = Vec3{};
   out->wall_poly = PolyRef();
+}
+
+}  // namespace
+
+void WallDistanceOffMesh(Vec3 center, float max_radius, WallDistance* out) {
+  out->status = QueryStatus::kStartOffMesh;
+  out->center = SurfacePoint{PolyRef(), center};
   out->node_limit = false;
+  NoWallFound(center, max_radius, out);
 }
 
 void DistanceToWall(QueryContext& ctx, const SurfacePoint& center, float max_radius,
@@ -71,14 +76,14 @@ void DistanceToWall(QueryContext& ctx, const SurfacePoint& center, float max_rad
     }
     return true;
   });
-  if (!found) {
-    WallDistanceOffMesh(c, max_radius, out);
-  }
   out->status = QueryStatus::kComplete;
   out->center = center;
-  out->found = found;
   out->node_limit = flood.node_limit;
-  if (!found) return;
+  if (!found) {
+    NoWallFound(c, max_radius, out);
+    return;
+  }
+  out->found = true;
   const TileView& t = ctx.Tile(wall_at.tile);
   const uint32_t n = t.corner_count(wall_at.poly);
   const Vec3 a = t.corner(wall_at.poly, wall_edge);

@@ -102,8 +102,10 @@ class NavQuery {
   // The wall closest to `center` in plan view (an edge with no neighbour or whose neighbour the
   // filter rejects; off-mesh links are not walls) among the polygons reachable from it through
   // portals that come within `max_radius` (finite, > 0) of it: Detour's findDistanceToWall,
-  // Unity's NavMesh.FindClosestEdge. Nothing within the radius is a result (found = false).
-  // The centre on no polygon the filter accepts gives status kStartOffMesh.
+  // Unity's NavMesh.FindClosestEdge. As there, portals beyond the nearest wall found so far are
+  // not entered: on overlapping floors a wall of another floor that is closer in plan view than
+  // the portals leading to it is not seen. Nothing within the radius is a result (found =
+  // false). The centre on no polygon the filter accepts gives status kStartOffMesh.
   absl::Status FindDistanceToWall(Vec3 center, float max_radius, const QueryFilter& filter,
                                   Vec3 half_extents, WallDistance* out);
   absl::Status FindDistanceToWall(const SurfacePoint& center, float max_radius,
