@@ -66,8 +66,8 @@ struct WallCounts {
 // then a wall reachable within the radius that no polygon reachable through portals closer
 // than it beats.
 WallCounts CompareWallsWithBruteForce(const std::shared_ptr<const NavMap>& map,
-                                 const QueryFilter& filter, float max_radius, bool single_floor,
-                                 int draws, uint64_t seed) {
+                                      const QueryFilter& filter, float max_radius,
+                                      bool single_floor, int draws, uint64_t seed) {
   NavQuery q(map);
   const DiscOracle oracle(*map, filter);
   std::mt19937_64 rng(seed);

@@ -107,8 +107,9 @@ void ExpectWellFormed(NavQuery& q, const QueryFilter& filter, const SurfacePoint
   }
 }
 
-int ComparePolygonsWithBruteForce(const std::shared_ptr<const NavMap>& map, const QueryFilter& filter,
-                          float max_radius, int draws, uint64_t seed) {
+int ComparePolygonsWithBruteForce(const std::shared_ptr<const NavMap>& map,
+                                  const QueryFilter& filter, float max_radius, int draws,
+                                  uint64_t seed) {
   NavQuery q(map);
   const DiscOracle oracle(*map, filter);
   std::mt19937_64 rng(seed);
