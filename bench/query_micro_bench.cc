@@ -14,9 +14,9 @@
 #include <vector>
 
 #include "waymesh/core/nav_query.h"
-#include "waymesh/loader/importers.h"
-#include "waymesh/loader/map_file.h"
-#include "waymesh/loader/repair.h"
+#include "waymesh/format/map_file.h"
+#include "waymesh/import/importers.h"
+#include "waymesh/repair/repair.h"
 
 namespace waymesh {
 namespace {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <vector>
 
 #include "absl/random/bit_gen_ref.h"
 #include "absl/status/status.h"
@@ -20,6 +21,7 @@
 #include "waymesh/core/surface_point.h"
 #include "waymesh/core/vec3.h"
 #include "waymesh/core/wall_distance.h"
+#include "waymesh/core/wall_segment.h"
 
 namespace waymesh {
 
@@ -122,6 +124,12 @@ class NavQuery {
   absl::Status FindPolygonsInCircle(const SurfacePoint& center, float radius,
                                     const QueryFilter& filter, uint32_t max_polygons,
                                     PolygonsInCircle* out);
+
+  // Replaces *out with the wall edges within `radius` (plan view) of center.pos on the polygons
+  // reached from center.poly through open edges inside that disc (so other floors never mix
+  // in), in the order they are found. Implemented in walls_around.cc.
+  absl::Status WallsAround(const SurfacePoint& center, float radius, const QueryFilter& filter,
+                           std::vector<WallSegment>* out);
 
   // Surface height at (x, z) closest to `y_hint` (polygons of any filter), nullopt when no
   // polygon covers (x, z).

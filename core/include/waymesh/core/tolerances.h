@@ -1,8 +1,8 @@
 #pragma once
 // The geometric tolerances of core (the map model and its queries), with their units. Each
-// layer keeps its own next to it: loader/include/waymesh/loader/tolerances.h (import, repair,
-// compiled maps, baking, authoring tools), bench/vs_detour/bench_tolerances.h, and the server's
-// move judgement in move_judge.h.
+// layer keeps its own next to it: loader/mesh/include/waymesh/mesh/tolerances.h (import, repair,
+// compiled maps), waymesh/bake/bake_tolerances.h, waymesh/diff/diff_tolerances.h,
+// bench/vs_detour/bench_tolerances.h, and the server's move judgement in move_judge.h.
 
 namespace waymesh::tol {
 
