@@ -13,7 +13,7 @@
 #include "support/query_points.h"
 #include "support/test_data.h"
 #include "waymesh/core/nav_query.h"
-#include "waymesh/loader/demo_world.h"
+#include "waymesh/demo_world/demo_world.h"
 
 namespace waymesh {
 namespace {
