@@ -57,6 +57,8 @@ TEST(NoAllocationTest, WarmQueriesDoNotAllocate) {
   PathResult path;
   RaycastResult ray;
   MoveResult move;
+  WallDistance wall;
+  PolygonsInCircle circle;
   std::mt19937_64 rng(1);
   auto run = [&] {
     for (const auto& e : queries) {
@@ -69,6 +71,9 @@ TEST(NoAllocationTest, WarmQueriesDoNotAllocate) {
       ASSERT_TRUE(testing::RandomOnMap(q, QueryFilter(), rng).has_value());
       ASSERT_TRUE(testing::RandomOnIsland(q, 0, QueryFilter(), rng).has_value());
       ASSERT_TRUE(testing::HeightAt(q, e.goal.x, e.goal.z, 0).has_value());
+      ASSERT_TRUE(q.FindDistanceToWall(e.start, 20, QueryFilter(), {1, 1, 1}, &wall).ok());
+      ASSERT_TRUE(
+          q.FindPolygonsInCircle(e.start, 20, QueryFilter(), 1000, {1, 1, 1}, &circle).ok());
     }
   };
   // Warm-up: buffers grow to their working size (which also shows the counter works).
