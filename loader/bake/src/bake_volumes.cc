@@ -242,9 +242,7 @@ absl::StatusOr<BakeVolumes> ParseBakeVolumes(std::string_view text, std::string_
 absl::StatusOr<BakeVolumes> LoadBakeVolumesFile(const std::string& path) {
   absl::StatusOr<std::shared_ptr<const MappedFile>> file = MappedFile::Open(path);
   if (!file.ok()) return file.status();
-  const std::span<const std::byte> bytes = (*file)->bytes();
-  return ParseBakeVolumes(
-      std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), path);
+  return ParseBakeVolumes((*file)->text(), path);
 }
 
 }  // namespace waymesh
