@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 
 #include "gtest/gtest.h"
 #include "support/shell_quote.h"
@@ -30,6 +31,13 @@ nlohmann::json InspectJson(const std::string& map) {
   const CliResult r = RunCli("inspect --json " + ShellQuote(map));
   EXPECT_EQ(r.exit_code, 0) << r.out;
   return r.exit_code == 0 ? nlohmann::json::parse(r.out) : nlohmann::json();
+}
+
+std::vector<std::string> FileLines(const std::string& path) {
+  std::ifstream in(path);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
 }
 
 std::string TempDir(const std::string& name) {
