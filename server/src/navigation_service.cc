@@ -45,8 +45,8 @@ class NavigationService::Call {
                     int(status.error_code()), status.error_message());
     }
     reactor_->Finish(status);
-    // After Finish gRPC may free ctx_ and the buffers: touch none of them.
-    service_->Finished();
+    // After Finish gRPC may free ctx_ and the buffers: touch none of them. The reactor tells
+    // the service when the call is over.
   }
 
  protected:
@@ -148,6 +148,27 @@ NavigationService::NavigationService(const MapRegistry* maps, WorkerPool* pool,
       options_(std::move(options)),
       token_(options_.auth_token) {}
 
+class NavigationService::CountedReactor final : public grpc::ServerUnaryReactor {
+ public:
+  explicit CountedReactor(NavigationService* service) : service_(service) {}
+  // gRPC calls this once everything about the call is done, the status sent included.
+  void OnDone() override {
+    service_->Finished();
+    delete this;
+  }
+
+ private:
+  NavigationService* service_;
+};
+
+grpc::ServerUnaryReactor* NavigationService::NewReactor() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    ++in_flight_;
+  }
+  return new CountedReactor(this);
+}
+
 template <typename Request, typename Response>
 std::unique_ptr<NavigationService::TypedCall<Request, Response>> NavigationService::Begin(
     RpcMethod method, grpc::CallbackServerContext* ctx, grpc::ServerUnaryReactor* reactor,
@@ -156,8 +177,6 @@ std::unique_ptr<NavigationService::TypedCall<Request, Response>> NavigationServi
   bool admitted;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    // Counted even when refused: Finish() uncounts every call the same way.
-    ++in_flight_;
     admitted = admitting_;
   }
   auto call = std::make_unique<TypedCall<Request, Response>>(this, method, ctx, reactor, response);
@@ -264,7 +283,7 @@ grpc::ServerUnaryReactor* NavigationService::ServeMapQuery(RpcMethod method,
                                                            const grpc::ByteBuffer* request,
                                                            grpc::ByteBuffer* response,
                                                            Validate validate, Run run) {
-  grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
+  grpc::ServerUnaryReactor* reactor = NewReactor();
   auto call = Begin<Request, Response>(method, ctx, reactor, request, response);
   if (call == nullptr) return reactor;
   if (absl::Status s = validate(call->request); !s.ok()) {
@@ -299,7 +318,7 @@ grpc::ServerUnaryReactor* NavigationService::FindPath(grpc::CallbackServerContex
 grpc::ServerUnaryReactor* NavigationService::FindPathBatch(grpc::CallbackServerContext* ctx,
                                                            const grpc::ByteBuffer* raw_request,
                                                            grpc::ByteBuffer* raw_response) {
-  grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
+  grpc::ServerUnaryReactor* reactor = NewReactor();
   auto call = Begin<v1::FindPathBatchRequest, v1::FindPathBatchResponse>(
       RpcMethod::kFindPathBatch, ctx, reactor, raw_request, raw_response);
   if (call == nullptr) return reactor;
@@ -452,7 +471,7 @@ void NavigationService::FillMapInfo(const ServedMap& map, v1::MapInfo* out) cons
 grpc::ServerUnaryReactor* NavigationService::GetMapInfo(grpc::CallbackServerContext* ctx,
                                                         const grpc::ByteBuffer* request,
                                                         grpc::ByteBuffer* response) {
-  grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
+  grpc::ServerUnaryReactor* reactor = NewReactor();
   auto call = Begin<v1::GetMapInfoRequest, v1::MapInfo>(RpcMethod::kGetMapInfo, ctx, reactor,
                                                         request, response);
   if (call == nullptr) return reactor;
@@ -474,7 +493,7 @@ grpc::ServerUnaryReactor* NavigationService::GetMapInfo(grpc::CallbackServerCont
 grpc::ServerUnaryReactor* NavigationService::ListMaps(grpc::CallbackServerContext* ctx,
                                                       const grpc::ByteBuffer* request,
                                                       grpc::ByteBuffer* response) {
-  grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
+  grpc::ServerUnaryReactor* reactor = NewReactor();
   auto call = Begin<v1::ListMapsRequest, v1::ListMapsResponse>(RpcMethod::kListMaps, ctx, reactor,
                                                                request, response);
   if (call == nullptr) return reactor;
