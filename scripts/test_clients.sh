@@ -177,7 +177,7 @@ print(urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/metrics", timeout=
 EOF
 metric() { awk -v s="$1" '$1 == s {print $2}' "$TMP/metrics.txt"; }
 for want in 'waymesh_path_results_total{status="complete"} 4' 'waymesh_path_results_total{status="no_path"} 2' \
-  'grpc_server_handled_total{grpc_type="unary",grpc_service="waymesh.v1.Navigation",grpc_method="GetMapInfo",grpc_code="NotFound"} 2' \
+  'grpc_server_handled_total{grpc_code="NotFound",grpc_method="GetMapInfo",grpc_service="waymesh.v1.Navigation",grpc_type="unary"} 2' \
   'waymesh_move_validations_total{reason="too_far"} 2' 'waymesh_move_validations_total{reason="valid"} 2'; do
   series=${want% *}
   if [[ $(metric "$series") == "${want##* }" ]]; then pass "server metrics: $want"; else
