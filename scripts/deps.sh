@@ -18,6 +18,7 @@ PACKAGES=(
   prometheus-cpp-dev                       # /metrics: metric types, registry, text format
   openssl                                  # test certificates for the TLS / mutual TLS tests
   libcpp-httplib-dev                       # HTTP client of the metrics endpoint tests
+  libpolyclipping-dev                      # Clipper: the obstacle carving tests' area oracle
   libboost-dev                             # Boost.Beast/Asio (headers): the bounded /metrics and /healthz server
   prometheus                               # promtool and the real-Prometheus scrape test
   python3

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <tuple>
 
-#include "bv_tree_builder.h"
+#include "waymesh/core/bv_tree_builder.h"
 
 namespace waymesh {
 namespace {

@@ -185,6 +185,10 @@ class NavMap {
   // tile starts at `generation` (poly_ref.h).
   NavMap(MapInfo info, std::vector<TileView> tiles, std::shared_ptr<const void> storage,
          uint32_t generation = kFirstGeneration);
+  // Resident, tile i at generations[i] (one per tile): a map version whose changed tiles moved
+  // to a later generation than the map it was made from (obstacle carving).
+  NavMap(MapInfo info, std::vector<TileView> tiles, std::shared_ptr<const void> storage,
+         std::vector<uint32_t> generations);
   // Paged. `digest` must describe exactly the tiles `source` serves.
   NavMap(MapInfo info, MapDigest digest, std::shared_ptr<const TileSource> source,
          uint32_t generation = kFirstGeneration);

@@ -10,6 +10,9 @@ namespace waymesh::tol {
 inline constexpr int kMaxVertsPerPolyLimit = 64;
 // Coordinates beyond this magnitude are rejected as absurd input (metres).
 inline constexpr float kMaxCoordinate = 1e6f;
+// A tile whose bounds are smaller than this on every axis (metres) is a point: its BV tree
+// quantizes with factor 1 instead of dividing by a vanishing extent.
+inline constexpr float kMinBvQuantExtent = 1e-6f;
 
 // --- Queries ---
 // A nearest-polygon search stops at a candidate this close to the query point (metres): the

@@ -32,9 +32,4 @@ inline constexpr float kOffMeshLinkHeight = 0.25f;
 // Largest weld, T-junction or merge-height tolerance the repair pipeline accepts (metres).
 inline constexpr float kMaxRepairTolerance = 10.0f;
 
-// --- Compiled map ---
-// A tile whose bounds are smaller than this on every axis (metres) is a point: its BV tree
-// quantizes with factor 1 instead of dividing by a vanishing extent.
-inline constexpr float kMinBvQuantExtent = 1e-6f;
-
 }  // namespace waymesh::tol

@@ -1,11 +1,11 @@
-#include "bv_tree_builder.h"
+#include "waymesh/core/bv_tree_builder.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numeric>
 
-#include "waymesh/mesh/tolerances.h"
+#include "waymesh/core/tolerances.h"
 
 namespace waymesh {
 namespace {
@@ -26,6 +26,7 @@ uint16_t QuantizeUp(float v, float origin, float factor) {
 
 class Builder {
  public:
+  // Without centroids, items keep their order and ranges are halved.
   Builder(std::span<const Aabb> boxes, std::span<const Vec3> centroids, const Aabb& tile_bounds,
           BvTree* tree)
       : boxes_(boxes), centroids_(centroids), origin_(tile_bounds.min), tree_(tree) {}
@@ -39,7 +40,7 @@ class Builder {
       tree_->nodes[node_index].data = (uint32_t(count - 1) << kBvCountShift) | begin;
       return 1;
     }
-    SplitAtMedian(begin, end, LongestAxis(RangeBounds(begin, end)));
+    if (!centroids_.empty()) SplitAtMedian(begin, end, LongestAxis(RangeBounds(begin, end)));
     const uint32_t mid = begin + count / 2;
     uint32_t escape = 1 + Build(begin, mid);
     escape += Build(mid, end);
@@ -102,6 +103,10 @@ float BvQuantFactor(const Aabb& tile_bounds) {
   // Float rounding may push the far corner just past 65535: step down until it fits.
   while (extent * double(factor) > kQuantMax) factor = std::nextafter(factor, 0.0f);
   return factor;
+}
+
+BvTree BuildBvTreeInOrder(std::span<const Aabb> boxes, const Aabb& tile_bounds) {
+  return BuildBvTree(boxes, {}, tile_bounds);
 }
 
 BvTree BuildBvTree(std::span<const Aabb> boxes, std::span<const Vec3> centroids,

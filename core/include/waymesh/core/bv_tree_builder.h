@@ -1,6 +1,7 @@
 #pragma once
 // Builds a tile's bounding-volume tree (Detour-style: quantized boxes, depth-first nodes,
-// escape indices) and the polygon order it implies: polygons are stored in leaf order.
+// escape indices) and the polygon order it implies: polygons are stored in leaf order. In core
+// because both the map compiler (loader) and obstacle carving build tiles.
 
 #include <cstdint>
 #include <span>
@@ -25,5 +26,10 @@ float BvQuantFactor(const Aabb& tile_bounds);
 // `tile_bounds`. Splits the longest axis at the median centroid until kBvMaxLeafSize items.
 BvTree BuildBvTree(std::span<const Aabb> boxes, std::span<const Vec3> centroids,
                    const Aabb& tile_bounds);
+
+// Tree over items kept in their given order (order[k] = k): ranges of consecutive items are
+// halved until kBvMaxLeafSize. For tiles whose polygon numbering must not change (obstacle
+// carving keeps untouched polygons at their index so that other tiles' links stay valid).
+BvTree BuildBvTreeInOrder(std::span<const Aabb> boxes, const Aabb& tile_bounds);
 
 }  // namespace waymesh
