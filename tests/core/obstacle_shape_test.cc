@@ -14,18 +14,6 @@ namespace {
 using ::testing::AllOf;
 using ::testing::HasSubstr;
 
-// Signed distance of (x, z) inside a convex outline in map winding (> 0 inside).
-double InsideDepth(const Footprint& f, double x, double z) {
-  double depth = INFINITY;
-  for (size_t i = 0; i < f.outline.size(); ++i) {
-    const PlanPoint& a = f.outline[i];
-    const PlanPoint& b = f.outline[(i + 1) % f.outline.size()];
-    const double dx = b.x - a.x, dz = b.z - a.z;
-    depth = std::min(depth, (dx * (z - a.z) - dz * (x - a.x)) / std::hypot(dx, dz));
-  }
-  return depth;
-}
-
 Obstacle Prism(std::vector<std::array<float, 2>> pts) {
   return {"wall-9", PrismShape{std::move(pts), 0.0f, 3.0f}, ObstacleEffect::kBlock, 0};
 }

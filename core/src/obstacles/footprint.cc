@@ -66,6 +66,18 @@ std::vector<PlanPoint> ShapeOutline(const ObstacleShape& shape, double* y_min, d
 
 }  // namespace
 
+double InsideDepth(const Footprint& footprint, double x, double z) {
+  double depth = INFINITY;
+  const std::vector<PlanPoint>& o = footprint.outline;
+  for (size_t i = 0; i < o.size(); ++i) {
+    const PlanPoint& a = o[i];
+    const PlanPoint& b = o[(i + 1) % o.size()];
+    const double dx = b.x - a.x, dz = b.z - a.z;
+    depth = std::min(depth, (dx * (z - a.z) - dz * (x - a.x)) / std::hypot(dx, dz));
+  }
+  return depth;
+}
+
 double SignedArea2(const std::vector<PlanPoint>& outline) {
   double sum = 0;
   for (size_t i = 0, n = outline.size(); i < n; ++i) {

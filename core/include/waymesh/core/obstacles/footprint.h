@@ -33,6 +33,10 @@ struct Footprint {
 // under an obstacle's bottom would hit it. An area footprint is the shape itself.
 Footprint ObstacleFootprint(const Obstacle& obstacle, const AgentSettings& agent);
 
+// Signed plan-view distance (metres) of (x, z) from the outline's boundary: > 0 inside (the
+// smallest distance to an edge line), < 0 outside.
+double InsideDepth(const Footprint& footprint, double x, double z);
+
 // Twice the signed plan-view area of `outline` (> 0 in the map winding).
 double SignedArea2(const std::vector<PlanPoint>& outline);
 

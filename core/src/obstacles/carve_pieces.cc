@@ -1,0 +1,237 @@
+#include "carve_pieces.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <optional>
+#include <tuple>
+
+#include "poly_geometry.h"
+
+namespace waymesh::obstacles {
+namespace {
+
+// A point this close to a cut line (metres, plan view) lies on it: both halves keep it.
+constexpr double kOnCutLine = 1e-6;
+// Pieces whose doubled plan area is below this (m²) are slivers of float noise and dropped.
+constexpr double kMinPieceArea2 = 1e-8;
+
+// Float steps searched on each side of a computed crossing for the float point nearest its
+// line(s) (see Snap).
+constexpr int kSnapUlps = 4;
+
+std::tuple<float, float, float> Tie(Vec3 v) { return {v.x, v.y, v.z}; }
+
+// A line in plan view through (x0, z0) with unit direction (dx, dz).
+struct PlanLine {
+  double x0, z0, dx, dz;
+  PlanLine(double ax, double az, double bx, double bz) : x0(ax), z0(az) {
+    const double len = std::hypot(bx - ax, bz - az);
+    dx = (bx - ax) / len, dz = (bz - az) / len;
+  }
+  double Distance(double x, double z) const { return std::fabs(dx * (z - z0) - dz * (x - x0)); }
+};
+
+// The float point within kSnapUlps steps of (x, z) nearest the lines it lies on. A crossing
+// point becomes a corner in the middle of a neighbour's straight edge (a T-junction), and
+// rounding it to the nearest float could put it a whole rounding step off that edge: a
+// measurably reflex corner in one of the two polygons. Searching the nearby floats finds one
+// a small fraction of a step off. Deterministic, so both sides get the same bits.
+std::pair<float, float> Snap(double x, double z, const PlanLine& l1, const PlanLine* l2) {
+  float best_x = float(x), best_z = float(z);
+  double best = INFINITY;
+  float cx = float(x);
+  for (int i = 0; i < kSnapUlps; ++i) cx = std::nextafter(cx, -INFINITY);
+  for (int i = -kSnapUlps; i <= kSnapUlps; ++i, cx = std::nextafter(cx, INFINITY)) {
+    float cz = float(z);
+    for (int k = 0; k < kSnapUlps; ++k) cz = std::nextafter(cz, -INFINITY);
+    for (int j = -kSnapUlps; j <= kSnapUlps; ++j, cz = std::nextafter(cz, INFINITY)) {
+      double d = l1.Distance(cx, cz);
+      if (l2) d = std::max(d, l2->Distance(cx, cz));
+      if (d < best) best = d, best_x = cx, best_z = cz;
+    }
+  }
+  return {best_x, best_z};
+}
+
+struct CutLine {
+  PlanPoint p0, p1;
+  LineKey key;
+  uint32_t footprint, edge;
+};
+
+// Signed distance of `v` from the line, > 0 on the inside (left, map winding) of the footprint.
+double Side(const CutLine& l, Vec3 v) {
+  const double dx = l.p1.x - l.p0.x, dz = l.p1.z - l.p0.z;
+  const double len = std::sqrt(dx * dx + dz * dz);
+  return (dx * (double(v.z) - l.p0.z) - dz * (double(v.x) - l.p0.x)) / len;
+}
+
+struct Cutter {
+  const TileView& tile;
+  uint32_t poly;
+  std::span<const Footprint> footprints;
+
+  // Where `line` crosses the edge leaving `c` (towards `next`). Computed from the edge's whole
+  // line, in a canonical order, so that every polygon sharing that line gets the same bits.
+  Vec3 Crossing(const CutLine& line, const PieceCorner& c) const {
+    if (c.next.kind() == LineKey::kBaseEdge) {
+      const auto& w = c.next.words;
+      const Vec3 a{std::bit_cast<float>(w[1]), std::bit_cast<float>(w[2]),
+                   std::bit_cast<float>(w[3])};
+      const Vec3 b{std::bit_cast<float>(w[4]), std::bit_cast<float>(w[5]),
+                   std::bit_cast<float>(w[6])};
+      const double sa = Side(line, a), sb = Side(line, b);
+      const double s = sa / (sa - sb);
+      // Near the cut line too: the point may end up inside a long edge along that line.
+      const PlanLine edge(a.x, a.z, b.x, b.z), cut(line.p0.x, line.p0.z, line.p1.x, line.p1.z);
+      const auto [x, z] =
+          Snap(a.x + s * (double(b.x) - a.x), a.z + s * (double(b.z) - a.z), edge, &cut);
+      // Height along the edge at the snapped point, as the neighbour computes it.
+      const double len = std::hypot(double(b.x) - a.x, double(b.z) - a.z);
+      const double t = ((x - double(a.x)) * edge.dx + (z - double(a.z)) * edge.dz) / len;
+      return {x, float(a.y + std::clamp(t, 0.0, 1.0) * (double(b.y) - a.y)), z};
+    }
+    // Two footprint lines: intersect them in the order of their keys.
+    const CutLine other = LineOf(c.next.words[3], c.next.words[4]);
+    const bool swap = std::tie(other.footprint, other.edge) < std::tie(line.footprint, line.edge);
+    const CutLine& l1 = swap ? other : line;
+    const CutLine& l2 = swap ? line : other;
+    const double d1x = l1.p1.x - l1.p0.x, d1z = l1.p1.z - l1.p0.z;
+    const double d2x = l2.p1.x - l2.p0.x, d2z = l2.p1.z - l2.p0.z;
+    const double den = d1x * d2z - d1z * d2x;
+    const double t = ((l2.p0.x - l1.p0.x) * d2z - (l2.p0.z - l1.p0.z) * d2x) / den;
+    const PlanLine m1(l1.p0.x, l1.p0.z, l1.p1.x, l1.p1.z), m2(l2.p0.x, l2.p0.z, l2.p1.x, l2.p1.z);
+    const auto [x, z] = Snap(l1.p0.x + t * d1x, l1.p0.z + t * d1z, m1, &m2);
+    return {x, internal::PolyHeightAt(tile, poly, x, z), z};
+  }
+
+  CutLine LineOf(uint32_t f, uint32_t e) const {
+    const auto& o = footprints[f].outline;
+    return {o[e], o[(e + 1) % o.size()], CutLineKey(tile.index, poly, f, e), f, e};
+  }
+
+  // Splits `in` by `line` into the part inside (left) and the part outside.
+  void Split(const Piece& in, const CutLine& line, Piece* inside, Piece* outside) const {
+    const size_t n = in.corners.size();
+    std::vector<int> side(n);
+    for (size_t i = 0; i < n; ++i) {
+      const double s = Side(line, in.corners[i].pos);
+      side[i] = s > kOnCutLine ? 1 : (s < -kOnCutLine ? -1 : 0);
+    }
+    inside->corners.clear();
+    outside->corners.clear();
+    inside->area = outside->area = in.area;
+    for (int want : {1, -1}) {
+      Piece* out = want == 1 ? inside : outside;
+      for (size_t i = 0; i < n; ++i) {
+        const size_t j = (i + 1) % n;
+        const PieceCorner& c = in.corners[i];
+        const bool here = side[i] == want || side[i] == 0;
+        const bool there = side[j] == want || side[j] == 0;
+        if (here) {
+          out->corners.push_back(there ? c : PieceCorner{c.pos, line.key, -1});
+          if (!there && side[i] != 0) {
+            out->corners.back().next = c.next;
+            out->corners.back().base_edge = c.base_edge;
+            out->corners.push_back({Crossing(line, c), line.key, -1});
+          }
+        } else if (there && side[j] != 0) {
+          out->corners.push_back({Crossing(line, c), c.next, c.base_edge});
+        }
+      }
+    }
+  }
+};
+
+bool Degenerate(const Piece& p) { return p.corners.size() < 3 || PieceArea2(p) < kMinPieceArea2; }
+
+bool Reaches(const Piece& p, const Footprint& f) {
+  double x0 = INFINITY, x1 = -INFINITY, z0 = INFINITY, z1 = -INFINITY;
+  double y0 = INFINITY, y1 = -INFINITY;
+  for (const PieceCorner& c : p.corners) {
+    x0 = std::min(x0, double(c.pos.x)), x1 = std::max(x1, double(c.pos.x));
+    y0 = std::min(y0, double(c.pos.y)), y1 = std::max(y1, double(c.pos.y));
+    z0 = std::min(z0, double(c.pos.z)), z1 = std::max(z1, double(c.pos.z));
+  }
+  if (y1 < f.y_min || y0 > f.y_max) return false;
+  double fx0 = INFINITY, fx1 = -INFINITY, fz0 = INFINITY, fz1 = -INFINITY;
+  for (const PlanPoint& q : f.outline) {
+    fx0 = std::min(fx0, q.x), fx1 = std::max(fx1, q.x);
+    fz0 = std::min(fz0, q.z), fz1 = std::max(fz1, q.z);
+  }
+  return x0 <= fx1 && x1 >= fx0 && z0 <= fz1 && z1 >= fz0;
+}
+
+}  // namespace
+
+LineKey BaseEdgeKey(Vec3 a, Vec3 b) {
+  if (Tie(b) < Tie(a)) std::swap(a, b);
+  return {{LineKey::kBaseEdge, std::bit_cast<uint32_t>(a.x), std::bit_cast<uint32_t>(a.y),
+           std::bit_cast<uint32_t>(a.z), std::bit_cast<uint32_t>(b.x), std::bit_cast<uint32_t>(b.y),
+           std::bit_cast<uint32_t>(b.z)}};
+}
+
+LineKey CutLineKey(uint32_t tile, uint32_t poly, uint32_t footprint, uint32_t edge) {
+  return {{LineKey::kCutLine, tile, poly, footprint, edge, 0, 0}};
+}
+
+double PieceArea2(const Piece& piece) {
+  double sum = 0;
+  const size_t n = piece.corners.size();
+  for (size_t i = 0; i < n; ++i) {
+    const Vec3 a = piece.corners[i].pos, b = piece.corners[(i + 1) % n].pos;
+    sum += double(a.x) * b.z - double(b.x) * a.z;
+  }
+  return sum;
+}
+
+bool CutPolygon(const TileView& tile, uint32_t poly, std::span<const Footprint> footprints,
+                std::span<const uint32_t> candidate_footprints, std::vector<Piece>* pieces) {
+  pieces->clear();
+  Piece whole;
+  whole.area = tile.poly_area[poly];
+  const uint32_t n = tile.corner_count(poly);
+  for (uint32_t i = 0; i < n; ++i) {
+    whole.corners.push_back({tile.corner(poly, i),
+                             BaseEdgeKey(tile.corner(poly, i), tile.corner(poly, (i + 1) % n)),
+                             int32_t(i)});
+  }
+  pieces->push_back(std::move(whole));
+  const Cutter cutter{tile, poly, footprints};
+  bool touched = false;
+  std::vector<Piece> next;
+  Piece inside, outside;
+  for (const uint32_t f : candidate_footprints) {
+    const Footprint& fp = footprints[f];
+    next.clear();
+    for (Piece& piece : *pieces) {
+      if (!Reaches(piece, fp)) {
+        next.push_back(std::move(piece));
+        continue;
+      }
+      std::vector<Piece> outer;
+      Piece rest = piece;
+      for (uint32_t e = 0; e < fp.outline.size() && !Degenerate(rest); ++e) {
+        cutter.Split(rest, cutter.LineOf(f, e), &inside, &outside);
+        if (!Degenerate(outside)) outer.push_back(outside);
+        rest = inside;
+      }
+      if (Degenerate(rest)) {  // the footprint misses this piece
+        next.push_back(std::move(piece));
+        continue;
+      }
+      touched = true;
+      for (Piece& o : outer) next.push_back(std::move(o));
+      if (fp.effect == ObstacleEffect::kArea) {
+        rest.area = fp.area;
+        next.push_back(std::move(rest));
+      }
+    }
+    pieces->swap(next);
+  }
+  if (!touched) pieces->clear();
+  return touched;
+}
+
+}  // namespace waymesh::obstacles

@@ -1,0 +1,376 @@
+#include "tile_assembly.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <tuple>
+
+#include "absl/strings/str_format.h"
+#include "map_islands.h"
+#include "waymesh/core/bv_tree_builder.h"
+#include "waymesh/core/tolerances.h"
+
+namespace waymesh::obstacles {
+namespace {
+
+// Plan tolerance (metres) for finding the piece that holds an off-mesh link end.
+constexpr double kLinkEndInPiece = 1e-3;
+// An ear of a piece's triangulation must turn by more than this (m², twice the plan area).
+constexpr double kMinEarArea2 = 1e-12;
+
+using EdgeKey = std::array<uint32_t, 13>;
+
+EdgeKey KeyOf(const LineKey& line, Vec3 a, Vec3 b) {
+  if (std::tuple(b.x, b.y, b.z) < std::tuple(a.x, a.y, a.z)) std::swap(a, b);
+  EdgeKey k;
+  std::copy(line.words.begin(), line.words.end(), k.begin());
+  const float f[6] = {a.x, a.y, a.z, b.x, b.y, b.z};
+  for (int i = 0; i < 6; ++i) k[7 + i] = std::bit_cast<uint32_t>(f[i]);
+  return k;
+}
+
+double Area2(Vec3 a, Vec3 b, Vec3 c) {
+  return (double(b.x) - a.x) * (double(c.z) - a.z) - (double(c.x) - a.x) * (double(b.z) - a.z);
+}
+
+bool InTriangleOrOn(Vec3 a, Vec3 b, Vec3 c, Vec3 p) {
+  return Area2(a, b, p) >= 0 && Area2(b, c, p) >= 0 && Area2(c, a, p) >= 0;
+}
+
+// Ear clipping that never makes a zero-area triangle (pieces have collinear T-junction
+// corners, which a fan would turn into flat triangles).
+std::vector<DetailTri> Triangulate(const std::vector<PieceCorner>& corners) {
+  std::vector<uint8_t> left(corners.size());
+  for (size_t i = 0; i < left.size(); ++i) left[i] = uint8_t(i);
+  std::vector<DetailTri> tris;
+  while (left.size() > 3) {
+    const size_t n = left.size();
+    size_t ear = n;
+    for (size_t i = 0; i < n && ear == n; ++i) {
+      const uint8_t a = left[(i + n - 1) % n], b = left[i], c = left[(i + 1) % n];
+      const Vec3 pa = corners[a].pos, pb = corners[b].pos, pc = corners[c].pos;
+      if (Area2(pa, pb, pc) <= kMinEarArea2) continue;
+      bool clear = true;
+      for (const uint8_t o : left) {
+        if (o == a || o == b || o == c) continue;
+        if (InTriangleOrOn(pa, pb, pc, corners[o].pos)) clear = false;
+      }
+      if (clear) ear = i;
+    }
+    if (ear == n) ear = 0;  // numerically flat everywhere: any ear keeps the count right
+    tris.push_back({left[(ear + n - 1) % n], left[ear], left[(ear + 1) % n], 0});
+    left.erase(left.begin() + ear);
+  }
+  tris.push_back({left[0], left[1], left[2], 0});
+  return tris;
+}
+
+// The base polygon's detail triangles with the inserted corners: a triangle on a boundary edge
+// that received points becomes a fan from its third corner over them (repeatedly, as a
+// triangle may have several such edges), so the surface stays exactly the base one.
+std::vector<DetailTri> SplitDetail(const TileView& tile, const WorkPoly& w) {
+  const uint32_t n = tile.corner_count(w.origin);
+  std::vector<uint32_t> new_of(n + 1);
+  for (uint32_t i = 0; i < n; ++i) new_of[i + 1] = new_of[i] + 1 + w.inserted_after[i];
+  const uint32_t total = new_of[n];
+  std::vector<int32_t> old_of(total, -1);
+  for (uint32_t i = 0; i < n; ++i) old_of[new_of[i]] = int32_t(i);
+  // The new corners from old corner x to the next old corner, when points were inserted there.
+  const auto chain = [&](uint32_t x, uint32_t y, std::vector<uint32_t>* out) {
+    if (old_of[x] < 0 || old_of[y] < 0) return false;
+    const uint32_t i = uint32_t(old_of[x]);
+    if (uint32_t(old_of[y]) != (i + 1) % n || w.inserted_after[i] == 0) return false;
+    out->clear();
+    for (uint32_t k = 0; k <= w.inserted_after[i]; ++k) out->push_back(new_of[i] + k);
+    out->push_back(y);
+    return true;
+  };
+  std::vector<DetailTri> todo, out;
+  for (const DetailTri& t : tile.detail(w.origin)) {
+    todo.push_back({uint8_t(new_of[t.a]), uint8_t(new_of[t.b]), uint8_t(new_of[t.c]), 0});
+  }
+  std::vector<uint32_t> run;
+  while (!todo.empty()) {
+    const DetailTri t = todo.back();
+    todo.pop_back();
+    const uint8_t v[3] = {t.a, t.b, t.c};
+    bool split = false;
+    for (int r = 0; r < 3 && !split; ++r) {
+      const uint32_t x = v[r], y = v[(r + 1) % 3], z = v[(r + 2) % 3];
+      if (chain(x, y, &run)) {
+        split = true;
+      } else if (chain(y, x, &run)) {
+        std::reverse(run.begin(), run.end());
+        split = true;
+      }
+      if (!split) continue;
+      for (size_t k = 0; k + 1 < run.size(); ++k) {
+        todo.push_back({uint8_t(run[k]), uint8_t(run[k + 1]), uint8_t(z), 0});
+      }
+    }
+    if (!split) out.push_back(t);
+  }
+  return out;
+}
+
+double SurfaceArea(std::span<const Vec3> pts, std::span<const DetailTri> tris) {
+  double area = 0;
+  for (const DetailTri& t : tris) {
+    const Vec3 a = pts[t.a];
+    area += 0.5 * double(Length(Cross(pts[t.b] - a, pts[t.c] - a)));
+  }
+  return area;
+}
+
+bool PieceHolds(const WorkPoly& w, Vec3 p) {
+  const size_t n = w.corners.size();
+  for (size_t i = 0; i < n; ++i) {
+    const Vec3 a = w.corners[i].pos, b = w.corners[(i + 1) % n].pos;
+    const double len = std::hypot(double(b.x) - a.x, double(b.z) - a.z);
+    if (len > 0 && Area2(a, b, p) / len < -kLinkEndInPiece) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+// Owns the arrays of every new tile; keeps the base map's bytes alive for the shared tiles.
+struct TileAssembler::Storage {
+  struct Arrays {
+    std::vector<Vec3> vertices;
+    std::vector<uint32_t> poly_start{0}, poly_verts, poly_neighbors, poly_island;
+    std::vector<uint8_t> poly_area;
+    std::vector<uint16_t> poly_flags;
+    std::vector<DetailTri> detail_tris;
+    std::vector<float> area_prefix{0.0f};
+    std::vector<BvNode> bv_nodes;
+    std::vector<PolyIndex> cross_links;
+    std::vector<OffMeshLink> off_mesh_links;
+  };
+  std::shared_ptr<const NavMap> base;  // the shared tiles point into its bytes
+  absl::flat_hash_map<uint32_t, Arrays> tiles;
+  std::vector<std::vector<uint32_t>> islands;  // per tile, when it differs from its view's
+};
+
+struct TileAssembler::EdgeSide {
+  uint32_t tile, poly, corner;
+  PolyIndex origin;                  // base polygon
+  std::optional<PolyIndex> base_nb;  // base neighbour across the base edge it lies on
+  bool cut_line;
+};
+
+TileAssembler::TileAssembler(std::shared_ptr<const NavMap> base,
+                             const absl::flat_hash_map<uint32_t, TileNumbering>& numbering)
+    : base_(*base), numbering_(numbering), storage_(std::make_shared<Storage>()) {
+  storage_->base = std::move(base);
+}
+
+TileAssembler::~TileAssembler() = default;
+
+absl::Status TileAssembler::AddTile(uint32_t tile, WorkTile work) {
+  for (const WorkPoly& w : work.polys) {
+    if (w.corners.size() > size_t(tol::kMaxVertsPerPolyLimit)) {
+      return absl::FailedPreconditionError(
+          absl::StrFormat("carving would give polygon %d of tile %d %d corners (the limit is %d)",
+                          w.origin, tile, int(w.corners.size()), tol::kMaxVertsPerPolyLimit));
+    }
+  }
+  work_[tile] = std::move(work);
+  return absl::OkStatus();
+}
+
+// Where a link to `base_target` now points; nullopt when that polygon was cut and no piece
+// holds `point` (the link's end is under a block).
+std::optional<PolyIndex> TileAssembler::Resolve(PolyIndex base_target, Vec3 point) const {
+  const auto num = numbering_.find(base_target.tile);
+  if (num == numbering_.end()) return base_target;
+  const uint32_t index = num->second.new_index[base_target.poly];
+  if (index != kCutPolygon) return PolyIndex{base_target.tile, index};
+  const auto pieces = num->second.pieces_of.find(base_target.poly);
+  if (pieces == num->second.pieces_of.end()) return std::nullopt;
+  const WorkTile& w = work_.at(base_target.tile);
+  for (const uint32_t p : pieces->second) {
+    if (PieceHolds(w.polys[p], point)) return PolyIndex{base_target.tile, p};
+  }
+  return std::nullopt;
+}
+
+// Every edge of a piece, and every edge of an untouched polygon facing a cut one, is matched
+// with the edge of identical end positions on the same line (same base edge between base
+// neighbours, or the same cut line inside one base polygon); other edges keep their base link.
+void TileAssembler::MatchEdges() {
+  absl::flat_hash_map<EdgeKey, std::vector<EdgeSide>> open;
+  std::vector<uint32_t> order;
+  for (const auto& [t, w] : work_) order.push_back(t);
+  std::sort(order.begin(), order.end());
+  for (const uint32_t t : order) {
+    const WorkTile& w = work_.at(t);
+    const TileView& bt = base_.tile(t);
+    auto& links = links_[t];
+    links.resize(w.polys.size());
+    for (uint32_t p = 0; p < w.polys.size(); ++p) {
+      const WorkPoly& wp = w.polys[p];
+      const size_t n = wp.corners.size();
+      links[p].assign(n, std::nullopt);
+      for (uint32_t c = 0; c < n; ++c) {
+        const PieceCorner& pc = wp.corners[c];
+        std::optional<PolyIndex> base_nb;
+        if (pc.base_edge >= 0) base_nb = bt.across(bt.poly_start[wp.origin] + pc.base_edge);
+        if (!wp.piece && base_nb) {
+          const auto num = numbering_.find(base_nb->tile);
+          const bool nb_cut =
+              num != numbering_.end() && num->second.new_index[base_nb->poly] == kCutPolygon;
+          if (!nb_cut) {
+            links[p][c] = Resolve(*base_nb, pc.pos);
+            continue;
+          }
+        }
+        if (!wp.piece && !base_nb) continue;  // a wall stays a wall
+        const EdgeKey key = KeyOf(pc.next, pc.pos, wp.corners[(c + 1) % n].pos);
+        const EdgeSide side{t, p, c, {t, wp.origin}, base_nb, pc.next.kind() == LineKey::kCutLine};
+        auto& list = open[key];
+        bool matched = false;
+        for (size_t k = 0; k < list.size() && !matched; ++k) {
+          const EdgeSide& o = list[k];
+          const bool fits = side.cut_line ? (o.tile != t || o.poly != p)
+                                          : (o.base_nb == side.origin && side.base_nb == o.origin);
+          if (!fits) continue;
+          links[p][c] = PolyIndex{o.tile, o.poly};
+          links_[o.tile][o.poly][o.corner] = PolyIndex{t, p};
+          list.erase(list.begin() + k);
+          matched = true;
+        }
+        if (!matched) list.push_back(side);
+      }
+    }
+  }
+}
+
+void TileAssembler::BuildArrays(const WorkTile& w) {
+  const TileView& bt = base_.tile(w.index);
+  Storage::Arrays& a = storage_->tiles[w.index];
+  a.vertices.assign(bt.vertices.begin(), bt.vertices.end());
+  absl::flat_hash_map<std::tuple<float, float, float>, uint32_t> vertex_of;
+  for (uint32_t v = 0; v < a.vertices.size(); ++v) {
+    vertex_of.try_emplace(std::tuple(a.vertices[v].x, a.vertices[v].y, a.vertices[v].z), v);
+  }
+  const auto& links = links_.at(w.index);
+  double area_sum = 0;
+  std::vector<Aabb> boxes;
+  Aabb bounds;
+  for (uint32_t p = 0; p < w.polys.size(); ++p) {
+    const WorkPoly& wp = w.polys[p];
+    std::vector<Vec3> pts;
+    Aabb box;
+    for (uint32_t c = 0; c < wp.corners.size(); ++c) {
+      const Vec3 v = wp.corners[c].pos;
+      const auto [it, added] =
+          vertex_of.try_emplace(std::tuple(v.x, v.y, v.z), uint32_t(a.vertices.size()));
+      if (added) a.vertices.push_back(v);
+      a.poly_verts.push_back(it->second);
+      pts.push_back(v);
+      box.Extend(v);
+      const std::optional<PolyIndex> nb = links[p][c];
+      if (!nb) {
+        a.poly_neighbors.push_back(kWall);
+      } else if (nb->tile == w.index) {
+        a.poly_neighbors.push_back(nb->poly);
+      } else {
+        a.poly_neighbors.push_back(kCrossTileBit | uint32_t(a.cross_links.size()));
+        a.cross_links.push_back(*nb);
+      }
+    }
+    a.poly_start.push_back(uint32_t(a.poly_verts.size()));
+    const bool unchanged = !wp.piece && pts.size() == bt.corner_count(wp.origin);
+    std::vector<DetailTri> tris;
+    if (unchanged) {
+      tris.assign(bt.detail(wp.origin).begin(), bt.detail(wp.origin).end());
+    } else {
+      tris = wp.piece ? Triangulate(wp.corners) : SplitDetail(bt, wp);
+    }
+    area_sum += SurfaceArea(pts, tris);
+    a.detail_tris.insert(a.detail_tris.end(), tris.begin(), tris.end());
+    a.area_prefix.push_back(float(area_sum));
+    a.poly_area.push_back(wp.area);
+    a.poly_flags.push_back(wp.flags);
+    boxes.push_back(box);
+    bounds.Extend(box.min);
+    bounds.Extend(box.max);
+  }
+  a.poly_island.assign(w.polys.size(), 0);  // filled by Publish
+  for (const OffMeshLink& l : bt.off_mesh_links) {
+    const auto from = Resolve({w.index, l.start_poly}, l.start);
+    const auto to = Resolve({l.end_tile, l.end_poly}, l.end);
+    if (!from || !to) continue;
+    OffMeshLink moved = l;
+    moved.start_poly = from->poly;
+    moved.end_tile = to->tile;
+    moved.end_poly = to->poly;
+    a.off_mesh_links.push_back(moved);
+  }
+  std::stable_sort(a.off_mesh_links.begin(), a.off_mesh_links.end(),
+                   [](const OffMeshLink& x, const OffMeshLink& y) {
+                     return std::tie(x.start_poly, x.id) < std::tie(y.start_poly, y.id);
+                   });
+  if (bounds.Empty()) bounds = bt.bounds;
+  BvTree tree = BuildBvTreeInOrder(boxes, bounds);
+  a.bv_nodes = std::move(tree.nodes);
+
+  TileView& v = tiles_[w.index];
+  v = bt;
+  v.bounds = bounds;
+  v.bv_quant_factor = tree.quant_factor;
+  v.vertices = a.vertices;
+  v.poly_start = a.poly_start;
+  v.poly_verts = a.poly_verts;
+  v.poly_neighbors = a.poly_neighbors;
+  v.poly_area = a.poly_area;
+  v.poly_flags = a.poly_flags;
+  v.poly_island = a.poly_island;
+  v.detail_tris = a.detail_tris;
+  v.area_prefix = a.area_prefix;
+  v.bv_nodes = a.bv_nodes;
+  v.cross_links = a.cross_links;
+  v.off_mesh_links = a.off_mesh_links;
+}
+
+absl::StatusOr<std::shared_ptr<const NavMap>> TileAssembler::Publish() {
+  MatchEdges();
+  tiles_.assign(base_.tiles().begin(), base_.tiles().end());
+  std::vector<uint32_t> order;
+  for (const auto& [t, w] : work_) order.push_back(t);
+  std::sort(order.begin(), order.end());
+  for (const uint32_t t : order) BuildArrays(work_.at(t));
+
+  MapInfo info = base_.info();
+  std::vector<std::vector<uint32_t>> poly_island;
+  ComputeIslands(tiles_, &poly_island, &info.islands);
+  storage_->islands.resize(tiles_.size());
+  for (TileView& v : tiles_) {
+    std::vector<uint32_t>& ids = poly_island[v.index];
+    const auto arrays = storage_->tiles.find(v.index);
+    if (arrays != storage_->tiles.end()) {
+      arrays->second.poly_island = std::move(ids);
+      v.poly_island = arrays->second.poly_island;
+    } else if (!std::equal(ids.begin(), ids.end(), v.poly_island.begin(), v.poly_island.end())) {
+      // A shared tile whose polygons changed island (a wall split it elsewhere) gets its own ids.
+      storage_->islands[v.index] = std::move(ids);
+      v.poly_island = storage_->islands[v.index];
+    }
+  }
+  info.polygon_count = info.vertex_count = info.off_mesh_link_count = 0;
+  info.walkable_area = 0;
+  std::vector<uint32_t> generations(tiles_.size());
+  for (const TileView& v : tiles_) {
+    info.polygon_count += v.poly_count();
+    info.vertex_count += v.vertices.size();
+    info.off_mesh_link_count += v.off_mesh_links.size();
+    info.walkable_area += v.area_prefix.empty() ? 0.0 : double(v.area_prefix.back());
+    generations[v.index] = work_.contains(v.index) ? NextGeneration(base_.generation(v.index))
+                                                   : base_.generation(v.index);
+  }
+  return std::make_shared<const NavMap>(std::move(info), std::move(tiles_), storage_,
+                                        std::move(generations));
+}
+
+}  // namespace waymesh::obstacles

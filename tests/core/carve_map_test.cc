@@ -1,0 +1,410 @@
+// Carving obstacles into real maps (waymesh/core/obstacles/carve_map.h): the carved map passes
+// the structural checks, loses exactly the surface under the block footprints (an independent
+// Clipper computation is the oracle), and every query on it respects the obstacles.
+
+#include "waymesh/core/obstacles/carve_map.h"
+
+#include <algorithm>
+#include <cmath>
+#include <polyclipping/clipper.hpp>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "support/demo_town.h"
+#include "support/map_builder.h"
+#include "support/test_data.h"
+#include "waymesh/checks/map_checks.h"
+#include "waymesh/core/nav_query.h"
+#include "waymesh/core/obstacles/footprint.h"
+#include "waymesh/demo_world/demo_world.h"
+
+namespace waymesh {
+namespace {
+
+// Clipper's integer units per metre for the area oracle.
+constexpr double kClipScale = 1e5;
+// Carved surface area against the oracle (relative).
+constexpr double kAreaTolerance = 1e-3;
+// How deep a path, a random point or a polygon centroid may reach into a block footprint (m).
+constexpr double kFootprintDepth = 1e-3;
+// How far (metres) a corner may lie on the reflex side of the chord joining its neighbours:
+// collinear T-junction corners are off their straight line by float rounding.
+constexpr double kReflexDeviation = 1e-5;
+// Path segments are sampled at this spacing (metres).
+constexpr double kSampleStep = 0.05;
+
+// Deepest reach of a point into any block footprint whose height range holds `y`.
+double BlockDepth(const std::vector<Footprint>& fs, Vec3 p) {
+  double worst = -INFINITY;
+  for (const Footprint& f : fs) {
+    if (f.effect != ObstacleEffect::kBlock || p.y < f.y_min || p.y > f.y_max) continue;
+    worst = std::max(worst, InsideDepth(f, p.x, p.z));
+  }
+  return worst;
+}
+
+std::vector<Footprint> Footprints(const NavMap& map, const std::vector<Obstacle>& obstacles) {
+  std::vector<Footprint> fs;
+  for (const Obstacle& o : obstacles) fs.push_back(ObstacleFootprint(o, map.info().agent));
+  return fs;
+}
+
+double PlanArea(const TileView& t, uint32_t p) {
+  double sum = 0;
+  const uint32_t n = t.corner_count(p);
+  for (uint32_t i = 0; i < n; ++i) {
+    const Vec3 a = t.corner(p, i), b = t.corner(p, (i + 1) % n);
+    sum += double(a.x) * b.z - double(b.x) * a.z;
+  }
+  return sum / 2;
+}
+
+double MapPlanArea(const NavMap& map) {
+  double sum = 0;
+  for (const TileView& t : map.tiles()) {
+    for (uint32_t p = 0; p < t.poly_count(); ++p) sum += PlanArea(t, p);
+  }
+  return sum;
+}
+
+ClipperLib::IntPoint ToClip(double x, double z) {
+  return {ClipperLib::cInt(std::llround(x * kClipScale)),
+          ClipperLib::cInt(std::llround(z * kClipScale))};
+}
+
+// Plan area of the base surface under the union of the block footprints, by Clipper (single
+// floor maps: the footprints' height ranges cover the whole surface).
+double BlockedArea(const NavMap& base, const std::vector<Footprint>& fs) {
+  ClipperLib::Paths surface, blocks, inter;
+  for (const TileView& t : base.tiles()) {
+    for (uint32_t p = 0; p < t.poly_count(); ++p) {
+      ClipperLib::Path path;
+      for (uint32_t i = 0; i < t.corner_count(p); ++i) {
+        path.push_back(ToClip(t.corner(p, i).x, t.corner(p, i).z));
+      }
+      surface.push_back(path);
+    }
+  }
+  for (const Footprint& f : fs) {
+    if (f.effect != ObstacleEffect::kBlock) continue;
+    ClipperLib::Path path;
+    for (const PlanPoint& q : f.outline) path.push_back(ToClip(q.x, q.z));
+    blocks.push_back(path);
+  }
+  ClipperLib::Clipper c;
+  c.AddPaths(surface, ClipperLib::ptSubject, true);
+  c.AddPaths(blocks, ClipperLib::ptClip, true);
+  c.Execute(ClipperLib::ctIntersection, inter, ClipperLib::pftNonZero, ClipperLib::pftNonZero);
+  double area = 0;
+  for (const auto& path : inter) area += ClipperLib::Area(path);
+  return area / (kClipScale * kClipScale);
+}
+
+// Structure of a carved map: the validator's structural and topology checks, convex polygons,
+// and every link mirrored by an edge with the same two end positions.
+void ExpectSound(const std::shared_ptr<const NavMap>& map) {
+  MapCheckOptions options;
+  options.off_mesh_links = true;
+  const MapCheckReport report = CheckMap(map, options);
+  // The validator's convexity tolerance is an absolute area (m²) made for the base map's
+  // T-junctions; carved T-junction corners are judged by their distance off the chord below.
+  for (const MapFinding& f : report.findings) {
+    if (f.check != "non-convex") ADD_FAILURE() << FindingLine(f);
+  }
+  int reflex = 0, asymmetric = 0;
+  for (const TileView& t : map->tiles()) {
+    for (uint32_t p = 0; p < t.poly_count(); ++p) {
+      const uint32_t n = t.corner_count(p);
+      ASSERT_EQ(t.detail(p).size(), n - 2);
+      for (uint32_t i = 0; i < n; ++i) {
+        const Vec3 a = t.corner(p, i), b = t.corner(p, (i + 1) % n), c = t.corner(p, (i + 2) % n);
+        const double ux = b.x - a.x, uz = b.z - a.z, vx = c.x - b.x, vz = c.z - b.z;
+        const double chord = std::hypot(double(c.x) - a.x, double(c.z) - a.z);
+        if (chord > 0 && (ux * vz - uz * vx) / chord < -kReflexDeviation) {
+          ++reflex;
+          ADD_FAILURE() << "reflex: tile " << t.index << " poly " << p << " corner " << (i + 1) % n
+                        << " of " << n << " off by " << -(ux * vz - uz * vx) / chord << " m";
+        }
+        const auto nb = t.across(t.poly_start[p] + i);
+        if (!nb) continue;
+        const TileView& o = map->tile(nb->tile);
+        bool back = false;
+        for (uint32_t j = 0; j < o.corner_count(nb->poly); ++j) {
+          const auto r = o.across(o.poly_start[nb->poly] + j);
+          back = back || (r && r->tile == t.index && r->poly == p && o.corner(nb->poly, j) == b &&
+                          o.corner(nb->poly, (j + 1) % o.corner_count(nb->poly)) == a);
+        }
+        if (!back) ++asymmetric;
+      }
+    }
+  }
+  EXPECT_EQ(reflex, 0);
+  EXPECT_EQ(asymmetric, 0);
+}
+
+// Obstacles around random surface points: cylinders, yawed boxes and affine images of regular
+// polygons (convex prisms), block and area, overlapping at will.
+std::vector<Obstacle> RandomObstacles(NavQuery& q, int count, std::mt19937& rng, bool with_area) {
+  std::uniform_real_distribution<float> u(0, 1);
+  std::vector<Obstacle> out;
+  QueryFilter all;
+  for (int i = 0; i < count; ++i) {
+    const auto at = q.RandomPoint(all, rng);
+    if (!at.ok() || !*at) continue;
+    const Vec3 c = (*at)->pos;
+    Obstacle o;
+    o.id = "o" + std::to_string(i);
+    o.effect = with_area && u(rng) < 0.3f ? ObstacleEffect::kArea : ObstacleEffect::kBlock;
+    o.area = 5;
+    const int kind = int(u(rng) * 3);
+    if (kind == 0) {
+      o.shape = CylinderShape{c, 0.3f + 2 * u(rng), 4};
+    } else if (kind == 1) {
+      o.shape = BoxShape{c, {0.2f + 3 * u(rng), 2, 0.2f + 1 * u(rng)}, 360 * u(rng)};
+    } else {
+      PrismShape p;
+      const int n = 3 + int(u(rng) * 6);
+      const float sx = 0.5f + 2 * u(rng), sz = 0.5f + 2 * u(rng), rot = 6.28f * u(rng);
+      for (int k = 0; k < n; ++k) {
+        const float a = rot + 6.2831853f * k / n;
+        p.points.push_back({c.x + sx * std::cos(a), c.z + sz * std::sin(a)});
+      }
+      p.y_min = c.y - 2, p.y_max = c.y + 2;
+      o.shape = p;
+    }
+    out.push_back(o);
+  }
+  return out;
+}
+
+std::shared_ptr<const NavMap> Arena(float tile_size) {
+  RepairOptions options;
+  options.tile_size = tile_size;
+  auto map =
+      testing::CachedMapFromFile(testing::SharedData("polyanya/meshes/arena-merged.mesh"), options);
+  EXPECT_TRUE(map.ok()) << map.status();
+  return *map;
+}
+
+TEST(CarveMapTest, EmptyListIsTheBase) {
+  const auto base = Arena(8);
+  auto carved = CarveMap(base, {});
+  ASSERT_TRUE(carved.ok());
+  EXPECT_EQ(carved->get(), base.get());
+  // An obstacle far from every polygon changes nothing either.
+  const std::vector<Obstacle> far{
+      {"far", CylinderShape{{-1000, 0, -1000}, 1, 2}, ObstacleEffect::kBlock, 0}};
+  carved = CarveMap(base, far);
+  ASSERT_TRUE(carved.ok());
+  EXPECT_EQ(carved->get(), base.get());
+}
+
+TEST(CarveMapTest, InvalidObstacleNamed) {
+  const std::vector<Obstacle> bad{
+      {"gate-7", BoxShape{{0, 0, 0}, {NAN, 1, 1}, 0}, ObstacleEffect::kBlock, 0}};
+  const auto carved = CarveMap(Arena(8), bad);
+  EXPECT_EQ(carved.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(carved.status().message().find("gate-7"), std::string::npos);
+}
+
+// Hundreds of random obstacles over a map cut into small tiles (so many cross seams):
+// structure, area against the Clipper oracle, no polygon inside a block.
+TEST(CarveMapTest, RandomSetsOnArenaKeepStructureAndArea) {
+  const auto base = Arena(8);
+  NavQuery q(base);
+  std::mt19937 rng(29);
+  const double base_area = MapPlanArea(*base);
+  int total = 0;
+  for (int round = 0; round < 12; ++round) {
+    SCOPED_TRACE(round);
+    const int count = 1 + round * 3;
+    const std::vector<Obstacle> obstacles = RandomObstacles(q, count, rng, round % 2 == 1);
+    total += int(obstacles.size());
+    auto carved = CarveMap(base, obstacles);
+    ASSERT_TRUE(carved.ok()) << carved.status();
+    ExpectSound(*carved);
+    const std::vector<Footprint> fs = Footprints(*base, obstacles);
+    const double expected = base_area - BlockedArea(*base, fs);
+    EXPECT_NEAR(MapPlanArea(**carved), expected, kAreaTolerance * expected);
+    for (const TileView& t : (*carved)->tiles()) {
+      for (uint32_t p = 0; p < t.poly_count(); ++p) {
+        double cx = 0, cz = 0;
+        for (uint32_t i = 0; i < t.corner_count(p); ++i) {
+          cx += t.corner(p, i).x, cz += t.corner(p, i).z;
+        }
+        const Vec3 centroid{float(cx / t.corner_count(p)), t.corner(p, 0).y,
+                            float(cz / t.corner_count(p))};
+        EXPECT_LE(BlockDepth(fs, centroid), kFootprintDepth) << "tile " << t.index << " poly " << p;
+      }
+    }
+  }
+  EXPECT_GE(total, 200);
+}
+
+// Paths never enter a block footprint; random points are never inside one; a point inside
+// one snaps out of it.
+TEST(CarveMapTest, QueriesRespectBlocks) {
+  const auto base = Arena(8);
+  NavQuery base_query(base);
+  std::mt19937 rng(7);
+  const std::vector<Obstacle> obstacles = RandomObstacles(base_query, 25, rng, false);
+  auto carved = CarveMap(base, obstacles);
+  ASSERT_TRUE(carved.ok()) << carved.status();
+  const std::vector<Footprint> fs = Footprints(*base, obstacles);
+  NavQuery q(*carved);
+  QueryFilter all;
+  PathResult path;
+  int complete = 0;
+  for (int i = 0; i < 200; ++i) {
+    const auto a = q.RandomPoint(all, rng), b = q.RandomPoint(all, rng);
+    ASSERT_TRUE(a.ok() && b.ok() && *a && *b);
+    EXPECT_LE(BlockDepth(fs, (*a)->pos), kFootprintDepth);
+    ASSERT_TRUE(q.FindPath(**a, **b, all, {}, &path).ok());
+    if (path.status != QueryStatus::kComplete) continue;
+    ++complete;
+    for (size_t k = 0; k + 1 < path.waypoints.size(); ++k) {
+      const Vec3 s = path.waypoints[k].pos, e = path.waypoints[k + 1].pos;
+      const int steps = 1 + int(DistanceXZ(s, e) / kSampleStep);
+      for (int j = 0; j <= steps; ++j) {
+        const Vec3 p = s + (e - s) * (float(j) / steps);
+        ASSERT_LE(BlockDepth(fs, p), kFootprintDepth) << "query " << i << " segment " << k;
+      }
+    }
+  }
+  EXPECT_GT(complete, 100);
+  // NearestPoint from inside a footprint: the seed case of a door closing on an NPC.
+  for (const Obstacle& o : obstacles) {
+    if (!std::holds_alternative<CylinderShape>(o.shape)) continue;
+    const Vec3 c = std::get<CylinderShape>(o.shape).center;
+    const auto near = q.NearestPoint(c, {5, 2, 5}, all);
+    ASSERT_TRUE(near.ok());
+    if (*near) {
+      EXPECT_LE(BlockDepth(fs, (*near)->pos), kFootprintDepth);
+    }
+  }
+}
+
+// A wall across the whole map splits it: islands grow, a path across is NO_PATH at once, and
+// old references into carved tiles are stale.
+TEST(CarveMapTest, WallAcrossMapGivesNoPath) {
+  const auto base = Arena(8);
+  const Aabb box = base->info().bounds;
+  const float zc = 0.5f * (box.min.z + box.max.z);
+  NavQuery base_query(base);
+  QueryFilter all;
+  // A start and goal well apart on either side of the wall, joined on the base map.
+  std::optional<SurfacePoint> start, goal;
+  std::mt19937 rng(3);
+  PathResult path;
+  for (int i = 0; i < 500 && !(start && goal); ++i) {
+    const auto a = base_query.RandomPoint(all, rng), b = base_query.RandomPoint(all, rng);
+    if ((*a)->pos.z < zc - 4 && (*b)->pos.z > zc + 4 &&
+        base_query.FindPath(**a, **b, all, {}, &path).ok() &&
+        path.status == QueryStatus::kComplete) {
+      start = *a, goal = *b;
+    }
+  }
+  ASSERT_TRUE(start && goal);
+  const std::vector<Obstacle> wall{{"wall",
+                                    PrismShape{{{box.min.x - 1, zc - 0.5f},
+                                                {box.max.x + 1, zc - 0.5f},
+                                                {box.max.x + 1, zc + 0.5f},
+                                                {box.min.x - 1, zc + 0.5f}},
+                                               box.min.y - 1,
+                                               box.max.y + 1},
+                                    ObstacleEffect::kBlock, 0}};
+  auto carved = CarveMap(base, wall);
+  ASSERT_TRUE(carved.ok()) << carved.status();
+  ExpectSound(*carved);
+  EXPECT_GT((*carved)->info().islands.size(), base->info().islands.size());
+  NavQuery q(*carved);
+  const auto s = q.NearestPoint(start->pos, {0.5f, 1, 0.5f}, all);
+  const auto g = q.NearestPoint(goal->pos, {0.5f, 1, 0.5f}, all);
+  ASSERT_TRUE(s.ok() && g.ok() && *s && *g);
+  ASSERT_TRUE(q.FindPath(**s, **g, all, {}, &path).ok());
+  EXPECT_EQ(path.status, QueryStatus::kNoPath);
+  // References handed out by the base map into a carved tile are refused, not misread.
+  int stale = 0;
+  for (const TileView& t : base->tiles()) {
+    if ((*carved)->generation(t.index) != base->generation(t.index)) {
+      EXPECT_EQ(q.CheckRef(base->Ref({t.index, 0})).code(), absl::StatusCode::kFailedPrecondition);
+      ++stale;
+    }
+  }
+  EXPECT_GT(stale, 0);
+  // The base map is untouched and still answers.
+  ASSERT_TRUE(base_query.FindPath(*start, *goal, all, {}, &path).ok());
+  EXPECT_EQ(path.status, QueryStatus::kComplete);
+}
+
+// An area obstacle changes the area under it: a filter excluding that area routes around it.
+TEST(CarveMapTest, AreaObstacleSteersFilteredPaths) {
+  const auto base = Arena(8);
+  NavQuery base_query(base);
+  QueryFilter all;
+  std::mt19937 rng(11);
+  PathResult path;
+  int checked = 0;
+  for (int i = 0; i < 200 && checked < 10; ++i) {
+    const auto a = base_query.RandomPoint(all, rng), b = base_query.RandomPoint(all, rng);
+    if (!base_query.FindPath(**a, **b, all, {}, &path).ok() ||
+        path.status != QueryStatus::kComplete || path.length < 20) {
+      continue;
+    }
+    // A fire zone on the middle of the path.
+    const Vec3 mid = path.waypoints[path.waypoints.size() / 2].pos;
+    const std::vector<Obstacle> fire{
+        {"fire", CylinderShape{mid, 1.0f, 4}, ObstacleEffect::kArea, 5}};
+    auto carved = CarveMap(base, fire);
+    ASSERT_TRUE(carved.ok()) << carved.status();
+    NavQuery q(*carved);
+    QueryFilter no_fire;
+    no_fire.SetAreaEnabled(5, false);
+    const auto on = q.NearestPoint(mid, {0.1f, 1, 0.1f}, all);
+    ASSERT_TRUE(on.ok() && *on);
+    EXPECT_EQ(q.map().tile((*on)->poly.tile()).poly_area[(*on)->poly.poly()], 5);
+    PathResult around;
+    ASSERT_TRUE(q.FindPath((*a)->pos, (*b)->pos, no_fire, {}, &around).ok());
+    if (around.status != QueryStatus::kComplete) continue;  // the zone closed a corridor
+    ++checked;
+    const Footprint f = ObstacleFootprint(fire[0], base->info().agent);
+    for (size_t k = 0; k + 1 < around.waypoints.size(); ++k) {
+      const Vec3 s = around.waypoints[k].pos, e = around.waypoints[k + 1].pos;
+      const int steps = 1 + int(DistanceXZ(s, e) / kSampleStep);
+      for (int j = 0; j <= steps; ++j) {
+        const Vec3 p = s + (e - s) * (float(j) / steps);
+        ASSERT_LE(InsideDepth(f, p.x, p.z), kFootprintDepth);
+      }
+    }
+  }
+  EXPECT_GT(checked, 3);
+}
+
+// The demo town's bridge: a block on the deck leaves the walkway 5 m below uncut.
+TEST(CarveMapTest, BlockOnBridgeKeepsRoadBeneath) {
+  const testing::DemoTown& town = testing::Town();
+  const Vec3 deck = testing::ProbeAt(town, kProbeDeckOverWalkway);
+  const Vec3 walkway = testing::ProbeAt(town, kProbeWalkwayUnderBridge);
+  const std::vector<Obstacle> crate{{"crate",
+                                     BoxShape{{deck.x, deck.y + 0.5f, deck.z}, {1, 0.5f, 1}, 15},
+                                     ObstacleEffect::kBlock, 0}};
+  auto carved = CarveMap(town.map, crate);
+  ASSERT_TRUE(carved.ok()) << carved.status();
+  ExpectSound(*carved);
+  NavQuery q(*carved);
+  const auto under = q.Height(walkway.x, walkway.z, walkway.y);
+  ASSERT_TRUE(under.ok() && *under);
+  EXPECT_NEAR((*under)->pos.y, walkway.y, 0.05);
+  const auto on_deck = q.Height(deck.x, deck.z, deck.y);
+  ASSERT_TRUE(on_deck.ok());
+  if (*on_deck) {
+    EXPECT_GT(std::fabs((*on_deck)->pos.y - deck.y), 1.0f);  // only the walkway is left
+  }
+  const double blocked_before = MapPlanArea(*town.map) - MapPlanArea(**carved);
+  EXPECT_GT(blocked_before, 1.0);
+}
+
+}  // namespace
+}  // namespace waymesh
