@@ -33,7 +33,7 @@ constexpr double kFootprintDepth = 1e-3;
 // collinear T-junction corners are off their straight line by float rounding.
 constexpr double kReflexDeviation = 1e-5;
 // Path segments are sampled at this spacing (metres).
-constexpr double kSampleStep = 0.05;
+constexpr double kPathSampleStep = 0.05;
 
 // Deepest reach of a point into any block footprint whose height range holds `y`.
 double BlockDepth(const std::vector<Footprint>& fs, Vec3 p) {
@@ -266,7 +266,7 @@ TEST(CarveMapTest, QueriesRespectBlocks) {
     ++complete;
     for (size_t k = 0; k + 1 < path.waypoints.size(); ++k) {
       const Vec3 s = path.waypoints[k].pos, e = path.waypoints[k + 1].pos;
-      const int steps = 1 + int(DistanceXZ(s, e) / kSampleStep);
+      const int steps = 1 + int(DistanceXZ(s, e) / kPathSampleStep);
       for (int j = 0; j <= steps; ++j) {
         const Vec3 p = s + (e - s) * (float(j) / steps);
         ASSERT_LE(BlockDepth(fs, p), kFootprintDepth) << "query " << i << " segment " << k;
@@ -372,7 +372,7 @@ TEST(CarveMapTest, AreaObstacleSteersFilteredPaths) {
     const Footprint f = ObstacleFootprint(fire[0], base->info().agent);
     for (size_t k = 0; k + 1 < around.waypoints.size(); ++k) {
       const Vec3 s = around.waypoints[k].pos, e = around.waypoints[k + 1].pos;
-      const int steps = 1 + int(DistanceXZ(s, e) / kSampleStep);
+      const int steps = 1 + int(DistanceXZ(s, e) / kPathSampleStep);
       for (int j = 0; j <= steps; ++j) {
         const Vec3 p = s + (e - s) * (float(j) / steps);
         ASSERT_LE(InsideDepth(f, p.x, p.z), kFootprintDepth);
