@@ -243,6 +243,77 @@ TEST(CarveMapTest, RandomSetsOnArenaKeepStructureAndArea) {
   EXPECT_GE(total, 200);
 }
 
+// Obstacles as tall as the whole map, so that the plan-view Clipper oracle applies to maps
+// with slopes: a real Unity export, cut at its default 64 m tiles and at 8 m tiles.
+TEST(CarveMapTest, RandomSetsOnUnityExportKeepStructureAndArea) {
+  for (const float tile_size : {64.0f, 8.0f}) {
+    SCOPED_TRACE(tile_size);
+    RepairOptions options;
+    options.tile_size = tile_size;
+    auto loaded = testing::CachedMapFromFile(testing::SharedData("unity/1100.navmesh"), options);
+    ASSERT_TRUE(loaded.ok()) << loaded.status();
+    const std::shared_ptr<const NavMap> base = *loaded;
+    const Aabb box = base->info().bounds;
+    NavQuery q(base);
+    std::mt19937 rng(1100);
+    const double base_area = MapPlanArea(*base);
+    for (int round = 0; round < 6; ++round) {
+      std::vector<Obstacle> obstacles = RandomObstacles(q, 10 + 10 * round, rng, true);
+      for (Obstacle& o : obstacles) {
+        if (auto* c = std::get_if<CylinderShape>(&o.shape)) {
+          c->center.y = 0.5f * (box.min.y + box.max.y);
+          c->height = box.max.y - box.min.y + 10;
+        } else if (auto* b = std::get_if<BoxShape>(&o.shape)) {
+          b->center.y = 0.5f * (box.min.y + box.max.y);
+          b->half_extents.y = 0.5f * (box.max.y - box.min.y) + 5;
+        } else {
+          auto& p = std::get<PrismShape>(o.shape);
+          p.y_min = box.min.y - 5, p.y_max = box.max.y + 5;
+        }
+      }
+      auto carved = CarveMap(base, obstacles);
+      ASSERT_TRUE(carved.ok()) << carved.status();
+      ExpectSound(*carved);
+      const double expected = base_area - BlockedArea(*base, Footprints(*base, obstacles));
+      EXPECT_NEAR(MapPlanArea(**carved), expected, kAreaTolerance * expected);
+    }
+  }
+}
+
+// The demo town has stacked floors (a bridge over a walkway, ramps): obstacles cut only the
+// floors their height range reaches; structure holds and paths stay out of the blocks.
+TEST(CarveMapTest, RandomSetsOnDemoTown) {
+  const testing::DemoTown& town = testing::Town();
+  NavQuery base_query(town.map);
+  std::mt19937 rng(200);
+  const std::vector<Obstacle> obstacles = RandomObstacles(base_query, 150, rng, true);
+  auto carved = CarveMap(town.map, obstacles);
+  ASSERT_TRUE(carved.ok()) << carved.status();
+  ExpectSound(*carved);
+  const std::vector<Footprint> fs = Footprints(*town.map, obstacles);
+  NavQuery q(*carved);
+  QueryFilter all;
+  PathResult path;
+  int complete = 0;
+  for (int i = 0; i < 100; ++i) {
+    const auto a = q.RandomPoint(all, rng), b = q.RandomPoint(all, rng);
+    ASSERT_TRUE(a.ok() && b.ok() && *a && *b);
+    EXPECT_LE(BlockDepth(fs, (*a)->pos), kFootprintDepth);
+    ASSERT_TRUE(q.FindPath(**a, **b, all, {}, &path).ok());
+    if (path.status != QueryStatus::kComplete) continue;
+    ++complete;
+    for (size_t k = 0; k + 1 < path.waypoints.size(); ++k) {
+      const Vec3 s = path.waypoints[k].pos, e = path.waypoints[k + 1].pos;
+      const int steps = 1 + int(DistanceXZ(s, e) / kPathSampleStep);
+      for (int j = 0; j <= steps; ++j) {
+        const Vec3 p = s + (e - s) * (float(j) / steps);
+        ASSERT_LE(BlockDepth(fs, p), kFootprintDepth) << "query " << i << " segment " << k;
+      }
+    }
+  }
+  EXPECT_GT(complete, 50);
+}
+
 // Paths never enter a block footprint; random points are never inside one; a point inside
 // one snaps out of it.
 TEST(CarveMapTest, QueriesRespectBlocks) {
