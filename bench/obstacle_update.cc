@@ -103,6 +103,11 @@ int main(int argc, char** argv) {
   std::mt19937 rng(29);
   std::vector<waymesh::Obstacle> layer;
   for (int i = 0; i < args.layer; ++i) layer.push_back(RandomObstacle(q, rng, i));
+  // Prepared once per loaded map, as a service would.
+  const auto prepare_start = Clock::now();
+  const auto prepared = waymesh::CarveBase::Prepare(base);
+  if (!prepared.ok()) return 1;
+  std::printf("CarveBase::Prepare: %.1f ms\n", Millis(prepare_start));
   std::atomic<std::shared_ptr<const waymesh::NavMap>> published(base);
   std::vector<double> ms;
   uint64_t changed_tiles = 0;
@@ -110,7 +115,7 @@ int main(int argc, char** argv) {
     std::vector<waymesh::Obstacle> next = layer;
     next.push_back(RandomObstacle(q, rng, args.layer + u));
     const auto t0 = Clock::now();
-    auto carved = waymesh::CarveMap(base, next);
+    auto carved = waymesh::CarveMap(**prepared, next);
     if (!carved.ok()) {
       std::fprintf(stderr, "update %d: %s\n", u, std::string(carved.status().message()).c_str());
       return 1;

@@ -102,6 +102,40 @@ double BlockedArea(const NavMap& base, const std::vector<Footprint>& fs) {
   return area / (kClipScale * kClipScale);
 }
 
+// Island ids against a flood fill over every polygon's links: one id per connected set, and
+// the per-island polygon counts.
+void ExpectIslandsMatchFlood(const NavMap& map) {
+  std::vector<uint32_t> first{0};
+  for (const TileView& t : map.tiles()) first.push_back(first.back() + t.poly_count());
+  std::vector<int64_t> flood(first.back(), -1);
+  std::vector<uint32_t> counts(map.info().islands.size(), 0);
+  int64_t next = 0;
+  for (const TileView& t : map.tiles()) {
+    for (uint32_t p = 0; p < t.poly_count(); ++p) {
+      ASSERT_LT(t.poly_island[p], counts.size());
+      ++counts[t.poly_island[p]];
+      if (flood[first[t.index] + p] >= 0) continue;
+      std::vector<PolyIndex> stack{{t.index, p}};
+      flood[first[t.index] + p] = next;
+      while (!stack.empty()) {
+        const PolyIndex at = stack.back();
+        stack.pop_back();
+        const TileView& u = map.tile(at.tile);
+        ASSERT_EQ(u.poly_island[at.poly], t.poly_island[p]) << "one island split in two ids";
+        for (uint32_t c = u.poly_start[at.poly]; c < u.poly_start[at.poly + 1]; ++c) {
+          const auto nb = u.across(c);
+          if (!nb || flood[first[nb->tile] + nb->poly] >= 0) continue;
+          flood[first[nb->tile] + nb->poly] = next;
+          stack.push_back(*nb);
+        }
+      }
+      ++next;
+    }
+  }
+  EXPECT_EQ(next, int64_t(map.info().islands.size())) << "connected sets vs islands";
+  for (size_t i = 0; i < counts.size(); ++i) EXPECT_EQ(counts[i], map.info().islands[i].polygons);
+}
+
 // Structure of a carved map: the validator's structural and topology checks, convex polygons,
 // and every link mirrored by an edge with the same two end positions.
 void ExpectSound(const std::shared_ptr<const NavMap>& map) {
@@ -142,6 +176,7 @@ void ExpectSound(const std::shared_ptr<const NavMap>& map) {
   }
   EXPECT_EQ(reflex, 0);
   EXPECT_EQ(asymmetric, 0);
+  ExpectIslandsMatchFlood(*map);
 }
 
 // Obstacles around random surface points: cylinders, yawed boxes and affine images of regular

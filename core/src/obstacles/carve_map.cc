@@ -197,8 +197,8 @@ absl::flat_hash_map<uint32_t, std::vector<uint32_t>> FootprintsByTile(
 // Cuts, stitches and renumbers; see carve_map.h for the contract.
 class Carver {
  public:
-  Carver(std::shared_ptr<const NavMap> base, std::vector<Footprint> footprints)
-      : base_(std::move(base)), footprints_(std::move(footprints)) {}
+  Carver(const CarveBase& base, std::vector<Footprint> footprints)
+      : prepared_(base), base_(base.map()), footprints_(std::move(footprints)) {}
 
   absl::StatusOr<std::shared_ptr<const NavMap>> Run() {
     CutTiles();
@@ -214,7 +214,7 @@ class Carver {
       Number(tile);
     }
     FindDirtyTiles();
-    TileAssembler assembler(base_, numbering_);
+    TileAssembler assembler(base_, prepared_.components(), numbering_);
     for (const uint32_t t : dirty_) {
       absl::Status s = assembler.AddTile(t, BuildWorkTile(t));
       if (!s.ok()) return s;
@@ -331,6 +331,7 @@ class Carver {
     return w;
   }
 
+  const CarveBase& prepared_;
   std::shared_ptr<const NavMap> base_;
   std::vector<Footprint> footprints_;
   // tile -> base polygon -> its pieces (possibly none), for every polygon an obstacle cut.
@@ -342,20 +343,38 @@ class Carver {
 
 }  // namespace obstacles
 
-absl::StatusOr<std::shared_ptr<const NavMap>> CarveMap(std::shared_ptr<const NavMap> base,
-                                                       std::span<const Obstacle> obstacles) {
-  if (obstacles.empty()) return base;
-  if (base->paged()) {
-    return absl::FailedPreconditionError(
-        absl::StrFormat("map \"%s\" is paged: obstacles can only be carved into a resident map",
-                        base->info().name));
+absl::StatusOr<std::shared_ptr<const CarveBase>> CarveBase::Prepare(
+    std::shared_ptr<const NavMap> map) {
+  if (map->paged()) {
+    return absl::FailedPreconditionError(absl::StrFormat(
+        "map \"%s\" is paged: obstacles can only be carved into a resident map", map->info().name));
   }
+  std::shared_ptr<CarveBase> base(new CarveBase());
+  base->components_ =
+      std::make_unique<const obstacles::BaseComponents>(obstacles::BuildBaseComponents(*map));
+  base->map_ = std::move(map);
+  return base;
+}
+
+CarveBase::~CarveBase() = default;
+
+absl::StatusOr<std::shared_ptr<const NavMap>> CarveMap(const CarveBase& base,
+                                                       std::span<const Obstacle> obstacles) {
+  if (obstacles.empty()) return base.map();
   std::vector<Footprint> footprints;
   for (const Obstacle& o : obstacles) {
     if (absl::Status s = ValidateObstacle(o); !s.ok()) return s;
-    footprints.push_back(ObstacleFootprint(o, base->info().agent));
+    footprints.push_back(ObstacleFootprint(o, base.map()->info().agent));
   }
-  return obstacles::Carver(std::move(base), std::move(footprints)).Run();
+  return obstacles::Carver(base, std::move(footprints)).Run();
+}
+
+absl::StatusOr<std::shared_ptr<const NavMap>> CarveMap(std::shared_ptr<const NavMap> base,
+                                                       std::span<const Obstacle> obstacles) {
+  if (obstacles.empty()) return base;
+  absl::StatusOr<std::shared_ptr<const CarveBase>> prepared = CarveBase::Prepare(std::move(base));
+  if (!prepared.ok()) return prepared.status();
+  return CarveMap(**prepared, obstacles);
 }
 
 }  // namespace waymesh

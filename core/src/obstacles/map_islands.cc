@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <tuple>
 
 namespace waymesh::obstacles {
 namespace {
@@ -25,74 +26,144 @@ class IslandSets {
 };
 
 struct IslandPart {
-  uint32_t lowest = 0;
   uint32_t polygons = 0;
   double area = 0;
+  std::pair<uint32_t, uint32_t> lowest{UINT32_MAX, UINT32_MAX};  // (tile, polygon)
 };
+
+double PolyArea(const TileView& t, uint32_t p) {
+  return double(t.area_prefix[p + 1]) - t.area_prefix[p];
+}
 
 }  // namespace
 
-void ComputeIslands(std::span<const TileView> tiles,
-                    std::vector<std::vector<uint32_t>>* poly_island,
-                    std::vector<IslandInfo>* islands) {
-  std::vector<uint32_t> base{0};
-  for (const TileView& t : tiles) base.push_back(base.back() + t.poly_count());
-  const uint32_t total = base.back();
-  IslandSets sets(total);
-  for (const TileView& t : tiles) {
+BaseComponents BuildBaseComponents(const NavMap& base) {
+  BaseComponents out;
+  out.tiles.resize(base.tile_count());
+  for (const TileView& t : base.tiles()) {
+    TileComponents& tc = out.tiles[t.index];
+    IslandSets sets(t.poly_count());
     for (uint32_t p = 0; p < t.poly_count(); ++p) {
       for (uint32_t c = t.poly_start[p]; c < t.poly_start[p + 1]; ++c) {
-        if (const auto nb = t.across(c)) sets.Join(base[t.index] + p, base[nb->tile] + nb->poly);
+        const uint32_t nb = t.poly_neighbors[c];
+        if (nb != kWall && !(nb & kCrossTileBit)) sets.Join(p, nb);
+      }
+    }
+    tc.component.assign(t.poly_count(), UINT32_MAX);
+    std::vector<uint32_t> of_root(t.poly_count(), UINT32_MAX);
+    for (uint32_t p = 0; p < t.poly_count(); ++p) {
+      const uint32_t r = sets.Find(p);
+      if (of_root[r] == UINT32_MAX) {
+        of_root[r] = uint32_t(tc.components.size());
+        tc.components.push_back({0, 0, p, t.poly_island[p]});
+      }
+      tc.component[p] = of_root[r];
+      ++tc.components[of_root[r]].polygons;
+      tc.components[of_root[r]].area += PolyArea(t, p);
+      for (uint32_t c = t.poly_start[p]; c < t.poly_start[p + 1]; ++c) {
+        if (t.poly_neighbors[c] != kWall && (t.poly_neighbors[c] & kCrossTileBit)) {
+          tc.seams.push_back({of_root[r], *t.across(c)});
+        }
       }
     }
   }
-  std::vector<uint32_t> part_of_root(total, UINT32_MAX);
-  std::vector<IslandPart> parts;
+  return out;
+}
+
+CarvedIslands ComputeIslands(std::span<const TileView> tiles, const std::vector<bool>& changed,
+                             const BaseComponents& base) {
+  // Nodes: a changed tile's polygons, an unchanged tile's components.
+  std::vector<uint32_t> first(tiles.size() + 1, 0);
   for (const TileView& t : tiles) {
-    for (uint32_t p = 0; p < t.poly_count(); ++p) {
-      const uint32_t g = base[t.index] + p, r = sets.Find(g);
-      if (part_of_root[r] == UINT32_MAX) {
-        part_of_root[r] = uint32_t(parts.size());
-        parts.push_back({g});
+    first[t.index + 1] =
+        first[t.index] +
+        (changed[t.index] ? t.poly_count() : uint32_t(base.tiles[t.index].components.size()));
+  }
+  const auto node = [&](uint32_t tile, uint32_t poly) {
+    return first[tile] + (changed[tile] ? poly : base.tiles[tile].component[poly]);
+  };
+  IslandSets sets(first.back());
+  for (const TileView& t : tiles) {
+    if (changed[t.index]) {
+      for (uint32_t p = 0; p < t.poly_count(); ++p) {
+        for (uint32_t c = t.poly_start[p]; c < t.poly_start[p + 1]; ++c) {
+          if (const auto nb = t.across(c)) sets.Join(node(t.index, p), node(nb->tile, nb->poly));
+        }
       }
-      IslandPart& part = parts[part_of_root[r]];
-      ++part.polygons;
-      part.area += double(t.area_prefix[p + 1]) - t.area_prefix[p];
+    } else {
+      // Links of an unchanged tile never point at a cut or moved polygon (those tiles changed).
+      for (const auto& [comp, nb] : base.tiles[t.index].seams) {
+        sets.Join(first[t.index] + comp, node(nb.tile, nb.poly));
+      }
+    }
+  }
+  std::vector<uint32_t> part_of_root(first.back(), UINT32_MAX);
+  std::vector<IslandPart> parts;
+  const auto add = [&](uint32_t n, uint32_t polygons, double area, uint32_t tile, uint32_t poly) {
+    const uint32_t r = sets.Find(n);
+    if (part_of_root[r] == UINT32_MAX) {
+      part_of_root[r] = uint32_t(parts.size());
+      parts.emplace_back();
+    }
+    IslandPart& part = parts[part_of_root[r]];
+    part.polygons += polygons;
+    part.area += area;
+    part.lowest = std::min(part.lowest, std::pair{tile, poly});
+  };
+  for (const TileView& t : tiles) {
+    if (changed[t.index]) {
+      for (uint32_t p = 0; p < t.poly_count(); ++p)
+        add(node(t.index, p), 1, PolyArea(t, p), t.index, p);
+    } else {
+      const auto& comps = base.tiles[t.index].components;
+      for (uint32_t c = 0; c < comps.size(); ++c) {
+        add(first[t.index] + c, comps[c].polygons, comps[c].area, t.index, comps[c].lowest);
+      }
     }
   }
   std::vector<uint32_t> order(parts.size());
   std::iota(order.begin(), order.end(), 0);
   std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
     const IslandPart &x = parts[a], &y = parts[b];
-    if (x.polygons != y.polygons) return x.polygons > y.polygons;
-    if (x.area != y.area) return x.area > y.area;
-    return x.lowest < y.lowest;
+    return std::tie(y.polygons, y.area, x.lowest) < std::tie(x.polygons, x.area, y.lowest);
   });
   std::vector<uint32_t> island_of_part(parts.size());
   for (uint32_t i = 0; i < order.size(); ++i) island_of_part[order[i]] = i;
-  poly_island->assign(tiles.size(), {});
+  const auto island = [&](uint32_t tile, uint32_t poly) {
+    return island_of_part[part_of_root[sets.Find(node(tile, poly))]];
+  };
+
+  CarvedIslands out;
+  out.poly_island.resize(tiles.size());
   for (const TileView& t : tiles) {
-    auto& ids = (*poly_island)[t.index];
-    ids.resize(t.poly_count());
-    for (uint32_t p = 0; p < t.poly_count(); ++p) {
-      ids[p] = island_of_part[part_of_root[sets.Find(base[t.index] + p)]];
+    bool same = !changed[t.index];
+    if (same) {
+      const auto& comps = base.tiles[t.index].components;
+      for (uint32_t c = 0; c < comps.size() && same; ++c) {
+        same = island_of_part[part_of_root[sets.Find(first[t.index] + c)]] == comps[c].base_island;
+      }
     }
+    if (same) continue;
+    std::vector<uint32_t>& ids = out.poly_island[t.index];
+    ids.resize(t.poly_count());
+    for (uint32_t p = 0; p < t.poly_count(); ++p) ids[p] = island(t.index, p);
   }
   IslandSets groups(uint32_t(order.size()));
   for (const TileView& t : tiles) {
     for (const OffMeshLink& l : t.off_mesh_links) {
-      groups.Join((*poly_island)[t.index][l.start_poly], (*poly_island)[l.end_tile][l.end_poly]);
+      groups.Join(island(t.index, l.start_poly), island(l.end_tile, l.end_poly));
     }
   }
   std::vector<uint32_t> group_id(order.size(), UINT32_MAX);
   uint32_t next_group = 0;
-  islands->resize(order.size());
+  out.islands.resize(order.size());
   for (uint32_t i = 0; i < order.size(); ++i) {
     const uint32_t root = groups.Find(i);
     if (group_id[root] == UINT32_MAX) group_id[root] = next_group++;
     const IslandPart& part = parts[order[i]];
-    (*islands)[i] = {part.polygons, part.area, group_id[root]};
+    out.islands[i] = {part.polygons, part.area, group_id[root]};
   }
+  return out;
 }
 
 }  // namespace waymesh::obstacles

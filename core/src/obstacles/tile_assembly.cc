@@ -159,9 +159,12 @@ struct TileAssembler::EdgeSide {
   bool cut_line;
 };
 
-TileAssembler::TileAssembler(std::shared_ptr<const NavMap> base,
+TileAssembler::TileAssembler(std::shared_ptr<const NavMap> base, const BaseComponents& components,
                              const absl::flat_hash_map<uint32_t, TileNumbering>& numbering)
-    : base_(*base), numbering_(numbering), storage_(std::make_shared<Storage>()) {
+    : base_(*base),
+      components_(components),
+      numbering_(numbering),
+      storage_(std::make_shared<Storage>()) {
   storage_->base = std::move(base);
 }
 
@@ -343,17 +346,20 @@ absl::StatusOr<std::shared_ptr<const NavMap>> TileAssembler::Publish() {
   for (const uint32_t t : order) BuildArrays(work_.at(t));
 
   MapInfo info = base_.info();
-  std::vector<std::vector<uint32_t>> poly_island;
-  ComputeIslands(tiles_, &poly_island, &info.islands);
+  std::vector<bool> changed(tiles_.size(), false);
+  for (const uint32_t t : order) changed[t] = true;
+  CarvedIslands islands = ComputeIslands(tiles_, changed, components_);
+  info.islands = std::move(islands.islands);
   storage_->islands.resize(tiles_.size());
   for (TileView& v : tiles_) {
-    std::vector<uint32_t>& ids = poly_island[v.index];
+    std::vector<uint32_t>& ids = islands.poly_island[v.index];
     const auto arrays = storage_->tiles.find(v.index);
     if (arrays != storage_->tiles.end()) {
       arrays->second.poly_island = std::move(ids);
       v.poly_island = arrays->second.poly_island;
-    } else if (!std::equal(ids.begin(), ids.end(), v.poly_island.begin(), v.poly_island.end())) {
-      // A shared tile whose polygons changed island (a wall split it elsewhere) gets its own ids.
+    } else if (!ids.empty()) {
+      // A shared tile whose polygons changed island (a wall split it elsewhere, or the
+      // islands were renumbered) gets its own ids.
       storage_->islands[v.index] = std::move(ids);
       v.poly_island = storage_->islands[v.index];
     }

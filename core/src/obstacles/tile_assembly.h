@@ -11,6 +11,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "carve_pieces.h"
+#include "map_islands.h"
 #include "waymesh/core/nav_map.h"
 
 namespace waymesh::obstacles {
@@ -45,7 +46,7 @@ struct WorkTile {
 class TileAssembler {
  public:
   // `numbering`: how the carved tiles number their polygons (must outlive the assembler).
-  TileAssembler(std::shared_ptr<const NavMap> base,
+  TileAssembler(std::shared_ptr<const NavMap> base, const BaseComponents& components,
                 const absl::flat_hash_map<uint32_t, TileNumbering>& numbering);
   ~TileAssembler();
 
@@ -62,6 +63,7 @@ class TileAssembler {
   void BuildArrays(const WorkTile& work);
 
   const NavMap& base_;
+  const BaseComponents& components_;
   const absl::flat_hash_map<uint32_t, TileNumbering>& numbering_;
   absl::flat_hash_map<uint32_t, WorkTile> work_;
   // Per tile, per polygon, per corner: the neighbour across that corner's edge, or nullopt.
