@@ -1,5 +1,6 @@
-// `waymesh path MAP.wmesh --queries FILE [--out results.csv] [--extents x,y,z]`: runs a file of
-// path queries against a compiled map and prints counts by status, time per query and, where
+// `waymesh path MAP.wmesh --queries FILE [--obstacles FILE] [--out results.csv]
+// [--extents x,y,z]`: runs a file of path queries against a compiled map (with obstacles carved
+// in) and prints counts by status, time per query and, where
 // the file gives expected lengths, the length ratio.
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include "cli_options.h"
 #include "commands.h"
 #include "map_arg.h"
+#include "obstacles_arg.h"
 #include "position_arg.h"
 #include "waymesh/core/nav_query.h"
 #include "waymesh/query_files/path_queries.h"
@@ -25,6 +27,7 @@ namespace {
 struct PathArgs {
   std::string map_path;
   std::string queries_path;
+  std::string obstacles_path;
   std::string out_path;
   std::string extents = "2,4,2";
 };
@@ -86,8 +89,11 @@ int RunPath(const PathArgs& args) {
     std::cerr << "waymesh path: " << extents.status().message() << "\n";
     return kExitUsage;
   }
-  const std::shared_ptr<const NavMap> map = LoadMapArg("path", args.map_path);
+  std::shared_ptr<const NavMap> map = LoadMapArg("path", args.map_path);
   if (map == nullptr) return kExitFailure;
+  if (int rc = ApplyObstaclesArg("path", args.obstacles_path, &map, nullptr); rc != kExitOk) {
+    return rc;
+  }
   absl::StatusOr<std::vector<PathQuery>> queries = ReadPathQueries(args.queries_path);
   if (!queries.ok()) {
     std::cerr << "waymesh path: " << queries.status().message() << "\n";
@@ -158,6 +164,7 @@ void RegisterPath(CLI::App* cmd, int* exit_code) {
   AddInputFile(cmd, "--queries", args->queries_path,
                "query file: 'sx sy gx gy [expected]' (2D), 'sx sy sz gx gy gz [expected]' "
                "(3D), Polyanya .scen or Recast 'pf' rows; '#' starts a comment");
+  AddObstaclesOption(cmd, args->obstacles_path);
   cmd->add_option("--out", args->out_path,
                   "write results.csv: query,status,length,micros,waypoints ('x y z;...')");
   AddExtents(cmd, args->extents, "start and goal");

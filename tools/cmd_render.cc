@@ -12,6 +12,7 @@
 #include "cli_options.h"
 #include "commands.h"
 #include "map_arg.h"
+#include "obstacles_arg.h"
 #include "position_arg.h"
 #include "waymesh/query_files/path_queries.h"
 #include "waymesh/render/map_scene.h"
@@ -31,6 +32,7 @@ struct RenderArgs {
   float min_y = 0, max_y = 0;
   std::vector<std::pair<std::string, std::string>> paths;
   std::string queries_path;
+  std::string obstacles_path;
   std::string extents = "2,4,2";
   bool no_tiles = false, no_links = false, no_legend = false;
   const CLI::Option *small_opt = nullptr, *min_y_opt = nullptr, *max_y_opt = nullptr;
@@ -94,6 +96,10 @@ int RunRender(const RenderArgs& args) {
   }
   std::shared_ptr<const NavMap> map = LoadMapArg("render", args.map_path);
   if (map == nullptr) return kExitFailure;
+  std::vector<Footprint> footprints;
+  if (int rc = ApplyObstaclesArg("render", args.obstacles_path, &map, &footprints); rc != kExitOk) {
+    return rc;
+  }
   absl::StatusOr<std::vector<render::TracedPath>> paths =
       render::TracePaths(map, *queries, *extents);
   if (!paths.ok()) {
@@ -101,7 +107,7 @@ int RunRender(const RenderArgs& args) {
               << "\n";
     return kExitFailure;
   }
-  absl::StatusOr<render::Scene> scene = render::BuildMapScene(*map, *options, *paths);
+  absl::StatusOr<render::Scene> scene = render::BuildMapScene(*map, *options, *paths, footprints);
   absl::Status written = scene.ok() ? render::WritePicture(*scene, args.out_path) : scene.status();
   render::ReleaseRenderCaches();
   if (!written.ok()) {
@@ -146,6 +152,7 @@ void RegisterRender(CLI::App* cmd, int* exit_code) {
   cmd->add_option("--queries", args->queries_path,
                   "draw every path of a query file (the format of `waymesh path --queries`)")
       ->check(CLI::ExistingFile);
+  AddObstaclesOption(cmd, args->obstacles_path);
   AddExtents(cmd, args->extents, "path ends");
   cmd->add_flag("--no-tiles", args->no_tiles, "do not draw tile borders");
   cmd->add_flag("--no-links", args->no_links, "do not draw off-mesh links");

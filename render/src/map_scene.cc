@@ -18,6 +18,7 @@ constexpr size_t kMaxLegendIslands = 12;
 constexpr size_t kMaxLegendPaths = 8;
 constexpr float kWaypointRadius = 3;  // px
 constexpr float kPathWidth = 2.5f;    // px
+constexpr float kFootprintWidth = 2;  // px
 
 class MapSceneBuilder {
  public:
@@ -28,16 +29,17 @@ class MapSceneBuilder {
     small_island_area_ = SmallIslandArea();
   }
 
-  Scene Build(std::span<const TracedPath> paths) {
+  Scene Build(std::span<const TracedPath> paths, std::span<const Footprint> footprints) {
     scene_.width = view_.width();
     scene_.title = absl::StrFormat("%s: %d polygons, %d islands", map_.info().name,
                                    map_.info().polygon_count, map_.info().islands.size());
     for (const TileView& t : map_.tiles()) DrawPolygons(t);
     if (options_.tile_borders) DrawTileBorders();
     if (options_.off_mesh_links) DrawLinks();
+    for (const Footprint& f : footprints) DrawFootprint(f);
     for (uint32_t i = 0; i < paths.size(); ++i) DrawPath(paths[i], PathColor(i));
     std::vector<LegendEntry> legend;
-    if (options_.legend) legend = Legend(paths);
+    if (options_.legend) legend = Legend(paths, footprints);
     const float map_height = float(view_.height());
     scene_.height = int(std::ceil(map_height + LegendHeight(legend.size(), scene_.width)));
     AppendLegend(legend, map_height, &scene_);
@@ -105,6 +107,25 @@ class MapSceneBuilder {
     }
   }
 
+  // Block footprints solid, area footprints dashed; only those whose height range meets the
+  // band.
+  void DrawFootprint(const Footprint& f) {
+    if ((options_.max_y && f.y_min > *options_.max_y) ||
+        (options_.min_y && f.y_max < *options_.min_y)) {
+      return;
+    }
+    const bool block = f.effect == ObstacleEffect::kBlock;
+    ScenePolyline outline{{},
+                          block ? kBlockObstacleColor : kAreaObstacleColor,
+                          kFootprintWidth,
+                          /*dashed=*/!block,
+                          /*closed=*/true};
+    for (const PlanPoint& p : f.outline) {
+      outline.points.push_back(view_.ToPixel(Vec3(float(p.x), float(f.y_min), float(p.z))));
+    }
+    scene_.Add(std::move(outline));
+  }
+
   void DrawPath(const TracedPath& path, Rgba color) {
     if (path.waypoints.size() >= 2) {
       ScenePolyline line{{}, color, kPathWidth, path.status != QueryStatus::kComplete, false};
@@ -125,7 +146,8 @@ class MapSceneBuilder {
         view_.ToPixel(path.goal), kWaypointRadius + 2, {255, 255, 255, 0}, color, 2.0f});
   }
 
-  std::vector<LegendEntry> Legend(std::span<const TracedPath> paths) const {
+  std::vector<LegendEntry> Legend(std::span<const TracedPath> paths,
+                                  std::span<const Footprint> footprints) const {
     std::vector<LegendEntry> out;
     const MapInfo& info = map_.info();
     if (options_.color == ColorMode::kArea) {
@@ -151,6 +173,17 @@ class MapSceneBuilder {
     }
     if (options_.off_mesh_links && info.off_mesh_link_count > 0) {
       out.push_back({kLinkColor, absl::StrFormat("off-mesh link (%d)", info.off_mesh_link_count)});
+    }
+    const auto blocks = std::count_if(footprints.begin(), footprints.end(), [](const Footprint& f) {
+      return f.effect == ObstacleEffect::kBlock;
+    });
+    if (blocks > 0) {
+      out.push_back({kBlockObstacleColor,
+                     absl::StrFormat("block obstacle, grown by the agent radius (%d)", blocks)});
+    }
+    if (size_t(blocks) < footprints.size()) {
+      out.push_back(
+          {kAreaObstacleColor, absl::StrFormat("area obstacle (%d)", footprints.size() - blocks)});
     }
     for (uint32_t i = 0; i < paths.size() && i < kMaxLegendPaths; ++i) {
       const TracedPath& p = paths[i];
@@ -198,9 +231,10 @@ absl::Status CheckRenderOptions(const RenderOptions& o) {
 }
 
 absl::StatusOr<Scene> BuildMapScene(const NavMap& map, const RenderOptions& options,
-                                    std::span<const TracedPath> paths) {
+                                    std::span<const TracedPath> paths,
+                                    std::span<const Footprint> footprints) {
   if (absl::Status s = CheckRenderOptions(options); !s.ok()) return s;
-  return MapSceneBuilder(map, options).Build(paths);
+  return MapSceneBuilder(map, options).Build(paths, footprints);
 }
 
 }  // namespace waymesh::render

@@ -1,13 +1,14 @@
 #pragma once
 // `waymesh render`: the top-down picture of what the server sees: polygons coloured by area or
 // by island (small islands in red so disconnected bits jump out), tile borders, off-mesh links
-// as arrows, drawn paths with their waypoints, and a legend.
+// as arrows, drawn paths with their waypoints, obstacle footprints, and a legend.
 
 #include <optional>
 #include <span>
 
 #include "absl/status/statusor.h"
 #include "waymesh/core/nav_map.h"
+#include "waymesh/core/obstacles/footprint.h"
 #include "waymesh/render/path_trace.h"
 #include "waymesh/render/scene.h"
 
@@ -41,10 +42,11 @@ struct RenderOptions {
 // non-negative); otherwise says which option is wrong.
 absl::Status CheckRenderOptions(const RenderOptions& options);
 
-// The picture of `map` with `paths` drawn over it. The map is placed by
-// ViewTransform::Fit(map.info().bounds, options.width, kMaxPictureSide, kMapMargin); the legend
-// strip follows below it.
+// The picture of `map` with `paths` and obstacle `footprints` (outlines) drawn over it. The map is
+// placed by ViewTransform::Fit(map.info().bounds, options.width, kMaxPictureSide, kMapMargin); the
+// legend strip follows below it.
 absl::StatusOr<Scene> BuildMapScene(const NavMap& map, const RenderOptions& options,
-                                    std::span<const TracedPath> paths = {});
+                                    std::span<const TracedPath> paths = {},
+                                    std::span<const Footprint> footprints = {});
 
 }  // namespace waymesh::render

@@ -23,6 +23,9 @@ inline constexpr Rgba kPolygonOutline{40, 40, 40, 90};
 inline constexpr Rgba kTileBorder{90, 90, 90, 160};
 // Off-mesh link arrows.
 inline constexpr Rgba kLinkColor{120, 40, 160, 255};
+// Obstacle footprints: block ones (grown by the agent radius) and area ones.
+inline constexpr Rgba kBlockObstacleColor{150, 20, 20, 255};
+inline constexpr Rgba kAreaObstacleColor{235, 120, 0, 255};
 // Text.
 inline constexpr Rgba kTextColor{20, 20, 20, 255};
 
