@@ -178,8 +178,7 @@ class MapSceneBuilder {
       return f.effect == ObstacleEffect::kBlock;
     });
     if (blocks > 0) {
-      out.push_back({kBlockObstacleColor,
-                     absl::StrFormat("block obstacle, grown by the agent radius (%d)", blocks)});
+      out.push_back({kBlockObstacleColor, absl::StrFormat("block obstacle (%d)", blocks)});
     }
     if (size_t(blocks) < footprints.size()) {
       out.push_back(
