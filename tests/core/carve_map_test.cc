@@ -18,6 +18,7 @@
 #include "waymesh/checks/map_checks.h"
 #include "waymesh/core/nav_query.h"
 #include "waymesh/core/obstacles/footprint.h"
+#include "waymesh/core/tile_source.h"
 #include "waymesh/demo_world/demo_world.h"
 
 namespace waymesh {
@@ -234,6 +235,55 @@ TEST(CarveMapTest, EmptyListIsTheBase) {
   carved = CarveMap(base, far);
   ASSERT_TRUE(carved.ok());
   EXPECT_EQ(carved->get(), base.get());
+}
+
+// Serves no tile: enough to make a paged map.
+class NoTileSource : public TileSource {
+ public:
+  std::shared_ptr<const TileView> Acquire(uint32_t) const override { return nullptr; }
+};
+
+TEST(CarveMapTest, PagedMapRefused) {
+  const auto resident = Arena(8);
+  const auto paged = std::make_shared<const NavMap>(resident->info(), resident->digest(),
+                                                    std::make_shared<NoTileSource>());
+  const std::vector<Obstacle> one{
+      {"crate", CylinderShape{{10, 0, 10}, 1, 2}, ObstacleEffect::kBlock, 0}};
+  const auto carved = CarveMap(paged, one);
+  EXPECT_EQ(carved.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_NE(carved.status().message().find("paged"), std::string::npos);
+}
+
+// Carving is a function of the base and the list: removing an obstacle (carving without it)
+// gives exactly the tiles carving the rest alone gives, and tiles it never touched are the
+// base's own.
+TEST(CarveMapTest, RemovingAnObstacleRestoresExactly) {
+  const auto base = Arena(8);
+  NavQuery q(base);
+  std::mt19937 rng(5);
+  std::vector<Obstacle> obstacles = RandomObstacles(q, 12, rng, true);
+  auto with = CarveMap(base, obstacles);
+  ASSERT_TRUE(with.ok());
+  obstacles.pop_back();
+  auto without = CarveMap(base, obstacles);
+  auto again = CarveMap(base, obstacles);
+  ASSERT_TRUE(without.ok() && again.ok());
+  int shared = 0;
+  for (const TileView& t : (*without)->tiles()) {
+    const TileView& u = (*again)->tile(t.index);
+    ASSERT_EQ(t.poly_count(), u.poly_count());
+    EXPECT_TRUE(std::equal(t.poly_verts.begin(), t.poly_verts.end(), u.poly_verts.begin(),
+                           u.poly_verts.end()));
+    EXPECT_TRUE(std::equal(t.poly_neighbors.begin(), t.poly_neighbors.end(),
+                           u.poly_neighbors.begin(), u.poly_neighbors.end()));
+    EXPECT_TRUE(
+        std::equal(t.vertices.begin(), t.vertices.end(), u.vertices.begin(), u.vertices.end()));
+    if ((*without)->generation(t.index) == base->generation(t.index)) {
+      EXPECT_EQ(t.vertices.data(), base->tile(t.index).vertices.data());
+      ++shared;
+    }
+  }
+  EXPECT_GT(shared, 0);
 }
 
 TEST(CarveMapTest, InvalidObstacleNamed) {
