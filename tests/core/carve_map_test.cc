@@ -284,6 +284,29 @@ TEST(CarveMapTest, RemovingAnObstacleRestoresExactly) {
     }
   }
   EXPECT_GT(shared, 0);
+  // Every polygon of a changed tile names the base polygon it lies in: its centroid is inside
+  // that polygon (plan view).
+  int pieces = 0;
+  for (const TileView& t : (*with)->tiles()) {
+    if (t.poly_origin.empty()) continue;
+    ASSERT_EQ(t.poly_origin.size(), t.poly_count());
+    const TileView& b = base->tile(t.index);
+    for (uint32_t p = 0; p < t.poly_count(); ++p) {
+      const uint32_t o = t.poly_origin[p];
+      ASSERT_LT(o, b.poly_count());
+      double cx = 0, cz = 0;
+      for (uint32_t i = 0; i < t.corner_count(p); ++i)
+        cx += t.corner(p, i).x, cz += t.corner(p, i).z;
+      cx /= t.corner_count(p), cz /= t.corner_count(p);
+      for (uint32_t i = 0, n = b.corner_count(o); i < n; ++i) {
+        const Vec3 a = b.corner(o, i), c = b.corner(o, (i + 1) % n);
+        EXPECT_GE((c.x - a.x) * (cz - a.z) - (cx - a.x) * (c.z - a.z), -1e-6)
+            << "tile " << t.index << " poly " << p << " outside its origin " << o;
+      }
+      pieces += o != p;
+    }
+  }
+  EXPECT_GT(pieces, 0);
 }
 
 TEST(CarveMapTest, InvalidObstacleNamed) {
