@@ -18,6 +18,7 @@
 #include "waymesh/checks/map_checks.h"
 #include "waymesh/core/nav_query.h"
 #include "waymesh/core/obstacles/footprint.h"
+#include "waymesh/core/tile_source.h"
 #include "waymesh/demo_world/demo_world.h"
 
 namespace waymesh {
@@ -234,6 +235,78 @@ TEST(CarveMapTest, EmptyListIsTheBase) {
   carved = CarveMap(base, far);
   ASSERT_TRUE(carved.ok());
   EXPECT_EQ(carved->get(), base.get());
+}
+
+// Serves no tile: enough to make a paged map.
+class NoTileSource : public TileSource {
+ public:
+  std::shared_ptr<const TileView> Acquire(uint32_t) const override { return nullptr; }
+};
+
+TEST(CarveMapTest, PagedMapRefused) {
+  const auto resident = Arena(8);
+  const auto paged = std::make_shared<const NavMap>(resident->info(), resident->digest(),
+                                                    std::make_shared<NoTileSource>());
+  const std::vector<Obstacle> one{
+      {"crate", CylinderShape{{10, 0, 10}, 1, 2}, ObstacleEffect::kBlock, 0}};
+  const auto carved = CarveMap(paged, one);
+  EXPECT_EQ(carved.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_NE(carved.status().message().find("paged"), std::string::npos);
+}
+
+// Carving is a function of the base and the list: removing an obstacle (carving without it)
+// gives exactly the tiles carving the rest alone gives, and tiles it never touched are the
+// base's own.
+TEST(CarveMapTest, RemovingAnObstacleRestoresExactly) {
+  const auto base = Arena(8);
+  NavQuery q(base);
+  std::mt19937 rng(5);
+  std::vector<Obstacle> obstacles = RandomObstacles(q, 12, rng, true);
+  auto with = CarveMap(base, obstacles);
+  ASSERT_TRUE(with.ok());
+  obstacles.pop_back();
+  auto without = CarveMap(base, obstacles);
+  auto again = CarveMap(base, obstacles);
+  ASSERT_TRUE(without.ok() && again.ok());
+  int shared = 0;
+  for (const TileView& t : (*without)->tiles()) {
+    const TileView& u = (*again)->tile(t.index);
+    ASSERT_EQ(t.poly_count(), u.poly_count());
+    EXPECT_TRUE(std::equal(t.poly_verts.begin(), t.poly_verts.end(), u.poly_verts.begin(),
+                           u.poly_verts.end()));
+    EXPECT_TRUE(std::equal(t.poly_neighbors.begin(), t.poly_neighbors.end(),
+                           u.poly_neighbors.begin(), u.poly_neighbors.end()));
+    EXPECT_TRUE(
+        std::equal(t.vertices.begin(), t.vertices.end(), u.vertices.begin(), u.vertices.end()));
+    if ((*without)->generation(t.index) == base->generation(t.index)) {
+      EXPECT_EQ(t.vertices.data(), base->tile(t.index).vertices.data());
+      ++shared;
+    }
+  }
+  EXPECT_GT(shared, 0);
+  // Every polygon of a changed tile names the base polygon it lies in: its centroid is inside
+  // that polygon (plan view).
+  int pieces = 0;
+  for (const TileView& t : (*with)->tiles()) {
+    if (t.poly_origin.empty()) continue;
+    ASSERT_EQ(t.poly_origin.size(), t.poly_count());
+    const TileView& b = base->tile(t.index);
+    for (uint32_t p = 0; p < t.poly_count(); ++p) {
+      const uint32_t o = t.poly_origin[p];
+      ASSERT_LT(o, b.poly_count());
+      double cx = 0, cz = 0;
+      for (uint32_t i = 0; i < t.corner_count(p); ++i)
+        cx += t.corner(p, i).x, cz += t.corner(p, i).z;
+      cx /= t.corner_count(p), cz /= t.corner_count(p);
+      for (uint32_t i = 0, n = b.corner_count(o); i < n; ++i) {
+        const Vec3 a = b.corner(o, i), c = b.corner(o, (i + 1) % n);
+        EXPECT_GE((c.x - a.x) * (cz - a.z) - (cx - a.x) * (c.z - a.z), -1e-6)
+            << "tile " << t.index << " poly " << p << " outside its origin " << o;
+      }
+      pieces += o != p;
+    }
+  }
+  EXPECT_GT(pieces, 0);
 }
 
 TEST(CarveMapTest, InvalidObstacleNamed) {

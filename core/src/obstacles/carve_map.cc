@@ -251,8 +251,13 @@ class Carver {
       num.slots.push_back({p, -1});
     }
     const auto& cut = cut_.at(t);
+    // In polygon order, not the hash map's: the numbering must not depend on it.
+    std::vector<uint32_t> cut_polys;
+    for (const auto& [p, pieces] : cut) cut_polys.push_back(p);
+    std::sort(cut_polys.begin(), cut_polys.end());
     std::vector<uint32_t> holes;
-    for (const auto& [p, pieces] : cut) {
+    for (const uint32_t p : cut_polys) {
+      const std::vector<Piece>& pieces = cut.at(p);
       num.new_index[p] = kCutPolygon;
       if (pieces.empty()) {
         holes.push_back(p);

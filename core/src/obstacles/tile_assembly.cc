@@ -146,6 +146,7 @@ struct TileAssembler::Storage {
     std::vector<BvNode> bv_nodes;
     std::vector<PolyIndex> cross_links;
     std::vector<OffMeshLink> off_mesh_links;
+    std::vector<uint32_t> poly_origin;
   };
   std::shared_ptr<const NavMap> base;  // the shared tiles point into its bytes
   absl::flat_hash_map<uint32_t, Arrays> tiles;
@@ -296,6 +297,7 @@ void TileAssembler::BuildArrays(const WorkTile& w) {
     a.area_prefix.push_back(float(area_sum));
     a.poly_area.push_back(wp.area);
     a.poly_flags.push_back(wp.flags);
+    a.poly_origin.push_back(wp.origin);
     boxes.push_back(box);
     bounds.Extend(box.min);
     bounds.Extend(box.max);
@@ -335,6 +337,7 @@ void TileAssembler::BuildArrays(const WorkTile& w) {
   v.bv_nodes = a.bv_nodes;
   v.cross_links = a.cross_links;
   v.off_mesh_links = a.off_mesh_links;
+  v.poly_origin = a.poly_origin;
 }
 
 absl::StatusOr<std::shared_ptr<const NavMap>> TileAssembler::Publish() {

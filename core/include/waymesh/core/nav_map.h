@@ -130,6 +130,10 @@ struct TileView {
   std::span<const BvNode> bv_nodes;
   std::span<const PolyIndex> cross_links;  // neighbours in other tiles
   std::span<const OffMeshLink> off_mesh_links;
+  // Tiles of a map carved with obstacles (obstacles/carve_map.h) that changed: per polygon, the
+  // polygon of the base map's tile it was cut from or copied from. Empty otherwise (each
+  // polygon is its own origin).
+  std::span<const uint32_t> poly_origin;
 
   uint32_t poly_count() const { return poly_start.empty() ? 0 : uint32_t(poly_start.size() - 1); }
   uint32_t corner_count(uint32_t p) const { return poly_start[p + 1] - poly_start[p]; }
