@@ -114,7 +114,7 @@ int main(int argc, char** argv) {
     credentials = grpc::SslCredentials(tls);
   }
   auto stub =
-      v1::Navigation::NewStub(grpc::CreateChannel(absl::GetFlag(FLAGS_target), credentials));
+      v1::NavigationService::NewStub(grpc::CreateChannel(absl::GetFlag(FLAGS_target), credentials));
   grpc::ClientContext context;
   context.set_deadline(absl::ToChronoTime(absl::Now() + absl::GetFlag(FLAGS_timeout)));
   if (!absl::GetFlag(FLAGS_token).empty()) {
@@ -130,7 +130,7 @@ int main(int argc, char** argv) {
   if (call == "map_info") {
     v1::GetMapInfoRequest request;
     request.set_map_id(absl::GetFlag(FLAGS_map));
-    v1::MapInfo response;
+    v1::GetMapInfoResponse response;
     return Print(stub->GetMapInfo(&context, request, &response), response);
   }
   if (call == "nearest_point") {

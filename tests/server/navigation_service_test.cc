@@ -27,7 +27,7 @@ class NavigationServiceTest : public ::testing::Test {
     server_ = StartServer(TestConfig(maps_.path()));
     ASSERT_NE(server_, nullptr);
     channel_ = Dial(*server_);
-    stub_ = v1::Navigation::NewStub(channel_);
+    stub_ = v1::NavigationService::NewStub(channel_);
   }
 
   static const DemoTown& town() { return Town(); }
@@ -35,7 +35,7 @@ class NavigationServiceTest : public ::testing::Test {
   TempDir maps_;
   std::unique_ptr<server::NavigationServer> server_;
   std::shared_ptr<grpc::Channel> channel_;
-  std::unique_ptr<v1::Navigation::Stub> stub_;
+  std::unique_ptr<v1::NavigationService::Stub> stub_;
 };
 
 TEST_F(NavigationServiceTest, FindPathMatchesTheDirectQuery) {
@@ -46,7 +46,7 @@ TEST_F(NavigationServiceTest, FindPathMatchesTheDirectQuery) {
   v1::FindPathResponse response;
   const grpc::Status status = stub_->FindPath(&ctx, TownPathRequest(west, east), &response);
   ASSERT_TRUE(status.ok()) << status.error_message();
-  EXPECT_EQ(response.status(), v1::COMPLETE);
+  EXPECT_EQ(response.status(), v1::PATH_STATUS_COMPLETE);
   ASSERT_GE(response.waypoints_size(), 2);
   EXPECT_TRUE(response.waypoints(0).flags() & v1::WAYPOINT_FLAG_START);
   EXPECT_TRUE(response.waypoints(response.waypoints_size() - 1).flags() & v1::WAYPOINT_FLAG_END);
@@ -72,9 +72,9 @@ TEST_F(NavigationServiceTest, NoPathAndOffMeshAreStatusesOfOkResponses) {
     v1::PathStatus want;
   };
   const Case cases[] = {
-      {west, ProbeAt(town(), kProbeIslet), v1::NO_PATH},  // the river islet is an island
-      {west + Vec3{0, 200, 0}, west, v1::START_OFF_MESH},
-      {west, west + Vec3{0, -200, 0}, v1::END_OFF_MESH},
+      {west, ProbeAt(town(), kProbeIslet), v1::PATH_STATUS_NO_PATH},  // the river islet is an island
+      {west + Vec3{0, 200, 0}, west, v1::PATH_STATUS_START_OFF_MESH},
+      {west, west + Vec3{0, -200, 0}, v1::PATH_STATUS_END_OFF_MESH},
   };
   for (const Case& c : cases) {
     grpc::ClientContext ctx;
@@ -95,7 +95,7 @@ TEST_F(NavigationServiceTest, NodeLimitGivesPartialPaths) {
   v1::FindPathResponse cut;
   ASSERT_TRUE(stub_->FindPath(&ctx, limited, &cut).ok());
   // PARTIAL whatever allow_partial says: the search was cut, the goal is not unreachable.
-  EXPECT_EQ(cut.status(), v1::PARTIAL);
+  EXPECT_EQ(cut.status(), v1::PATH_STATUS_PARTIAL);
   EXPECT_GE(cut.waypoints_size(), 2);
   EXPECT_LE(cut.nodes_expanded(), 4u * 4u);
 }
@@ -113,31 +113,31 @@ TEST_F(NavigationServiceTest, FindPathBatchAnswersInOrder) {
   v1::FindPathBatchResponse response;
   const grpc::Status status = stub_->FindPathBatch(&ctx, batch, &response);
   ASSERT_TRUE(status.ok()) << status.error_message();
-  ASSERT_EQ(response.responses_size(), 3);
-  EXPECT_EQ(response.responses(0).status(), v1::COMPLETE);
-  EXPECT_EQ(response.responses(1).status(), v1::END_OFF_MESH);
-  EXPECT_EQ(response.responses(2).status(), v1::COMPLETE);
+  ASSERT_EQ(response.results_size(), 3);
+  EXPECT_EQ(response.results(0).response().status(), v1::PATH_STATUS_COMPLETE);
+  EXPECT_EQ(response.results(1).response().status(), v1::PATH_STATUS_END_OFF_MESH);
+  EXPECT_EQ(response.results(2).response().status(), v1::PATH_STATUS_COMPLETE);
   // Same answer as the single call.
   grpc::ClientContext single_ctx;
   SetDeadline(&single_ctx);
   v1::FindPathResponse single;
   ASSERT_TRUE(stub_->FindPath(&single_ctx, TownPathRequest(ramp, east), &single).ok());
-  EXPECT_EQ(single.SerializeAsString(), response.responses(2).SerializeAsString());
+  EXPECT_EQ(single.SerializeAsString(), response.results(2).response().SerializeAsString());
 }
 
 TEST_F(NavigationServiceTest, ValidateMoveAlongTheSurface) {
   const Vec3 west = ProbeAt(town(), kProbeWestBank);
   v1::ValidateMoveRequest request;
   request.set_map_id("town");
-  SetVec(west, request.mutable_from());
-  SetVec(west + Vec3{0, 0, 0.8f}, request.mutable_to());
+  SetVec(west, request.mutable_start());
+  SetVec(west + Vec3{0, 0, 0.8f}, request.mutable_end());
   grpc::ClientContext ctx;
   SetDeadline(&ctx);
   v1::ValidateMoveResponse response;
   const grpc::Status status = stub_->ValidateMove(&ctx, request, &response);
   ASSERT_TRUE(status.ok()) << status.error_message();
-  EXPECT_EQ(response.verdict(), v1::ValidateMoveResponse::VALID);
-  EXPECT_EQ(response.reason(), v1::ValidateMoveResponse::REASON_NONE);
+  EXPECT_EQ(response.verdict(), v1::ValidateMoveResponse::VERDICT_VALID);
+  EXPECT_EQ(response.reason(), v1::ValidateMoveResponse::REASON_UNSPECIFIED);
   EXPECT_NEAR(response.distance(), 0.8f, 0.06f);
 }
 
@@ -211,8 +211,9 @@ TEST_F(NavigationServiceTest, MapInfoAndListMaps) {
   SetDeadline(&ctx);
   v1::GetMapInfoRequest request;
   request.set_map_id("town");
-  v1::MapInfo info;
-  ASSERT_TRUE(stub_->GetMapInfo(&ctx, request, &info).ok());
+  v1::GetMapInfoResponse answer;
+  ASSERT_TRUE(stub_->GetMapInfo(&ctx, request, &answer).ok());
+  const v1::MapInfo& info = answer.map();
   const MapInfo& truth = town().map->info();
   EXPECT_EQ(info.map_id(), "town");
   EXPECT_EQ(info.polygons(), truth.polygon_count);
@@ -220,7 +221,9 @@ TEST_F(NavigationServiceTest, MapInfoAndListMaps) {
   EXPECT_EQ(info.tiles(), town().map->tile_count());
   EXPECT_EQ(info.islands(), truth.islands.size());
   EXPECT_EQ(info.file_bytes(), town().bytes.size());
-  EXPECT_GT(info.loaded_unix_ms(), 0);
+  EXPECT_GT(info.load_time().seconds(), 1700000000);
+  EXPECT_EQ(info.map_version(), 1u);
+  EXPECT_THAT(info.agent_types(), ::testing::ElementsAre(""));
   EXPECT_GT(info.areas_size(), 0);
 
   grpc::ClientContext ctx2;

@@ -12,6 +12,7 @@
 #include "gtest/gtest.h"
 #include "test_server.h"
 #include "waymesh/server/call_interrupt.h"
+#include "waymesh/server/error_model.h"
 
 namespace waymesh::testing {
 namespace {
@@ -28,7 +29,7 @@ class ServerErrorsTest : public ::testing::Test {
   void Start(server::ServerConfig config, server::ServerHooks hooks = {}) {
     server_ = StartServer(config, std::move(hooks));
     ASSERT_NE(server_, nullptr);
-    stub_ = v1::Navigation::NewStub(Dial(*server_));
+    stub_ = v1::NavigationService::NewStub(Dial(*server_));
   }
 
   grpc::Status Call(const v1::FindPathRequest& request, absl::Duration deadline = absl::Seconds(20),
@@ -51,7 +52,7 @@ class ServerErrorsTest : public ::testing::Test {
 
   TempDir maps_;
   std::unique_ptr<server::NavigationServer> server_;
-  std::unique_ptr<v1::Navigation::Stub> stub_;
+  std::unique_ptr<v1::NavigationService::Stub> stub_;
 };
 
 TEST_F(ServerErrorsTest, InvalidArgumentNamesTheField) {
@@ -82,8 +83,8 @@ TEST_F(ServerErrorsTest, InvalidArgumentNamesTheField) {
 
   v1::ValidateMoveRequest move;
   move.set_map_id("town");
-  SetVec({0, 0, 0}, move.mutable_from());
-  SetVec({1, 0, 0}, move.mutable_to());
+  SetVec({0, 0, 0}, move.mutable_start());
+  SetVec({1, 0, 0}, move.mutable_end());
   move.set_tolerance(-3);
   grpc::ClientContext ctx;
   SetDeadline(&ctx);
@@ -105,7 +106,7 @@ TEST_F(ServerErrorsTest, UnknownMapIsNotFound) {
   SetDeadline(&ctx);
   v1::GetMapInfoRequest info;
   info.set_map_id("atlantis");
-  v1::MapInfo out;
+  v1::GetMapInfoResponse out;
   EXPECT_EQ(stub_->GetMapInfo(&ctx, info, &out).error_code(), grpc::StatusCode::NOT_FOUND);
 }
 
@@ -199,8 +200,9 @@ TEST(CallLivenessTest, CancelledBeatsDeadlineAndBothStopWork) {
   EXPECT_TRUE(server::CallLiveness(false, later, now).ok());
   EXPECT_EQ(server::CallLiveness(false, now, now).code(), absl::StatusCode::kDeadlineExceeded);
   EXPECT_EQ(server::CallLiveness(true, later, now).code(), absl::StatusCode::kCancelled);
-  EXPECT_EQ(server::ToGrpcStatus(absl::DeadlineExceededError("x")).error_code(),
+  EXPECT_EQ(server::ToGrpcStatus(server::CallLiveness(false, now, now)).error_code(),
             grpc::StatusCode::DEADLINE_EXCEEDED);
+  EXPECT_EQ(server::ReasonOf(server::CallLiveness(true, later, now)), "CANCELLED");
   EXPECT_TRUE(server::ToGrpcStatus(absl::OkStatus()).ok());
 }
 

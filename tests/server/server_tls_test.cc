@@ -62,7 +62,7 @@ class ServerTlsTest : public ::testing::Test {
 
   // A FindPath over a channel with `credentials`; the status only.
   grpc::Status CallWith(const std::shared_ptr<grpc::ChannelCredentials>& credentials) {
-    auto stub = v1::Navigation::NewStub(grpc::CreateChannel(server_->target(), credentials));
+    auto stub = v1::NavigationService::NewStub(grpc::CreateChannel(server_->target(), credentials));
     grpc::ClientContext ctx;
     SetDeadline(&ctx, absl::Seconds(10));
     v1::FindPathResponse response;

@@ -15,7 +15,7 @@ namespace waymesh::testing {
 namespace {
 
 std::vector<std::string> AskAll(const server::NavigationServer& server, const DemoTown& town) {
-  auto stub = v1::Navigation::NewStub(Dial(server));
+  auto stub = v1::NavigationService::NewStub(Dial(server));
   std::vector<std::string> answers;
   const auto& probes = town.truth.probes;
   for (size_t i = 0; i < probes.size(); ++i) {
@@ -72,7 +72,7 @@ TEST(TileBudgetTest, ServedPathsEqualTheResidentMapsPaths) {
   config.tile_cache_bytes = town.bytes.size() / 4;
   std::unique_ptr<server::NavigationServer> server = StartServer(config);
   ASSERT_NE(server, nullptr);
-  auto stub = v1::Navigation::NewStub(Dial(*server));
+  auto stub = v1::NavigationService::NewStub(Dial(*server));
   NavQuery resident(town.map);
   // What the server applies when a request names no filter: the map's own area costs.
   const QueryFilter filter = server::ToQueryFilter(v1::QueryFilter(), town.map->info());

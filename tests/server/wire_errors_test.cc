@@ -78,7 +78,7 @@ TEST_F(WireErrorsTest, UnparseableRequestsAreInvalidArgumentAndCounted) {
   grpc::ClientContext ctx;
   SetDeadline(&ctx);
   EXPECT_TRUE(
-      v1::Navigation::NewStub(channel)->FindPath(&ctx, BankToBankRequest(), &response).ok());
+      v1::NavigationService::NewStub(channel)->FindPath(&ctx, BankToBankRequest(), &response).ok());
 }
 
 TEST_F(WireErrorsTest, AResponseOverTheLimitIsResourceExhaustedAndCountedSo) {
@@ -87,7 +87,7 @@ TEST_F(WireErrorsTest, AResponseOverTheLimitIsResourceExhaustedAndCountedSo) {
   auto call = [&](server::NavigationServer& server, v1::FindPathBatchResponse* response) {
     grpc::ClientContext ctx;
     SetDeadline(&ctx);
-    return v1::Navigation::NewStub(Dial(server))->FindPathBatch(&ctx, batch, response);
+    return v1::NavigationService::NewStub(Dial(server))->FindPathBatch(&ctx, batch, response);
   };
   // The answer's size under the default limit, then a limit between request and answer.
   v1::FindPathBatchResponse full;
@@ -116,7 +116,7 @@ TEST_F(WireErrorsTest, AScrapeNeverCountsMoreCallsHandledThanStarted) {
   std::vector<std::thread> callers;
   for (int t = 0; t < 4; ++t) {
     callers.emplace_back([&, channel = Dial(*server)] {
-      auto stub = v1::Navigation::NewStub(channel);
+      auto stub = v1::NavigationService::NewStub(channel);
       for (int i = 0; i < 100000 && !stop; ++i) {
         grpc::ClientContext ctx;
         SetDeadline(&ctx);
