@@ -30,6 +30,7 @@ RUN apt-get update \
       libgrpc++1.51 \
       libprotobuf32 \
       libspdlog1.10 \
+      libprometheus-cpp-core1.0 \
       libfmt9 \
       libcairo2 \
       librecast1 \

@@ -12,10 +12,10 @@
 #include <string_view>
 #include <vector>
 
-#include "waymesh/loader/demo_world.h"
-#include "waymesh/loader/export_writer.h"
-#include "waymesh/loader/map_build.h"
-#include "waymesh/loader/map_file.h"
+#include "waymesh/demo_world/demo_world.h"
+#include "waymesh/import/export_writer.h"
+#include "waymesh/build/map_build.h"
+#include "waymesh/format/map_file.h"
 
 namespace {
 

@@ -21,8 +21,8 @@
 #include <string>
 #include <vector>
 
-#include "waymesh/loader/map_file.h"
-#include "waymesh/loader/repaired_mesh.h"
+#include "waymesh/format/map_file.h"
+#include "waymesh/mesh/repaired_mesh.h"
 
 namespace waymesh {
 namespace {

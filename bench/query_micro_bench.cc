@@ -14,9 +14,9 @@
 #include <vector>
 
 #include "waymesh/core/nav_query.h"
-#include "waymesh/loader/importers.h"
-#include "waymesh/loader/map_file.h"
-#include "waymesh/loader/repair.h"
+#include "waymesh/format/map_file.h"
+#include "waymesh/import/importers.h"
+#include "waymesh/repair/repair.h"
 
 namespace waymesh {
 namespace {
@@ -146,6 +146,39 @@ void BM_MoveAlongSurface(benchmark::State& state, std::string rel, bool merge) {
   }
 }
 
+// Random surface points (the centres of the circle queries).
+std::vector<SurfacePoint> Centres(NavQuery& q, int n) {
+  std::vector<SurfacePoint> out;
+  for (const Pair& p : RandomPairs(q, n))
+    out.push_back(**q.NearestPoint(p.start, {1, 4, 1}, QueryFilter()));
+  return out;
+}
+
+void BM_DistanceToWall(benchmark::State& state, std::string rel, bool merge, float radius) {
+  NavQuery q(Build(rel, merge));
+  const std::vector<SurfacePoint> centres = Centres(q, 1024);
+  WallDistance w;
+  size_t i = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(
+        q.FindDistanceToWall(centres[i++ % centres.size()], radius, QueryFilter(), &w));
+  }
+}
+
+void BM_PolygonsInCircle(benchmark::State& state, std::string rel, bool merge, float radius) {
+  NavQuery q(Build(rel, merge));
+  const std::vector<SurfacePoint> centres = Centres(q, 1024);
+  PolygonsInCircle out;
+  size_t i = 0, polygons = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(
+        q.FindPolygonsInCircle(centres[i++ % centres.size()], radius, QueryFilter(), 4096, &out));
+    polygons += out.polygons.size();
+  }
+  state.counters["polygons"] =
+      benchmark::Counter(double(polygons), benchmark::Counter::kAvgIterations);
+}
+
 void BM_RandomPoint(benchmark::State& state, std::string rel, bool merge) {
   NavQuery q(Build(rel, merge));
   std::mt19937_64 rng(1);
@@ -183,6 +216,10 @@ BENCHMARK_CAPTURE(BM_FindPathRandom, laya, kLaya, true);
 BENCHMARK_CAPTURE(BM_Raycast, aurora, kAurora, false);
 BENCHMARK_CAPTURE(BM_Raycast, laya, kLaya, true);
 BENCHMARK_CAPTURE(BM_MoveAlongSurface, laya, kLaya, true);
+BENCHMARK_CAPTURE(BM_DistanceToWall, aurora_10m, kAurora, false, 10.0f);
+BENCHMARK_CAPTURE(BM_DistanceToWall, laya_10m, kLaya, true, 10.0f);
+BENCHMARK_CAPTURE(BM_PolygonsInCircle, aurora_10m, kAurora, false, 10.0f);
+BENCHMARK_CAPTURE(BM_PolygonsInCircle, laya_10m, kLaya, true, 10.0f);
 BENCHMARK_CAPTURE(BM_RandomPoint, aurora, kAurora, false);
 BENCHMARK_CAPTURE(BM_Height, laya, kLaya, true);
 

@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <span>
 
-#include "waymesh/loader/repair.h"
+#include "waymesh/repair/repair.h"
 
 namespace waymesh {
 namespace {

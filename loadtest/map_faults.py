@@ -5,13 +5,16 @@ For each way an operator (or a disk) can change `town.wmesh` under a running way
 start a fresh server on a maps directory holding the demo town, drive FindPath on map `town` with
 waymesh-load for --seconds, apply the fault one second in (and the restore, where the case has
 one, halfway), and count the calls that failed. Then SIGTERM the server and time its exit.
-Prints one Markdown row per case. The CI suite (tests/server/map_file_faults_test.cc) runs the
+Prints one Markdown row per case: calls, failed calls, the p99 latency of the OK calls, the
+server's map reloads and rejected files by the end (what the fault made it do), the time from
+SIGTERM to exit and the errors. The CI suite (tests/server/map_file_faults_test.cc) runs the
 same cases shorter and asserts zero failed calls; this script gives the figures.
 
-  python3 loadtest/map_faults.py [--build build/rel] [--server BIN] [--seconds 8] [--cases a,b]
+  python3 loadtest/map_faults.py [--build build/rel] [--server BIN] [--seconds 20] [--cases a,b]
 
 --server runs another waymesh-server binary (e.g. an older build, for a before/after table);
-flags it does not know (--map-settle, --map-removal-grace, --spool-dir) are left out.
+flags it does not know (--spool-dir) are left out; --reload-settle and --map-removal-grace
+keep their defaults (1 s, 30 s), so the deleted file is back well within the grace.
 Traffic goes to 127.0.0.1 only; every run is bounded by --seconds.
 """
 
@@ -35,6 +38,11 @@ def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+# How long each corrupt file stays in place: longer than the server's default --reload-settle
+# (1 s) plus a poll, so each one is examined (and rejected) rather than skipped as unsettled.
+CORRUPT_HOLD_S = 1.6
 
 
 def write_in_place(path, data, chunk=None, pause=0.0):
@@ -71,7 +79,8 @@ class Case:
         self.name, self.fault, self.restore = name, fault, restore
 
 
-def make_cases(path, a, b):
+def make_cases(path, a, b, later):
+    """The cases; `later` is how many seconds after the fault the restore comes."""
     def flap():
         end = time.time() + 3
         i = 0
@@ -102,7 +111,8 @@ def make_cases(path, a, b):
 
     return [
         Case("atomic rename of corrupt files (bit flip, truncated, empty, version, garbage)",
-             lambda: [(rename_into(path, c), time.sleep(0.4)) for c in corrupt_variants(a)],
+             lambda: [(rename_into(path, c), time.sleep(CORRUPT_HOLD_S))
+                      for c in corrupt_variants(a)],
              lambda: rename_into(path, a)),
         Case("atomic renames of a different valid map every 50 ms", flap),
         Case("in-place overwrite, same content", lambda: write_in_place(path, a)),
@@ -112,12 +122,32 @@ def make_cases(path, a, b):
         Case("in-place truncate to 1000 bytes, later replaced",
              lambda: os.truncate(path, 1000), lambda: rename_into(path, a)),
         Case("one bit flipped in place in tile data", bit_flip),
-        Case("deleted, restored 3 s later", lambda: os.unlink(path),
+        Case(f"deleted, restored {later:g} s later", lambda: os.unlink(path),
              lambda: write_in_place(path, a)),
-        Case("replaced by a directory, restored 3 s later", to_directory, from_directory),
-        Case("FIFO renamed over the map, restored 3 s later", to_fifo,
+        Case(f"replaced by a directory, restored {later:g} s later", to_directory,
+             from_directory),
+        Case(f"FIFO renamed over the map, restored {later:g} s later", to_fifo,
              lambda: rename_into(path, a)),
     ]
+
+
+def restore_after(args):
+    """The fault comes 1 s into the load, the restore halfway through it."""
+    return args.seconds / 2 - 1
+
+
+def map_metrics(port):
+    """'reloads / rejected' from the server's counters (what the fault made the server do)."""
+    try:
+        text = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5).read()
+    except OSError:
+        return "?"
+    values = {}
+    for line in text.decode().splitlines():
+        name, _, value = line.partition(" ")
+        values[name] = value
+    return " / ".join(values.get(n, "-").split(".")[0] for n in
+                      ("waymesh_map_reloads_total", "waymesh_map_reload_failures_total"))
 
 
 def server_flags(server):
@@ -131,7 +161,7 @@ def run_case(args, case_index, work, town_a, town_b, data_file, help_text):
     path = os.path.join(maps, "town.wmesh")
     with open(path, "wb") as f:
         f.write(town_a)
-    case = make_cases(path, town_a, town_b)[case_index]
+    case = make_cases(path, town_a, town_b, restore_after(args))[case_index]
     port, metrics_port = free_port(), free_port()
     argv = [args.server, f"--maps-dir={maps}", "--listen-address=127.0.0.1", f"--port={port}",
             "--metrics-address=127.0.0.1", f"--metrics-port={metrics_port}",
@@ -161,7 +191,7 @@ def run_case(args, case_index, work, town_a, town_b, data_file, help_text):
         fault = threading.Thread(target=case.fault)
         fault.start()
         if case.restore:
-            time.sleep(args.seconds / 2 - 1)
+            time.sleep(restore_after(args))
             fault.join()
             case.restore()
         fault.join()
@@ -171,6 +201,9 @@ def run_case(args, case_index, work, town_a, town_b, data_file, help_text):
         codes = r["statusCodeDistribution"]
         failed = sum(n for code, n in codes.items() if code != "OK")
         errors = ", ".join(f"{n}x {e[:60]}" for e, n in r.get("errorDistribution", {}).items())
+        p99 = next((d["latency"] / 1e6 for d in r.get("latencyDistribution") or []
+                    if d["percentage"] == 99), 0.0)
+        reloads = map_metrics(metrics_port)
         begin = time.time()
         server.send_signal(signal.SIGTERM)
         try:
@@ -178,7 +211,7 @@ def run_case(args, case_index, work, town_a, town_b, data_file, help_text):
             stop = f"{time.time() - begin:.1f} s (exit {rc})"
         except subprocess.TimeoutExpired:
             stop = "did not exit in 30 s"
-        return case.name, r["count"], failed, stop, errors
+        return case.name, r["count"], failed, f"{p99:.1f}", reloads, stop, errors
     finally:
         if server.poll() is None:
             server.kill()
@@ -192,9 +225,9 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--build", default=os.path.join(ROOT, "build/rel"))
     p.add_argument("--server", help="waymesh-server binary (default: BUILD/server/...)")
-    p.add_argument("--seconds", type=float, default=8.0, help="load per case")
+    p.add_argument("--seconds", type=float, default=20.0, help="load per case")
     p.add_argument("--reload-interval", default="200ms")
-    # Smaller than the town's map (~2 MB), so tiles are read from the map while the run goes
+    # Smaller than the town's map (0.67 MB), so tiles are read from the map while the run goes
     # on, as on a server whose maps exceed its budget.
     p.add_argument("--tile-cache-bytes", type=int, default=256 << 10)
     p.add_argument("--cases", help="comma-separated case numbers (0-based); default all")
@@ -216,17 +249,18 @@ def main():
                 towns.append(f.read())
         data_file = os.path.join(work, "findpath.json")
         subprocess.run([waymesh, "loaddata", os.path.join(work, "town7.wmesh"), "--map-id", "town",
-                        "--rpc", "FindPath", "--count", "500", "-o", data_file], check=True)
+                        "--rpc", "FindPath", "--count", "500", "-o", data_file], check=True,
+                       stdout=subprocess.DEVNULL)
         help_text = server_flags(args.server)
-        count = len(make_cases("/nonexistent", b"x" * 64, b"y" * 64))
+        count = len(make_cases("/nonexistent", b"x" * 64, b"y" * 64, 0))
         chosen = [int(c) for c in args.cases.split(",")] if args.cases else range(count)
         print(f"server {args.server}, {args.seconds:g} s of FindPath per case (4 in flight)")
-        print("| what happened to town.wmesh | calls | failed | SIGTERM to exit | errors |")
-        print("|---|---|---|---|---|")
+        print("| what happened to town.wmesh | calls | failed | p99 ms | reloads / rejected "
+              "| SIGTERM to exit | errors |")
+        print("|---|---|---|---|---|---|---|")
         for i in chosen:
-            name, calls, failed, stop, errors = run_case(args, i, work, towns[0], towns[1],
-                                                         data_file, help_text)
-            print(f"| {name} | {calls} | {failed} | {stop} | {errors} |", flush=True)
+            row = run_case(args, i, work, towns[0], towns[1], data_file, help_text)
+            print("| " + " | ".join(str(v) for v in row) + " |", flush=True)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -15,6 +15,7 @@ PACKAGES=(
   libprotobuf-dev protobuf-compiler libprotoc-dev  # messages of proto/waymesh/v1/*.proto; Importer for waymesh-load
   grpc-proto                               # grpc.health.v1 proto for health-check clients
   libspdlog-dev                            # waymesh-server logs (text or JSON)
+  prometheus-cpp-dev                       # /metrics: metric types, registry, text format
   openssl                                  # test certificates for the TLS / mutual TLS tests
   libcpp-httplib-dev                       # HTTP client of the metrics endpoint tests
   libboost-dev                             # Boost.Beast/Asio (headers): the bounded /metrics and /healthz server

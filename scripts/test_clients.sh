@@ -35,7 +35,7 @@ require_tools go javac java protoc protoc-gen-go protoc-gen-go-grpc grpc_java_pl
 check "Go client builds (Debian protoc-gen-go, Go gRPC, offline)" 600 bash clients/go/build.sh "$TMP/go"
 check "Java client builds (Debian grpc_java_plugin, grpc-java jars)" 600 bash clients/java/build.sh "$TMP/java"
 
-# The demo town (loader/demo_world.h) and the CLI's own answers on it: the reference.
+# The demo town (tools/demo_world, waymesh/demo_world/demo_world.h) and the CLI's own answers on it: the reference.
 MAPS=$TMP/maps
 mkdir -p "$MAPS"
 check "demo town generated and compiled" 120 sh -c "

@@ -56,7 +56,7 @@ expected=$(printf '%s\n' "${BASE_FILES[@]}" | grep '^deploy/base/' | sort)
 check "base/kustomization.yaml lists exactly the base files" 5 test "$listed" = "$expected"
 
 if command -v kubectl >/dev/null; then
-  for k in base overlays/sharded; do
+  for k in base overlays/sharded overlays/tls; do
     out=$TMP/$(echo "$k" | tr / -).yaml
     check "kubectl kustomize deploy/$k" 60 sh -c "kubectl kustomize deploy/$k >$out"
     [[ -s $out ]] && BUNDLES+=(--bundle "kustomize $k=$out,deploy/monitoring/servicemonitor.yaml")
@@ -136,8 +136,22 @@ mutate() {
 }
 D=deploy/base/deployment.yaml
 F=deploy/base/configmap-flags.yaml
-mutate "readiness probe on another port" $D '/readinessProbe:/,/port:/s/port: 50051/port: 50052/' "probes target"
-mutate "server listens elsewhere than the probes" $F 's/WAYMESH_PORT: "50051"/WAYMESH_PORT: "50052"/' "probes target"
+
+# The base with TLS turned on as deploy/overlays/tls does it (TLS flags, probes unchanged on
+# the plaintext health port) must pass: checked on a raw copy, since rendering the overlay
+# needs kubectl.
+tls_dir=$TMP/tls-variant
+rm -rf "$tls_dir" && mkdir -p "$tls_dir" && cp -r deploy Dockerfile "$tls_dir/"
+sed -i 's/^  WAYMESH_HEALTH_PORT: .*/&\n  WAYMESH_TLS_CERT: \/tls\/tls.crt\n  WAYMESH_TLS_KEY: \/tls\/tls.key/' "$tls_dir/$F"
+tls_files=("${BASE_FILES[@]/#/$tls_dir/}")
+check "TLS variant of the base (probes on --health-port) passes" 60 \
+  "${VALIDATE[@]}" --dockerfile "$tls_dir/Dockerfile" --bundle "tls=$(join "${tls_files[@]}")"
+grep -q WAYMESH_TLS_CERT "$tls_dir/$F" || fail "TLS variant: sed added no TLS flags"
+mutate "readiness probe on another port" $D '/readinessProbe:/,/port:/s/port: 8081/port: 8082/' "probes target"
+mutate "server answers health elsewhere than the probes" $F 's/WAYMESH_HEALTH_PORT: "8081"/WAYMESH_HEALTH_PORT: "8082"/' "probes target"
+mutate "health port differs from the container port" $F 's/WAYMESH_HEALTH_PORT: "8081"/WAYMESH_HEALTH_PORT: "8082"/' "container ports match"
+mutate "TLS on and probes on the TLS port" $D 's/port: 8081/port: 50051/; /^        - name: waymesh$/,/image:/s|image: .*|&\n          args: ["--tls-cert=/tls/tls.crt", "--tls-key=/tls/tls.key"]|' "probes target"
+mutate "TLS on and no health port" $F 's/WAYMESH_HEALTH_PORT: "8081"/WAYMESH_HEALTH_PORT: "-1"\n  WAYMESH_TLS_CERT: \/tls\/tls.crt\n  WAYMESH_TLS_KEY: \/tls\/tls.key/' "gRPC probes speak plaintext only"
 mutate "metrics port differs from the container port" $F 's/WAYMESH_METRICS_PORT: "9464"/WAYMESH_METRICS_PORT: "9465"/' "container ports match"
 mutate "misspelt flag variable" $F 's/WAYMESH_MAX_CONNECTION_AGE:/WAYMESH_MAX_CONECTION_AGE:/' "flags are waymesh-server's"
 mutate "argument the server does not have" $D '/^        - name: waymesh$/,/image:/s|image: .*|&\n          args: ["--no-such-flag=1"]|' "flags are waymesh-server's"

@@ -8,8 +8,8 @@
 #include "absl/strings/str_format.h"
 #include "commands.h"
 #include "report_format.h"
-#include "waymesh/loader/map_build.h"
-#include "waymesh/loader/map_file.h"
+#include "waymesh/build/map_build.h"
+#include "waymesh/format/map_file.h"
 
 namespace waymesh::cli {
 namespace {

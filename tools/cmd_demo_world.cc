@@ -12,8 +12,8 @@
 
 #include "absl/strings/str_format.h"
 #include "commands.h"
-#include "waymesh/loader/demo_world.h"
-#include "waymesh/loader/export_writer.h"
+#include "waymesh/demo_world/demo_world.h"
+#include "waymesh/import/export_writer.h"
 
 namespace waymesh::cli {
 namespace {

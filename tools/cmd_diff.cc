@@ -8,7 +8,7 @@
 
 #include "commands.h"
 #include "map_arg.h"
-#include "waymesh/loader/map_diff.h"
+#include "waymesh/diff/map_diff.h"
 #include "waymesh/render/diff_scene.h"
 #include "waymesh/render/map_scene.h"
 #include "waymesh/render/picture_file.h"

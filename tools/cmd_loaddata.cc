@@ -8,8 +8,8 @@
 
 #include "commands.h"
 #include "map_arg.h"
-#include "waymesh/loader/load_requests.h"
-#include "waymesh/loader/map_file.h"
+#include "waymesh/query_files/load_requests.h"
+#include "waymesh/format/map_file.h"
 
 namespace waymesh::cli {
 namespace {

@@ -16,7 +16,7 @@
 #include "map_arg.h"
 #include "position_arg.h"
 #include "waymesh/core/nav_query.h"
-#include "waymesh/loader/path_queries.h"
+#include "waymesh/query_files/path_queries.h"
 
 namespace waymesh::cli {
 namespace {

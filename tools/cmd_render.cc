@@ -12,7 +12,7 @@
 #include "commands.h"
 #include "map_arg.h"
 #include "position_arg.h"
-#include "waymesh/loader/path_queries.h"
+#include "waymesh/query_files/path_queries.h"
 #include "waymesh/render/map_scene.h"
 #include "waymesh/render/path_trace.h"
 #include "waymesh/render/picture_file.h"

@@ -13,9 +13,9 @@
 #include "absl/strings/str_format.h"
 #include "commands.h"
 #include "position_arg.h"
-#include "waymesh/loader/map_checks.h"
-#include "waymesh/loader/map_file_check.h"
-#include "waymesh/loader/number_text.h"
+#include "waymesh/checks/map_checks.h"
+#include "waymesh/format/map_file_check.h"
+#include "waymesh/io/number_text.h"
 
 namespace waymesh::cli {
 namespace {

@@ -21,5 +21,6 @@ void RegisterRender(CLI::App& app, int* exit_code);
 void RegisterDiff(CLI::App& app, int* exit_code);
 void RegisterBake(CLI::App& app, int* exit_code);
 void RegisterLoadData(CLI::App& app, int* exit_code);
+void RegisterCrowd(CLI::App& app, int* exit_code);
 
 }  // namespace waymesh::cli

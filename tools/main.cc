@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   waymesh::cli::RegisterDiff(app, &exit_code);
   waymesh::cli::RegisterBake(app, &exit_code);
   waymesh::cli::RegisterLoadData(app, &exit_code);
+  waymesh::cli::RegisterCrowd(app, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -2,7 +2,9 @@
 
 #include <iostream>
 
-#include "waymesh/loader/map_file.h"
+#include "absl/strings/match.h"
+#include "waymesh/format/map_file.h"
+#include "waymesh/format/map_structure.h"
 
 namespace waymesh::cli {
 
@@ -10,7 +12,11 @@ std::shared_ptr<const NavMap> LoadMapArg(std::string_view verb, const std::strin
                                          const MapLoadOptions& options) {
   absl::StatusOr<std::shared_ptr<const NavMap>> map = LoadMapFile(path, options);
   if (map.ok()) return *std::move(map);
-  std::cerr << "waymesh " << verb << ": " << map.status().message() << "\n";
+  std::cerr << "waymesh " << verb << ": " << map.status().message();
+  if (absl::StartsWith(map.status().message(), kStructurallyBroken)) {
+    std::cerr << "; `waymesh validate` lists every problem";
+  }
+  std::cerr << "\n";
   return nullptr;
 }
 

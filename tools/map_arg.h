@@ -6,7 +6,7 @@
 #include <string_view>
 
 #include "waymesh/core/nav_map.h"
-#include "waymesh/loader/map_file.h"
+#include "waymesh/format/map_file.h"
 
 namespace waymesh::cli {
 

@@ -5,7 +5,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
-#include "waymesh/loader/tolerances.h"
+#include "waymesh/mesh/tolerances.h"
 
 namespace waymesh::cli {
 

@@ -2,12 +2,11 @@
 // Human-readable and JSON summaries of maps and builds, shared by the CLI verbs.
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <ostream>
 
-#include <nlohmann/json.hpp>
-
 #include "waymesh/core/nav_map.h"
-#include "waymesh/loader/repaired_mesh.h"
+#include "waymesh/mesh/repaired_mesh.h"
 
 namespace waymesh::cli {
 

@@ -7,9 +7,9 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "waymesh/loader/importers.h"
-#include "waymesh/loader/map_file.h"
-#include "waymesh/loader/repair.h"
+#include "waymesh/format/map_file.h"
+#include "waymesh/import/importers.h"
+#include "waymesh/repair/repair.h"
 
 namespace waymesh::bench {
 namespace {
@@ -25,7 +25,7 @@ absl::StatusOr<BenchMap> CompileAndLoad(const std::string& name,
   auto shared = std::make_shared<const std::string>(*std::move(bytes));
   absl::StatusOr<std::shared_ptr<const NavMap>> map = LoadMap(shared);
   if (!map.ok()) return map.status();
-  return BenchMap{name, *std::move(map), shared->size()};
+  return BenchMap{name, *std::move(map), shared->size(), shared};
 }
 
 }  // namespace
@@ -42,6 +42,10 @@ absl::StatusOr<BenchMap> LoadBenchMap(const std::string& name, const std::string
   absl::StatusOr<SourceMesh> source = ImportFile(path);
   if (!source.ok()) return source.status();
   return CompileAndLoad(name, std::span<const SourceMesh>(&*source, 1), repair);
+}
+
+absl::StatusOr<BenchMap> BuildSourceMap(const std::string& name, const SourceMesh& source) {
+  return CompileAndLoad(name, std::span<const SourceMesh>(&source, 1), RepairOptions());
 }
 
 absl::StatusOr<BenchMap> BuildDemoWorldMap(const std::string& name,

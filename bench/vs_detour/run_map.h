@@ -9,8 +9,8 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "vs_detour/report.h"
-#include "waymesh/loader/demo_world.h"
-#include "waymesh/loader/repaired_mesh.h"
+#include "waymesh/demo_world/demo_world.h"
+#include "waymesh/mesh/repaired_mesh.h"
 
 namespace waymesh::bench {
 

@@ -3,12 +3,14 @@
 #include <cmath>
 
 #include "absl/strings/str_format.h"
+#include "distance_to_wall.h"
 #include "line_of_sight.h"
 #include "move_along_surface.h"
 #include "nearest_point.h"
 #include "path_refine.h"
 #include "path_search.h"
 #include "poly_geometry.h"
+#include "polygons_in_circle.h"
 #include "query_context.h"
 #include "random_point.h"
 #include "raycast.h"
@@ -30,6 +32,17 @@ absl::Status CheckExtents(Vec3 e) {
   if (IsFinite(e) && e.x >= 0 && e.y >= 0 && e.z >= 0) return absl::OkStatus();
   return absl::InvalidArgumentError(
       absl::StrFormat("half extents (%g, %g, %g) must be finite and non-negative", e.x, e.y, e.z));
+}
+
+absl::Status CheckRadius(float radius, const char* what) {
+  if (std::isfinite(radius) && radius > 0) return absl::OkStatus();
+  return absl::InvalidArgumentError(
+      absl::StrFormat("%s %g must be finite and positive", what, radius));
+}
+
+absl::Status CheckMaxPolygons(uint32_t max_polygons) {
+  if (max_polygons > 0) return absl::OkStatus();
+  return absl::InvalidArgumentError("max_polygons must be positive");
 }
 
 // A polygon reference given by the caller: in the map, of the tile's current generation, and
@@ -306,6 +319,64 @@ absl::StatusOr<std::optional<SurfacePoint>> NavQuery::RandomPointInCircle(
   }
   if (!ctx_->Passes(filter, center.poly.index())) return std::optional<SurfacePoint>();
   return PointOrTileError(*ctx_, internal::RandomPointInDisc(*ctx_, center, radius, filter, rng));
+}
+
+absl::Status NavQuery::FindDistanceToWall(Vec3 center, float max_radius, const QueryFilter& filter,
+                                          Vec3 half_extents, WallDistance* out) {
+  internal::PinScope pins(*ctx_);
+  if (absl::Status s = CheckPoint(center, "center"); !s.ok()) return s;
+  if (absl::Status s = CheckRadius(max_radius, "max radius"); !s.ok()) return s;
+  if (absl::Status s = CheckExtents(half_extents); !s.ok()) return s;
+  const auto c = internal::NearestPoint(*ctx_, center, half_extents, filter);
+  if (!c) {
+    internal::WallDistanceOffMesh(center, max_radius, out);
+    return TileStatus(*ctx_);
+  }
+  return FindDistanceToWall(*c, max_radius, filter, out);
+}
+
+absl::Status NavQuery::FindDistanceToWall(const SurfacePoint& center, float max_radius,
+                                          const QueryFilter& filter, WallDistance* out) {
+  internal::PinScope pins(*ctx_);
+  if (absl::Status s = CheckSurfacePoint(*ctx_, center, "center"); !s.ok()) return s;
+  if (absl::Status s = CheckRadius(max_radius, "max radius"); !s.ok()) return s;
+  if (!ctx_->Passes(filter, center.poly.index())) {
+    internal::WallDistanceOffMesh(center.pos, max_radius, out);
+    return TileStatus(*ctx_);
+  }
+  internal::DistanceToWall(*ctx_, center, max_radius, filter, out);
+  return TileStatus(*ctx_);
+}
+
+absl::Status NavQuery::FindPolygonsInCircle(Vec3 center, float radius, const QueryFilter& filter,
+                                            uint32_t max_polygons, Vec3 half_extents,
+                                            PolygonsInCircle* out) {
+  internal::PinScope pins(*ctx_);
+  if (absl::Status s = CheckPoint(center, "center"); !s.ok()) return s;
+  if (absl::Status s = CheckRadius(radius, "radius"); !s.ok()) return s;
+  if (absl::Status s = CheckMaxPolygons(max_polygons); !s.ok()) return s;
+  if (absl::Status s = CheckExtents(half_extents); !s.ok()) return s;
+  const auto c = internal::NearestPoint(*ctx_, center, half_extents, filter);
+  if (!c) {
+    internal::PolygonsInCircleOffMesh(out);
+    return TileStatus(*ctx_);
+  }
+  return FindPolygonsInCircle(*c, radius, filter, max_polygons, out);
+}
+
+absl::Status NavQuery::FindPolygonsInCircle(const SurfacePoint& center, float radius,
+                                            const QueryFilter& filter, uint32_t max_polygons,
+                                            PolygonsInCircle* out) {
+  internal::PinScope pins(*ctx_);
+  if (absl::Status s = CheckSurfacePoint(*ctx_, center, "center"); !s.ok()) return s;
+  if (absl::Status s = CheckRadius(radius, "radius"); !s.ok()) return s;
+  if (absl::Status s = CheckMaxPolygons(max_polygons); !s.ok()) return s;
+  if (!ctx_->Passes(filter, center.poly.index())) {
+    internal::PolygonsInCircleOffMesh(out);
+    return TileStatus(*ctx_);
+  }
+  internal::PolygonsInDisc(*ctx_, center, radius, filter, max_polygons, out);
+  return TileStatus(*ctx_);
 }
 
 absl::StatusOr<std::optional<SurfacePoint>> NavQuery::Height(float x, float z, float y_hint) {

@@ -138,6 +138,27 @@ double PolyAreaXZ(const TileView& tile, uint32_t poly) {
   return 0.5 * sum;
 }
 
+Vec3 PolyCentroid(const TileView& tile, uint32_t poly) {
+  // Triangles of a fan around corner 0, weighted by area; relative to corner 0 for precision.
+  const uint32_t n = tile.corner_count(poly);
+  const Vec3 o = tile.corner(poly, 0);
+  double sum = 0, x = 0, z = 0;
+  for (uint32_t i = 1; i + 1 < n; ++i) {
+    const Vec3 b = tile.corner(poly, i), c = tile.corner(poly, i + 1);
+    const double a2 = TriArea2XZ(o, b, c);
+    sum += a2;
+    x += a2 * (double(b.x - o.x) + double(c.x - o.x)) / 3;
+    z += a2 * (double(b.z - o.z) + double(c.z - o.z)) / 3;
+  }
+  Vec3 p = o;
+  if (sum > 0) {
+    p.x = float(o.x + x / sum);
+    p.z = float(o.z + z / sum);
+  }
+  p.y = PolyHeightAt(tile, poly, p.x, p.z);
+  return p;
+}
+
 namespace {
 
 // Twice the 3D area of a detail triangle: uniform "by area" means by surface area, matching

@@ -55,6 +55,9 @@ inline Vec3 ClosestPointOnPoly(const TileView& tile, uint32_t poly, Vec3 p) {
 // Plan-view area of the polygon (m²).
 double PolyAreaXZ(const TileView& tile, uint32_t poly);
 
+// The polygon's plan-view area centroid, at the surface height there.
+Vec3 PolyCentroid(const TileView& tile, uint32_t poly);
+
 // Uniform random surface point of the polygon by surface area, from a uniform in [0, 1)
 // choosing the detail triangle and two placing the point in it.
 Vec3 SamplePolySurface(const TileView& tile, uint32_t poly, float u_tri, float u, float v);

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "absl/random/distributions.h"
+#include "disc_flood.h"
 #include "poly_geometry.h"
 
 namespace waymesh::internal {
@@ -160,28 +161,16 @@ std::optional<SurfacePoint> RandomPointOnIsland(QueryContext& ctx, uint32_t isla
 std::optional<SurfacePoint> RandomPointInDisc(QueryContext& ctx, const SurfacePoint& center,
                                               float radius, const QueryFilter& filter,
                                               absl::BitGenRef rng) {
-  // Flood fill the polygons reachable from the centre through portals touching the disc.
-  ctx.pool.Reset();
+  // The polygons reachable from the centre through portals touching the disc.
   const Vec3 c = center.pos;
   const float r_sq = radius * radius;
-  const PolyIndex center_at = center.poly.index();
-  ctx.pool.Create(ctx.Global(center_at), center_at);
+  DiscFlood flood{c, r_sq};
   double area = 0;
-  for (uint32_t ci = 0; ci < ctx.pool.size(); ++ci) {
-    const SearchNode cur = ctx.pool.node(ci);
-    const TileView& t = ctx.Tile(cur.at.tile);
-    area += PolyArea(t, cur.at.poly);
-    const uint32_t base = t.poly_start[cur.at.poly], n = t.corner_count(cur.at.poly);
-    for (uint32_t i = 0; i < n; ++i) {
-      const std::optional<PolyIndex> nb = t.across(base + i);
-      if (!nb || !ctx.Exists(*nb) || !ctx.Passes(filter, *nb)) continue;
-      const Vec3 a = t.corner(cur.at.poly, i), b = t.corner(cur.at.poly, i + 1 == n ? 0 : i + 1);
-      if (DistSqXZ(Lerp(a, b, ClosestParamXZ(a, b, c)), c) > r_sq) continue;
-      const uint32_t global = ctx.Global(*nb);
-      if (ctx.pool.Find(global) != kNoNode) continue;
-      ctx.pool.Create(global, *nb);
-    }
-  }
+  FloodDisc(ctx, filter, center, &flood, [&](uint32_t node) {
+    const SearchNode& nd = ctx.pool.node(node);
+    area += PolyArea(ctx.Tile(nd.at.tile), nd.at.poly);
+    return true;
+  });
   const uint32_t count = ctx.pool.size();
   const double disc_area = M_PI * double(r_sq);
   for (int attempt = 0; attempt < kDiscTries; ++attempt) {

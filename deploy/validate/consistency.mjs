@@ -121,6 +121,10 @@ function checkDeployment(d, objects, ctx) {
   });
   const grpcPort = Number(flags.get("port"));
   const metricsPort = Number(flags.get("metrics_port"));
+  const healthPort = Number(flags.get("health_port") ?? -1);
+  const tls = (flags.get("tls_cert") ?? "") !== "";
+  // Ports a kubelet gRPC probe (plaintext only) can get an answer on.
+  const probePorts = [...(healthPort > 0 ? [healthPort] : []), ...(tls ? [] : [grpcPort])];
 
   check("selector selects its own pods", (e) => {
     if (!selects(d.spec?.selector, podLabels)) e.push("spec.selector does not match the template labels");
@@ -130,6 +134,7 @@ function checkDeployment(d, objects, ctx) {
     if (resolvePort(server, "grpc") !== grpcPort) e.push(`port "grpc" is ${resolvePort(server, "grpc")}, the server listens on ${grpcPort}`);
     if (metricsPort <= 0) e.push("metrics are disabled or on a random port; nothing could scrape them");
     else if (resolvePort(server, "metrics") !== metricsPort) e.push(`port "metrics" is ${resolvePort(server, "metrics")}, the server serves metrics on ${metricsPort}`);
+    if (healthPort > 0 && resolvePort(server, "health") !== healthPort) e.push(`port "health" is ${resolvePort(server, "health")}, the server serves plaintext health on ${healthPort}`);
   });
 
   check("probes target the server's health endpoints", (e) => {
@@ -140,7 +145,8 @@ function checkDeployment(d, objects, ctx) {
         continue;
       }
       if (probe.grpc) {
-        if (probe.grpc.port !== grpcPort) e.push(`${kind}: gRPC probe on port ${probe.grpc.port}, the server listens on ${grpcPort}`);
+        if (probePorts.length === 0) e.push(`${kind}: TLS is on (--tls-cert) and gRPC probes speak plaintext only: set --health-port and probe it`);
+        else if (!probePorts.includes(probe.grpc.port)) e.push(`${kind}: gRPC probe on port ${probe.grpc.port}, the server answers plaintext health on ${probePorts.join(" or ")}${tls ? " (the API port uses TLS)" : ""}`);
         if (!HEALTH_SERVICES.includes(probe.grpc.service ?? "")) e.push(`${kind}: health service "${probe.grpc.service}" is not registered by the server`);
       } else if (probe.httpGet) {
         const port = resolvePort(server, probe.httpGet.port) ?? probe.httpGet.port;

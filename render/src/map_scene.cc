@@ -5,7 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "waymesh/loader/number_text.h"
+#include "waymesh/io/number_text.h"
 #include "waymesh/render/legend.h"
 #include "waymesh/render/palette.h"
 #include "waymesh/render/view_transform.h"

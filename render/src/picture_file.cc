@@ -3,7 +3,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "waymesh/loader/map_file.h"
+#include "waymesh/format/map_file.h"
 #include "waymesh/render/png_writer.h"
 #include "waymesh/render/svg_writer.h"
 

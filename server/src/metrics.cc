@@ -1,8 +1,15 @@
 #include "waymesh/server/metrics.h"
 
+#include <algorithm>
+#include <sstream>
+#include <stdexcept>
 #include <utility>
 
 #include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "grpcpp/grpcpp.h"
+#include "prometheus/text_serializer.h"
+#include "waymesh/server/process_metrics.h"
 
 namespace waymesh::server {
 namespace {
@@ -31,13 +38,51 @@ constexpr std::string_view kMoveReasonLabels[kMoveReasonCount] = {
     "valid", "from_off_mesh", "to_off_mesh", "blocked_by_wall", "too_far", "wrong_floor",
 };
 
-// Assigns *out from a StatusOr, returning its error from the enclosing function.
-#define WAYMESH_ASSIGN_OR_RETURN_METRIC(out, expr) \
-  do {                                             \
-    auto result = (expr);                          \
-    if (!result.ok()) return result.status();      \
-    out = *result;                                 \
-  } while (false)
+// Families are built with the type's Build*() helper; `labels` of every child of a family must
+// have the same names (prometheus-cpp sorts them by name when rendering).
+template <typename Builder>
+auto& Family(Builder builder, prometheus::Registry& registry, const char* name, const char* help) {
+  return builder.Name(name).Help(help).Register(registry);
+}
+
+// Mirrors a monotonic total kept elsewhere (e.g. the tile cache) into a counter, which
+// prometheus-cpp can only increment. Never lowers it. Callers are serialized (render_mu_).
+void MirrorTotal(prometheus::Counter* counter, uint64_t total) {
+  const double delta = static_cast<double>(total) - counter->Value();
+  if (delta > 0) counter->Increment(delta);
+}
+
+prometheus::MetricFamily GaugeFamily(const char* name, const char* help) {
+  return prometheus::MetricFamily{name, help, prometheus::MetricType::Gauge, {}};
+}
+
+void AddGaugeSample(prometheus::MetricFamily* family,
+                    std::vector<prometheus::ClientMetric::Label> labels, double value) {
+  prometheus::ClientMetric sample;
+  sample.label = std::move(labels);
+  sample.gauge.value = value;
+  family->metric.push_back(std::move(sample));
+}
+
+// waymesh_map_info and waymesh_map_version of the maps served now. Built at each scrape rather
+// than kept as children, so a map that is unloaded (or a replaced version) drops out at once.
+std::vector<prometheus::MetricFamily> MapFamilies(const std::vector<MapVersionInfo>& maps) {
+  prometheus::MetricFamily info = GaugeFamily(
+      "waymesh_map_info",
+      "1 for every served map, labelled with its version and the hash of the scene it was built "
+      "from.");
+  prometheus::MetricFamily version = GaugeFamily(
+      "waymesh_map_version", "Version of each served map: 1 at first load, +1 per reload.");
+  for (const MapVersionInfo& map : maps) {
+    AddGaugeSample(&info,
+                   {{"map", map.id},
+                    {"source_hash", map.source_hash},
+                    {"version", std::to_string(map.version)}},
+                   1);
+    AddGaugeSample(&version, {{"map", map.id}}, static_cast<double>(map.version));
+  }
+  return {std::move(info), std::move(version)};
+}
 
 }  // namespace
 
@@ -54,91 +99,77 @@ std::vector<double> DefaultLatencyBuckets() {
   return {0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0};
 }
 
-std::vector<double> DefaultNodesExpandedBuckets() { return ExponentialBuckets(1, 4, 11); }
+std::vector<double> DefaultNodesExpandedBuckets() {
+  std::vector<double> bounds;
+  for (double bound = 1; bounds.size() < 11; bound *= 4) bounds.push_back(bound);
+  return bounds;
+}
 
 absl::StatusOr<std::unique_ptr<ServerMetrics>> ServerMetrics::Create() {
   std::unique_ptr<ServerMetrics> metrics(new ServerMetrics());
-  if (absl::Status s = metrics->Register(); !s.ok()) return s;
+  // prometheus-cpp reports a bad name, label or bucket list by throwing.
+  try {
+    metrics->Register();
+  } catch (const std::exception& e) {
+    return absl::InternalError(absl::StrCat("registering the server metrics: ", e.what()));
+  }
   return metrics;
 }
 
-absl::Status ServerMetrics::Register() {
-  if (absl::Status s = RegisterRpcMetrics(); !s.ok()) return s;
-  if (absl::Status s = RegisterWaymeshMetrics(); !s.ok()) return s;
-  registry_.AddCollector([this] { Collect(); });
-  return absl::OkStatus();
+void ServerMetrics::Register() {
+  RegisterRpcMetrics();
+  RegisterWaymeshMetrics();
+  RegisterBuildInfo();
 }
 
-absl::Status ServerMetrics::RegisterRpcMetrics() {
-  const std::vector<std::string> labels = {"grpc_type", "grpc_service", "grpc_method"};
-  const std::vector<std::string> code_labels = {"grpc_type", "grpc_service", "grpc_method",
-                                                "grpc_code"};
-  CounterFamily *started, *handled, *received, *sent;
-  HistogramFamily* seconds;
-  WAYMESH_ASSIGN_OR_RETURN_METRIC(
-      started, registry_.AddCounter("grpc_server_started_total",
-                                    "Total number of RPCs started on the server.", labels));
-  WAYMESH_ASSIGN_OR_RETURN_METRIC(
-      handled,
-      registry_.AddCounter("grpc_server_handled_total",
-                           "Total number of RPCs completed on the server, regardless of success "
-                           "or failure.",
-                           code_labels));
-  WAYMESH_ASSIGN_OR_RETURN_METRIC(
-      received,
-      registry_.AddCounter("grpc_server_msg_received_total",
-                           "Total number of RPC messages received on the server.", labels));
-  WAYMESH_ASSIGN_OR_RETURN_METRIC(
-      sent, registry_.AddCounter("grpc_server_msg_sent_total",
-                                 "Total number of gRPC messages sent by the server.", labels));
-  WAYMESH_ASSIGN_OR_RETURN_METRIC(
-      seconds, registry_.AddHistogram("grpc_server_handling_seconds",
-                                      "Histogram of response latency (seconds) of gRPC that had "
-                                      "been application-level handled by the server.",
-                                      labels, DefaultLatencyBuckets()));
+void ServerMetrics::RegisterRpcMetrics() {
+  // The registry reads families in registration order: handled before started, so a scrape
+  // never shows more calls handled than started (started - handled = calls in flight >= 0).
+  auto& handled = Family(prometheus::BuildCounter(), registry_, "grpc_server_handled_total",
+                         "Total number of RPCs completed on the server, regardless of success "
+                         "or failure.");
+  auto& started = Family(prometheus::BuildCounter(), registry_, "grpc_server_started_total",
+                         "Total number of RPCs started on the server.");
+  auto& received = Family(prometheus::BuildCounter(), registry_, "grpc_server_msg_received_total",
+                          "Total number of RPC messages received on the server.");
+  auto& sent = Family(prometheus::BuildCounter(), registry_, "grpc_server_msg_sent_total",
+                      "Total number of gRPC messages sent by the server.");
+  auto& seconds = Family(prometheus::BuildHistogram(), registry_, "grpc_server_handling_seconds",
+                         "Histogram of response latency (seconds) of gRPC that had been "
+                         "application-level handled by the server.");
+  const std::vector<double> latency_buckets = DefaultLatencyBuckets();
   for (int m = 0; m < kRpcMethodCount; ++m) {
+    const prometheus::Labels labels = {{"grpc_type", "unary"},
+                                       {"grpc_service", std::string(kNavigationServiceName)},
+                                       {"grpc_method", std::string(kMethodNames[m])}};
     RpcSeries& series = rpc_[m];
-    const std::string_view method = kMethodNames[m];
-    const std::string_view service = kNavigationServiceName;
-    WAYMESH_ASSIGN_OR_RETURN_METRIC(series.started,
-                                    started->WithLabels({"unary", service, method}));
-    WAYMESH_ASSIGN_OR_RETURN_METRIC(series.msg_received,
-                                    received->WithLabels({"unary", service, method}));
-    WAYMESH_ASSIGN_OR_RETURN_METRIC(series.msg_sent, sent->WithLabels({"unary", service, method}));
-    WAYMESH_ASSIGN_OR_RETURN_METRIC(series.handling_seconds,
-                                    seconds->WithLabels({"unary", service, method}));
+    series.started = &started.Add(labels);
+    series.msg_received = &received.Add(labels);
+    series.msg_sent = &sent.Add(labels);
+    series.handling_seconds = &seconds.Add(labels, latency_buckets);
     for (int c = 0; c < kGrpcCodeCount; ++c) {
-      WAYMESH_ASSIGN_OR_RETURN_METRIC(
-          series.handled[c], handled->WithLabels({"unary", service, method, kCodeNames[c]}));
+      prometheus::Labels code_labels = labels;
+      code_labels.emplace("grpc_code", std::string(kCodeNames[c]));
+      series.handled[c] = &handled.Add(code_labels);
     }
   }
-  return absl::OkStatus();
 }
 
-absl::Status ServerMetrics::RegisterWaymeshMetrics() {
-  CounterFamily *paths, *moves, *family;
-  HistogramFamily* nodes;
-  GaugeFamily* gauge;
-  WAYMESH_ASSIGN_OR_RETURN_METRIC(
-      paths, registry_.AddCounter("waymesh_path_results_total",
-                                  "FindPath searches by outcome (complete, partial, no_path, "
-                                  "start_off_mesh, end_off_mesh).",
-                                  {"status"}));
+void ServerMetrics::RegisterWaymeshMetrics() {
+  auto& paths = Family(prometheus::BuildCounter(), registry_, "waymesh_path_results_total",
+                       "FindPath searches by outcome (complete, partial, no_path, "
+                       "start_off_mesh, end_off_mesh).");
   for (size_t i = 0; i < path_results_.size(); ++i) {
-    WAYMESH_ASSIGN_OR_RETURN_METRIC(path_results_[i], paths->WithLabels({kPathStatusLabels[i]}));
+    path_results_[i] = &paths.Add({{"status", std::string(kPathStatusLabels[i])}});
   }
-  WAYMESH_ASSIGN_OR_RETURN_METRIC(
-      moves,
-      registry_.AddCounter("waymesh_move_validations_total",
-                           "ValidateMove verdicts by reason (valid or why not).", {"reason"}));
+  auto& moves = Family(prometheus::BuildCounter(), registry_, "waymesh_move_validations_total",
+                       "ValidateMove verdicts by reason (valid or why not).");
   for (int i = 0; i < kMoveReasonCount; ++i) {
-    WAYMESH_ASSIGN_OR_RETURN_METRIC(move_results_[i], moves->WithLabels({kMoveReasonLabels[i]}));
+    move_results_[i] = &moves.Add({{"reason", std::string(kMoveReasonLabels[i])}});
   }
-  WAYMESH_ASSIGN_OR_RETURN_METRIC(
-      nodes,
-      registry_.AddHistogram("waymesh_search_nodes_expanded", "A* nodes expanded per path search.",
-                             {}, DefaultNodesExpandedBuckets()));
-  WAYMESH_ASSIGN_OR_RETURN_METRIC(nodes_expanded_, nodes->WithLabels({}));
+  nodes_expanded_ = &Family(prometheus::BuildHistogram(), registry_,
+                            "waymesh_search_nodes_expanded", "A* nodes expanded per path search.")
+                         .Add({}, DefaultNodesExpandedBuckets());
 
   struct GaugeSpec {
     Gauge** out;
@@ -162,8 +193,7 @@ absl::Status ServerMetrics::RegisterWaymeshMetrics() {
        "--map-removal-grace unless it returns)."},
   };
   for (const GaugeSpec& spec : gauges) {
-    WAYMESH_ASSIGN_OR_RETURN_METRIC(gauge, registry_.AddGauge(spec.name, spec.help));
-    WAYMESH_ASSIGN_OR_RETURN_METRIC(*spec.out, gauge->WithLabels({}));
+    *spec.out = &Family(prometheus::BuildGauge(), registry_, spec.name, spec.help).Add({});
   }
 
   struct CounterSpec {
@@ -186,10 +216,18 @@ absl::Status ServerMetrics::RegisterWaymeshMetrics() {
        "Maps unloaded because their file stayed gone for --map-removal-grace."},
   };
   for (const CounterSpec& spec : counters) {
-    WAYMESH_ASSIGN_OR_RETURN_METRIC(family, registry_.AddCounter(spec.name, spec.help));
-    WAYMESH_ASSIGN_OR_RETURN_METRIC(*spec.out, family->WithLabels({}));
+    *spec.out = &Family(prometheus::BuildCounter(), registry_, spec.name, spec.help).Add({});
   }
-  return absl::OkStatus();
+}
+
+void ServerMetrics::RegisterBuildInfo() {
+  Family(prometheus::BuildGauge(), registry_, "waymesh_build_info",
+         "Always 1; the labels say which build runs: its version and the gRPC and compiler "
+         "it was built with.")
+      .Add({{"version", WAYMESH_VERSION_STRING},
+            {"grpc_version", grpc::Version()},
+            {"compiler", __VERSION__}})
+      .Set(1);
 }
 
 void ServerMetrics::RpcStarted(RpcMethod method) {
@@ -239,24 +277,40 @@ void ServerMetrics::SetRegistrySource(std::function<RegistrySnapshot()> source) 
   source_ = std::move(source);
 }
 
-void ServerMetrics::Collect() {
+std::vector<MapVersionInfo> ServerMetrics::Collect() const {
   RegistrySnapshot snap;
   {
     std::lock_guard<std::mutex> lock(source_mu_);
-    if (!source_) return;
+    if (!source_) return {};
     snap = source_();
   }
-  cache_hits_->SetFromSource(snap.tile_cache_hits);
-  cache_misses_->SetFromSource(snap.tile_cache_misses);
-  cache_evictions_->SetFromSource(snap.tile_cache_evictions);
+  MirrorTotal(cache_hits_, snap.tile_cache_hits);
+  MirrorTotal(cache_misses_, snap.tile_cache_misses);
+  MirrorTotal(cache_evictions_, snap.tile_cache_evictions);
   cache_bytes_->Set(static_cast<double>(snap.tile_cache_resident_bytes));
   cache_budget_bytes_->Set(static_cast<double>(snap.tile_cache_budget_bytes));
   cache_tiles_->Set(static_cast<double>(snap.tile_cache_resident_tiles));
   maps_loaded_->Set(static_cast<double>(snap.maps_loaded));
-  reloads_->SetFromSource(snap.reloads);
-  reload_failures_->SetFromSource(snap.reload_failures);
-  map_removals_->SetFromSource(snap.removals);
+  MirrorTotal(reloads_, snap.reloads);
+  MirrorTotal(reload_failures_, snap.reload_failures);
+  MirrorTotal(map_removals_, snap.removals);
   map_files_missing_->Set(static_cast<double>(snap.files_missing));
+  return std::move(snap.maps);
+}
+
+std::string ServerMetrics::Render() const {
+  std::vector<prometheus::MetricFamily> families;
+  {
+    std::lock_guard<std::mutex> lock(render_mu_);
+    families = MapFamilies(Collect());
+  }
+  std::vector<prometheus::MetricFamily> registered = registry_.Collect();
+  std::vector<prometheus::MetricFamily> process = CollectProcessMetrics();
+  std::move(registered.begin(), registered.end(), std::back_inserter(families));
+  std::move(process.begin(), process.end(), std::back_inserter(families));
+  std::sort(families.begin(), families.end(),
+            [](const auto& a, const auto& b) { return a.name < b.name; });
+  return prometheus::TextSerializer().Serialize(families);
 }
 
 }  // namespace waymesh::server

@@ -7,8 +7,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "grpc/grpc.h"
-#include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/health_check_service_interface.h"
+#include "reflection_option.h"
 #include "spdlog/spdlog.h"
 #include "waymesh/server/server_credentials.h"
 
@@ -21,6 +21,15 @@ std::string HostPort(const std::string& host, int port) {
     return absl::StrCat("[", host, "]:", port);
   }
   return absl::StrCat(host, ":", port);
+}
+
+// How often clients may ping (--keepalive-min-ping-interval, --keepalive-permit-without-calls);
+// gRPC answers pings beyond that with GOAWAY too_many_pings.
+void AddKeepaliveEnforcement(const ServerConfig& config, grpc::ServerBuilder* builder) {
+  builder->AddChannelArgument(GRPC_ARG_HTTP2_MIN_RECV_PING_INTERVAL_WITHOUT_DATA_MS,
+                              int(absl::ToInt64Milliseconds(config.keepalive_min_ping_interval)));
+  builder->AddChannelArgument(GRPC_ARG_KEEPALIVE_PERMIT_WITHOUT_CALLS,
+                              config.keepalive_permit_without_calls ? 1 : 0);
 }
 
 }  // namespace
@@ -60,7 +69,11 @@ absl::Status NavigationServer::Init(const ServerConfig& config, ServerHooks hook
     s.tile_cache_resident_bytes = stats.resident_bytes;
     s.tile_cache_budget_bytes = stats.budget_bytes;
     s.tile_cache_resident_tiles = stats.resident_tiles;
-    s.maps_loaded = maps->List().size();
+    const std::vector<std::shared_ptr<const ServedMap>> served = maps->List();
+    s.maps_loaded = served.size();
+    for (const std::shared_ptr<const ServedMap>& map : served) {
+      s.maps.push_back({map->id(), map->version(), map->map()->info().source_hash});
+    }
     s.reloads = maps->reloads();
     s.reload_failures = maps->reload_failures();
     s.removals = maps->removals();
@@ -108,13 +121,14 @@ absl::Status NavigationServer::Init(const ServerConfig& config, ServerHooks hook
     http_ = *std::move(http);
   }
   spdlog::info(
-      "waymesh-server serving {} map(s) from {} on {} ({}), metrics on {}, {} query "
-      "worker(s), queue of {} calls",
+      "waymesh-server serving {} map(s) from {} on {} ({}), metrics on {}, plaintext health "
+      "on {}, {} query worker(s), queue of {} calls",
       maps_->List().size(), config.maps_dir, HostPort(config.listen_address, port_),
       config.tls_cert.empty()        ? "plaintext"
       : config.tls_client_ca.empty() ? "TLS"
                                      : "mutual TLS",
-      http_ ? HostPort(config.metrics_address, http_->port()) : "(disabled)", pool_->workers(),
+      http_ ? HostPort(config.metrics_address, http_->port()) : "(disabled)",
+      health_grpc_ ? HostPort(config.listen_address, health_port_) : "(disabled)", pool_->workers(),
       pool_->queue_capacity());
   return absl::OkStatus();
 }
@@ -124,8 +138,8 @@ absl::Status NavigationServer::StartGrpc(const ServerConfig& config) {
       MakeServerCredentials({config.tls_cert, config.tls_key, config.tls_client_ca});
   if (!credentials.ok()) return credentials.status();
   grpc::EnableDefaultHealthCheckService(true);
-  grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
+  builder.SetOption(ReflectionOption(config.reflection));
   const std::string address = HostPort(config.listen_address, config.port);
   builder.AddListeningPort(address, *credentials, &port_);
   // gRPC sets SO_REUSEPORT by default, which lets a second server bind the same port and take
@@ -140,22 +154,48 @@ absl::Status NavigationServer::StartGrpc(const ServerConfig& config) {
                                int(absl::ToInt64Milliseconds(config.max_connection_age)));
     builder.AddChannelArgument(GRPC_ARG_MAX_CONNECTION_AGE_GRACE_MS, 30000);
   }
+  AddKeepaliveEnforcement(config, &builder);
   grpc_ = builder.BuildAndStart();
   if (grpc_ == nullptr || port_ == 0) {
     return absl::UnavailableError(absl::StrCat("--port: cannot listen on ", address,
                                                " (in use, or not an address of this host)"));
   }
   listen_address_ = config.listen_address;
+  if (config.health_port >= 0) return StartHealthGrpc(config);
+  return absl::OkStatus();
+}
+
+absl::Status NavigationServer::StartHealthGrpc(const ServerConfig& config) {
+  // Plaintext on purpose: probes that cannot speak TLS (Kubernetes' grpc probes) ask here. It
+  // serves the default health service and nothing else, so it reveals only SERVING or not.
+  grpc::ServerBuilder builder;
+  builder.SetOption(ReflectionOption(false));
+  // gRPC 1.51 refuses to start a server without a service of its own ("At least one of the
+  // completion queues must be frequently polled"); the default generic service answers every
+  // other method UNIMPLEMENTED, as an empty server would.
+  health_fallback_ = std::make_unique<grpc::CallbackGenericService>();
+  builder.RegisterCallbackGenericService(health_fallback_.get());
+  const std::string address = HostPort(config.listen_address, config.health_port);
+  builder.AddListeningPort(address, grpc::InsecureServerCredentials(), &health_port_);
+  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, config.reuse_port ? 1 : 0);
+  AddKeepaliveEnforcement(config, &builder);
+  health_grpc_ = builder.BuildAndStart();
+  if (health_grpc_ == nullptr || health_port_ == 0) {
+    return absl::UnavailableError(absl::StrCat("--health-port: cannot listen on ", address,
+                                               " (in use, or not an address of this host)"));
+  }
   return absl::OkStatus();
 }
 
 void NavigationServer::SetHealth(bool serving) {
   serving_ = serving;
-  if (grpc_ == nullptr) return;
-  grpc::HealthCheckServiceInterface* health = grpc_->GetHealthCheckService();
-  if (health == nullptr) return;
-  health->SetServingStatus(kOverallHealthService, serving);
-  health->SetServingStatus(kNavigationHealthService, serving);
+  for (grpc::Server* server : {grpc_.get(), health_grpc_.get()}) {
+    if (server == nullptr) continue;
+    grpc::HealthCheckServiceInterface* health = server->GetHealthCheckService();
+    if (health == nullptr) continue;
+    health->SetServingStatus(kOverallHealthService, serving);
+    health->SetServingStatus(kNavigationHealthService, serving);
+  }
 }
 
 int NavigationServer::metrics_port() const { return http_ ? http_->port() : -1; }
@@ -195,6 +235,11 @@ void NavigationServer::Shutdown(absl::Duration grace) {
     // once every callback has finished, which needs the workers: they stop only after.
     grpc_->Shutdown(absl::ToChronoTime(absl::Now()));
     grpc_->Wait();
+  }
+  if (health_grpc_ != nullptr) {
+    // Probes are short; what is left after the drain is cancelled.
+    health_grpc_->Shutdown(absl::ToChronoTime(absl::Now()));
+    health_grpc_->Wait();
   }
   if (pool_ != nullptr) pool_->Stop();
   if (maps_ != nullptr) maps_->StopWatching();

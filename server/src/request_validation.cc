@@ -6,7 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "waymesh/core/tolerances.h"
-#include "waymesh/loader/number_text.h"
+#include "waymesh/io/number_text.h"
 #include "waymesh/server/error_model.h"
 
 namespace waymesh::server {

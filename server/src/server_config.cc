@@ -45,6 +45,10 @@ absl::Status ValidateServerConfig(const ServerConfig& c) {
   if (c.maps_dir.empty()) return Bad("maps-dir", "is required");
   if (absl::Status s = CheckPort("port", c.port, 0); !s.ok()) return s;
   if (absl::Status s = CheckPort("metrics-port", c.metrics_port, -1); !s.ok()) return s;
+  if (absl::Status s = CheckPort("health-port", c.health_port, -1); !s.ok()) return s;
+  if (c.health_port > 0 && (c.health_port == c.port || c.health_port == c.metrics_port)) {
+    return Bad("health-port", absl::StrCat(c.health_port, " is already --port or --metrics-port"));
+  }
   if (c.listen_address.empty()) return Bad("listen-address", "is empty");
   if (c.metrics_address.empty()) return Bad("metrics-address", "is empty");
   if (c.workers < 0 || c.workers > kMaxWorkers) {
@@ -81,6 +85,13 @@ absl::Status ValidateServerConfig(const ServerConfig& c) {
   if (c.max_connection_age < absl::ZeroDuration()) return Bad("max-connection-age", "is negative");
   if (c.max_connection_age > absl::Hours(24 * 24)) {
     return Bad("max-connection-age", "is over 24 days (gRPC takes milliseconds as an int)");
+  }
+  if (c.keepalive_min_ping_interval < absl::ZeroDuration()) {
+    return Bad("keepalive-min-ping-interval", "is negative");
+  }
+  if (c.keepalive_min_ping_interval > absl::Hours(24 * 24)) {
+    return Bad("keepalive-min-ping-interval",
+               "is over 24 days (gRPC takes milliseconds as an int)");
   }
   return absl::OkStatus();
 }

@@ -1,9 +1,14 @@
 #include "waymesh/server/server_flags.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
+#include <vector>
 
+#include "absl/flags/commandlineflag.h"
 #include "absl/flags/flag.h"
+#include "absl/flags/reflection.h"
+#include "absl/strings/match.h"
 #include "absl/time/time.h"
 
 ABSL_FLAG(std::string, maps_dir, "",
@@ -17,6 +22,10 @@ ABSL_FLAG(bool, reuse_port, false,
 ABSL_FLAG(std::string, metrics_address, "0.0.0.0", "Interface the metrics port binds to.");
 ABSL_FLAG(int, metrics_port, 9464,
           "HTTP port of /metrics (Prometheus) and /healthz; 0 picks a free one, -1 disables.");
+ABSL_FLAG(int, health_port, -1,
+          "Plaintext port serving only the gRPC health service (grpc.health.v1; no navigation "
+          "service, no reflection, no auth) on --listen-address, for probes that cannot speak "
+          "TLS such as Kubernetes' native gRPC probes; 0 picks a free one, -1 disables.");
 ABSL_FLAG(int, workers, 0,
           "Query worker threads; 0 = one per CPU this process may use (its CPU affinity, capped by "
           "a cgroup CPU quota such as a container's CPU limit).");
@@ -63,20 +72,36 @@ ABSL_FLAG(absl::Duration, shutdown_grace, absl::Seconds(10),
 ABSL_FLAG(absl::Duration, max_connection_age, absl::ZeroDuration(),
           "Close each client connection (GOAWAY) after this long so clients re-resolve and "
           "rebalance across replicas (Kubernetes headless services); 0 = never.");
+ABSL_FLAG(absl::Duration, keepalive_min_ping_interval, absl::Minutes(5),
+          "Keepalive enforcement: a client that pings more often than this (without data in "
+          "between) is sent GOAWAY too_many_pings. Lower it for clients whose keepalive time is "
+          "shorter (e.g. 30s).");
+ABSL_FLAG(bool, keepalive_permit_without_calls, false,
+          "Keepalive enforcement: accept keepalive pings on connections with no call in flight "
+          "(clients that keep idle connections warm); off, such pings count as abuse.");
+ABSL_FLAG(bool, reflection, true,
+          "Serve gRPC server reflection (grpc.reflection.v1alpha; this gRPC has no v1) on --port.");
 
 namespace waymesh::server {
+namespace {
+
+// Where the flags above are defined, as abseil records it (the compiler's __FILE__).
+constexpr absl::string_view kServerFlagsFile = "server/src/server_flags.cc";
+
+}  // namespace
 
 std::span<const absl::string_view> ServerFlagNames() {
-  static constexpr absl::string_view kNames[] = {
-      "maps_dir",          "listen_address",  "port",
-      "reuse_port",        "metrics_address", "metrics_port",
-      "workers",           "queue_capacity",  "overload_shedding",
-      "tile_cache_bytes",  "reload_interval", "reload_settle",
-      "map_removal_grace", "spool_dir",       "max_search_nodes",
-      "max_message_bytes", "tls_cert",        "tls_key",
-      "tls_client_ca",     "auth_token",      "log_format",
-      "log_level",         "shutdown_grace",  "max_connection_age"};
-  return kNames;
+  // Every flag defined in this file, found in abseil's registry rather than listed by hand, so
+  // a new flag can never be missing from --help or the WAYMESH_* overrides.
+  static const std::vector<absl::string_view>* const names = [] {
+    auto* found = new std::vector<absl::string_view>();
+    for (const auto& [name, flag] : absl::GetAllFlags()) {
+      if (absl::EndsWith(flag->Filename(), kServerFlagsFile)) found->push_back(flag->Name());
+    }
+    std::sort(found->begin(), found->end());
+    return found;
+  }();
+  return *names;
 }
 
 absl::StatusOr<ServerConfig> ServerConfigFromFlags() {
@@ -105,6 +130,10 @@ absl::StatusOr<ServerConfig> ServerConfigFromFlags() {
   c.log_level = absl::GetFlag(FLAGS_log_level);
   c.shutdown_grace = absl::GetFlag(FLAGS_shutdown_grace);
   c.max_connection_age = absl::GetFlag(FLAGS_max_connection_age);
+  c.health_port = absl::GetFlag(FLAGS_health_port);
+  c.keepalive_min_ping_interval = absl::GetFlag(FLAGS_keepalive_min_ping_interval);
+  c.keepalive_permit_without_calls = absl::GetFlag(FLAGS_keepalive_permit_without_calls);
+  c.reflection = absl::GetFlag(FLAGS_reflection);
   if (absl::Status s = ValidateServerConfig(c); !s.ok()) return s;
   return c;
 }

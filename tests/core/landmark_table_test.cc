@@ -16,7 +16,7 @@
 #include "support/test_data.h"
 #include "waymesh/core/nav_query.h"
 #include "waymesh/core/search_tables.h"
-#include "waymesh/loader/demo_world.h"
+#include "waymesh/demo_world/demo_world.h"
 
 namespace waymesh {
 namespace {

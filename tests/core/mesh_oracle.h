@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "waymesh/core/vec3.h"
-#include "waymesh/loader/source_mesh.h"
+#include "waymesh/mesh/source_mesh.h"
 
 namespace waymesh::testing {
 

@@ -92,6 +92,8 @@ TEST(PagedMapTest, AnswersEqualTheResidentMapAndEveryCallReleasesItsTiles) {
   PathResult pr, pp;
   RaycastResult rr, rp;
   MoveResult mr, mp;
+  WallDistance wr, wp;
+  PolygonsInCircle cr, cp;
   const auto queries = Queries(200);
   ASSERT_GE(queries.size(), 100u);
   for (size_t i = 0; i < queries.size(); ++i) {
@@ -129,6 +131,18 @@ TEST(PagedMapTest, AnswersEqualTheResidentMapAndEveryCallReleasesItsTiles) {
     const auto cb = testing::RandomInCircle(paged, *near, 30, filter, g4);
     ASSERT_TRUE(ca && cb);
     EXPECT_EQ(ca->pos, cb->pos) << i;
+
+    ASSERT_TRUE(resident.FindDistanceToWall(*near, 20, filter, &wr).ok());
+    ASSERT_TRUE(paged.FindDistanceToWall(*near, 20, filter, &wp).ok());
+    EXPECT_EQ(wp.distance, wr.distance) << i;
+    EXPECT_EQ(wp.hit_point, wr.hit_point) << i;
+    ASSERT_TRUE(resident.FindPolygonsInCircle(*near, 30, filter, 500, &cr).ok());
+    ASSERT_TRUE(paged.FindPolygonsInCircle(*near, 30, filter, 500, &cp).ok());
+    ASSERT_EQ(cp.polygons.size(), cr.polygons.size()) << i;
+    for (size_t k = 0; k < cr.polygons.size(); ++k) {
+      EXPECT_EQ(cp.polygons[k].poly, cr.polygons[k].poly) << i;
+      EXPECT_EQ(cp.polygons[k].cost, cr.polygons[k].cost) << i;
+    }
     EXPECT_EQ(f.source->alive(), 0) << "tiles still pinned after query " << i;
   }
   // Tiles are asked for once per call that reaches them, not once per polygon visited.
@@ -182,7 +196,9 @@ TEST(PagedMapTest, ATileThatCannotBeLoadedIsAWallNotACrash) {
   NavQuery paged(f.paged);
   RaycastResult ray;
   MoveResult move;
-  int unavailable = 0;
+  WallDistance wall;
+  PolygonsInCircle circle;
+  int unavailable = 0, circle_unavailable = 0;
   for (const auto& q : queries) {
     const absl::Status s = paged.FindPath(q.start, q.goal, QueryFilter(), po, &path);
     if (!s.ok()) {
@@ -196,9 +212,18 @@ TEST(PagedMapTest, ATileThatCannotBeLoadedIsAWallNotACrash) {
     const absl::Status m =
         paged.MoveAlongSurface(q.start, q.goal, QueryFilter(), po.half_extents, &move);
     EXPECT_TRUE(m.ok() || m.code() == absl::StatusCode::kUnavailable) << m;
+    const absl::Status w =
+        paged.FindDistanceToWall(q.start, 60, QueryFilter(), po.half_extents, &wall);
+    EXPECT_TRUE(w.ok() || w.code() == absl::StatusCode::kUnavailable) << w;
+    circle_unavailable += w.code() == absl::StatusCode::kUnavailable;
+    const absl::Status c =
+        paged.FindPolygonsInCircle(q.start, 60, QueryFilter(), 5000, po.half_extents, &circle);
+    EXPECT_TRUE(c.ok() || c.code() == absl::StatusCode::kUnavailable) << c;
+    circle_unavailable += c.code() == absl::StatusCode::kUnavailable;
     EXPECT_EQ(f.source->alive(), 0);
   }
   EXPECT_GT(unavailable, 0) << "no query reached the broken tile " << broken;
+  EXPECT_GT(circle_unavailable, 0) << "no circle reached the broken tile " << broken;
   // A reference into the broken tile is refused with a clear error.
   SurfacePoint inside{f.paged->Ref({broken, 0}), f.resident->tile(broken).corner(0, 0)};
   const absl::Status s = paged.FindPath(inside, inside, QueryFilter(), po, &path);

@@ -14,7 +14,7 @@
 #include "support/query_points.h"
 #include "support/test_data.h"
 #include "waymesh/core/nav_query.h"
-#include "waymesh/loader/importers.h"
+#include "waymesh/import/importers.h"
 
 namespace waymesh {
 namespace {

@@ -12,26 +12,26 @@
 #include "support/query_points.h"
 #include "support/test_data.h"
 #include "waymesh/core/nav_query.h"
-#include "waymesh/loader/importers.h"
+#include "waymesh/import/importers.h"
 
 namespace waymesh {
 namespace {
 
 // Plan distance within which a path point counts as on a source triangle: the weld tolerance.
 constexpr float kPlanTolerance = 0.02f;
-// Samples follow the surface under the path: between two samples kSampleStep apart it may
+// Samples follow the surface under the path: between two samples kUnitySampleStep apart it may
 // rise or fall at most this much (45 degree slopes, 0.4 m steps).
 constexpr float kClimb = 0.6f;
-constexpr float kSampleStep = 0.1f;
+constexpr float kUnitySampleStep = 0.1f;
 
 // Empty when the plan view of the path stays on one connected source surface from its first
 // waypoint; else where it leaves.
-std::string PathProblem(const PathResult& r, const testing::MeshOracle& oracle) {
+std::string UnityPathProblem(const PathResult& r, const testing::MeshOracle& oracle) {
   if (r.waypoints.empty()) return "no waypoints";
   float y = r.waypoints[0].pos.y;
   for (size_t k = 1; k < r.waypoints.size(); ++k) {
     const Vec3 p0 = r.waypoints[k - 1].pos, p1 = r.waypoints[k].pos;
-    const int n = int(DistanceXZ(p0, p1) / kSampleStep) + 1;
+    const int n = int(DistanceXZ(p0, p1) / kUnitySampleStep) + 1;
     for (int s = 0; s <= n; ++s) {
       const Vec3 p = Lerp(p0, p1, float(s) / n);
       const auto h = oracle.SurfaceNear(p, kPlanTolerance, y, kClimb);
@@ -71,7 +71,7 @@ TEST_P(UnityPathsTest, PairsInOneIslandGetCompleteValidPaths) {
       ASSERT_TRUE(q.FindPath(*a, *b, QueryFilter(), {}, &r).ok());
       ASSERT_EQ(r.status, QueryStatus::kComplete) << "island " << island << " pair " << i;
       EXPECT_GE(r.length, Distance(a->pos, b->pos) * (1 - 1e-5));
-      EXPECT_EQ(PathProblem(r, oracle), "") << "island " << island << " pair " << i;
+      EXPECT_EQ(UnityPathProblem(r, oracle), "") << "island " << island << " pair " << i;
       ++checked;
     }
   }

@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include "source_mesh_check.h"
-#include "waymesh/loader/importers.h"
+#include "waymesh/import/importers.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);

@@ -9,11 +9,11 @@
 #include <span>
 #include <string>
 
-#include "waymesh/loader/map_checks.h"
-#include "waymesh/loader/map_diff.h"
-#include "waymesh/loader/map_file.h"
-#include "waymesh/loader/map_file_check.h"
-#include "waymesh/loader/map_tiles.h"
+#include "waymesh/checks/map_checks.h"
+#include "waymesh/diff/map_diff.h"
+#include "waymesh/format/map_file.h"
+#include "waymesh/format/map_file_check.h"
+#include "waymesh/format/map_tiles.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace waymesh;

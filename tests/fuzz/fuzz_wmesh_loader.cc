@@ -8,8 +8,8 @@
 #include <span>
 #include <string>
 
-#include "waymesh/loader/map_file.h"
-#include "waymesh/loader/map_tiles.h"
+#include "waymesh/format/map_file.h"
+#include "waymesh/format/map_tiles.h"
 
 namespace {
 

@@ -4,8 +4,8 @@
 
 #include <cmath>
 
-#include "waymesh/loader/source_mesh.h"
-#include "waymesh/loader/tolerances.h"
+#include "waymesh/mesh/source_mesh.h"
+#include "waymesh/mesh/tolerances.h"
 
 namespace waymesh::fuzz {
 

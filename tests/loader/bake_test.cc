@@ -20,11 +20,11 @@
 #include "support/mesh_invariants.h"
 #include "support/query_points.h"
 #include "support/test_data.h"
+#include "waymesh/bake/baker.h"
 #include "waymesh/core/nav_query.h"
-#include "waymesh/loader/baker.h"
-#include "waymesh/loader/importers.h"
-#include "waymesh/loader/map_file.h"
-#include "waymesh/loader/repair.h"
+#include "waymesh/format/map_file.h"
+#include "waymesh/import/importers.h"
+#include "waymesh/repair/repair.h"
 
 namespace waymesh::testing {
 namespace {

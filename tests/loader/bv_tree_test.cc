@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "waymesh/loader/map_file.h"
-#include "waymesh/loader/map_tiles.h"
+#include "waymesh/format/map_file.h"
+#include "waymesh/format/map_tiles.h"
 #include "wmesh_test_meshes.h"
 
 namespace waymesh {

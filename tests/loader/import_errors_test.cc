@@ -6,7 +6,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "waymesh/loader/importers.h"
+#include "waymesh/import/importers.h"
 
 namespace waymesh {
 namespace {

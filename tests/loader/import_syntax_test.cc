@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "waymesh/loader/importers.h"
+#include "waymesh/import/importers.h"
 
 namespace waymesh {
 namespace {

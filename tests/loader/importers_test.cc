@@ -1,7 +1,7 @@
 // Importers on real data: every export in ../shared/data/unity and every Polyanya mesh imports
 // with the counts the data README states, plus the project's own export fixture.
 
-#include "waymesh/loader/importers.h"
+#include "waymesh/import/importers.h"
 
 #include <algorithm>
 #include <cmath>
@@ -10,7 +10,7 @@
 
 #include "gtest/gtest.h"
 #include "support/test_data.h"
-#include "waymesh/loader/export_writer.h"
+#include "waymesh/import/export_writer.h"
 
 namespace waymesh {
 namespace {

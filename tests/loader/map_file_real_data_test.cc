@@ -9,10 +9,10 @@
 
 #include "gtest/gtest.h"
 #include "support/test_data.h"
-#include "waymesh/loader/importers.h"
-#include "waymesh/loader/map_file.h"
-#include "waymesh/loader/map_tiles.h"
-#include "waymesh/loader/repair.h"
+#include "waymesh/format/map_file.h"
+#include "waymesh/format/map_tiles.h"
+#include "waymesh/import/importers.h"
+#include "waymesh/repair/repair.h"
 #include "wmesh_round_trip.h"
 
 namespace waymesh {

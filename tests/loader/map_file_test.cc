@@ -1,7 +1,7 @@
 // `.wmesh` round trips: compile -> load gives back every polygon, link and metadata field, for
 // the whole map, for each tile on its own, from memory and from a file.
 
-#include "waymesh/loader/map_file.h"
+#include "waymesh/format/map_file.h"
 
 #include <cstring>
 #include <filesystem>
@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "waymesh/loader/map_tiles.h"
+#include "waymesh/format/map_tiles.h"
 #include "wmesh_round_trip.h"
 #include "wmesh_test_meshes.h"
 

@@ -3,15 +3,15 @@
 // 1e-45 m. Loading (inspect, the server) refuses each with what and where, `waymesh validate`
 // (CheckMap) lists it, and real maps pass.
 
-#include "waymesh/loader/map_structure.h"
+#include "waymesh/format/map_structure.h"
 
 #include <string>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "support/defect_maps.h"
-#include "waymesh/loader/map_checks.h"
-#include "waymesh/loader/map_file.h"
+#include "waymesh/checks/map_checks.h"
+#include "waymesh/format/map_file.h"
 
 namespace waymesh {
 namespace {

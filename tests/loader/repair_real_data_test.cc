@@ -9,8 +9,8 @@
 #include "repair_test_meshes.h"
 #include "support/mesh_invariants.h"
 #include "support/test_data.h"
-#include "waymesh/loader/importers.h"
-#include "waymesh/loader/repair.h"
+#include "waymesh/import/importers.h"
+#include "waymesh/repair/repair.h"
 
 namespace waymesh::testing {
 namespace {

@@ -1,7 +1,7 @@
 // Repair pipeline: combining sources, metadata, off-mesh links, islands, bad input,
 // determinism and progress.
 
-#include "waymesh/loader/repair.h"
+#include "waymesh/repair/repair.h"
 
 #include <cmath>
 #include <limits>

@@ -10,8 +10,8 @@
 
 #include "absl/status/statusor.h"
 #include "gtest/gtest.h"
-#include "waymesh/loader/repair.h"
-#include "waymesh/loader/source_mesh.h"
+#include "waymesh/mesh/source_mesh.h"
+#include "waymesh/repair/repair.h"
 
 namespace waymesh::testing {
 

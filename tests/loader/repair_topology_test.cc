@@ -3,7 +3,7 @@
 #include "gtest/gtest.h"
 #include "repair_test_meshes.h"
 #include "support/mesh_invariants.h"
-#include "waymesh/loader/repair.h"
+#include "waymesh/repair/repair.h"
 
 namespace waymesh::testing {
 namespace {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "waymesh/core/nav_map.h"
-#include "waymesh/loader/repaired_mesh.h"
+#include "waymesh/mesh/repaired_mesh.h"
 
 namespace waymesh::testing {
 

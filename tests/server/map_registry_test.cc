@@ -15,8 +15,8 @@
 #include "support/defect_maps.h"
 #include "support/demo_town.h"
 #include "waymesh/core/nav_query.h"
-#include "waymesh/loader/map_tile_file.h"
-#include "waymesh/loader/map_tiles.h"
+#include "waymesh/format/map_tile_file.h"
+#include "waymesh/format/map_tiles.h"
 
 namespace waymesh::testing {
 namespace {

@@ -7,8 +7,15 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <string>
+#include <thread>
+#include <vector>
 
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/time/clock.h"
 #include "exposition_parser.h"
 
 namespace waymesh::server {
@@ -135,7 +142,8 @@ TEST(ServerMetricsTest, RecordsSearchOutcomesNodesAndMoves) {
   EXPECT_EQ(FindSample(e, "waymesh_path_results_total", {{"status", "partial"}}), 0.0);
   EXPECT_EQ(FindSample(e, "waymesh_search_nodes_expanded_bucket", {{"le", "1"}}), 1.0);
   EXPECT_EQ(FindSample(e, "waymesh_search_nodes_expanded_bucket", {{"le", "16"}}), 2.0);
-  EXPECT_EQ(FindSample(e, "waymesh_search_nodes_expanded_bucket", {{"le", "1.048576e+06"}}), 2.0);
+  // prometheus-cpp spells this bound "1048576" (Go's client: "1.048576e+06"; docs/metrics.md).
+  EXPECT_EQ(FindSample(e, "waymesh_search_nodes_expanded_bucket", {{"le", "1048576"}}), 2.0);
   EXPECT_EQ(FindSample(e, "waymesh_search_nodes_expanded_count", {}), 3.0);
   EXPECT_EQ(FindSample(e, "waymesh_move_validations_total", {{"reason", "blocked_by_wall"}}), 1.0);
   EXPECT_EQ(FindSample(e, "waymesh_move_validations_total", {{"reason", "valid"}}), 1.0);
@@ -191,13 +199,122 @@ TEST(ServerMetricsTest, RegistrySourceFeedsTileCacheAndMapMetricsAtEachScrape) {
   EXPECT_EQ(FindSample(e, "waymesh_maps_loaded", {}), 1.0);
 }
 
+// The exposition without the process_* lines, which change on their own (CPU time, fds).
+std::string RenderWithoutProcessMetrics(const ServerMetrics& metrics) {
+  std::string out;
+  for (absl::string_view line : absl::StrSplit(metrics.Render(), '\n')) {
+    if (!absl::StrContains(line, "process_")) absl::StrAppend(&out, line, "\n");
+  }
+  return out;
+}
+
 TEST(ServerMetricsTest, OutOfRangeMethodIsIgnored) {
   std::unique_ptr<ServerMetrics> metrics = MakeMetrics();
   ASSERT_NE(metrics, nullptr);
-  const std::string before = metrics->Render();
+  const std::string before = RenderWithoutProcessMetrics(*metrics);
   metrics->RpcStarted(static_cast<RpcMethod>(200));
   metrics->ObserveRpc(static_cast<RpcMethod>(200), 0, 1.0);
-  EXPECT_EQ(metrics->Render(), before);
+  EXPECT_EQ(RenderWithoutProcessMetrics(*metrics), before);
+}
+
+TEST(ServerMetricsTest, BuildInfoIsOneWithTheVersion) {
+  std::unique_ptr<ServerMetrics> metrics = MakeMetrics();
+  ASSERT_NE(metrics, nullptr);
+  const Exposition e = Scrape(*metrics);
+  EXPECT_EQ(e.type.at("waymesh_build_info"), "gauge");
+  int series = 0;
+  for (const auto& sample : e.samples) {
+    if (sample.name != "waymesh_build_info") continue;
+    ++series;
+    EXPECT_EQ(sample.value, 1.0);
+    std::map<std::string, std::string> labels(sample.labels.begin(), sample.labels.end());
+    EXPECT_TRUE(absl::StartsWith(labels["version"], "waymesh ")) << labels["version"];
+    EXPECT_FALSE(labels["grpc_version"].empty());
+  }
+  EXPECT_EQ(series, 1);
+}
+
+TEST(ServerMetricsTest, MapInfoFollowsTheServedMaps) {
+  std::unique_ptr<ServerMetrics> metrics = MakeMetrics();
+  ASSERT_NE(metrics, nullptr);
+  RegistrySnapshot snap;
+  snap.maps = {{"town", 3, "abc123"}, {"dungeon", 1, ""}};
+  metrics->SetRegistrySource([&snap] { return snap; });
+  Exposition e = Scrape(*metrics);
+  EXPECT_EQ(FindSample(e, "waymesh_map_info",
+                       {{"map", "town"}, {"version", "3"}, {"source_hash", "abc123"}}),
+            1.0);
+  EXPECT_EQ(FindSample(e, "waymesh_map_version", {{"map", "town"}}), 3.0);
+  EXPECT_EQ(FindSample(e, "waymesh_map_version", {{"map", "dungeon"}}), 1.0);
+  // A reload replaces the info series (no stale version left behind); an unloaded map drops out.
+  snap.maps = {{"town", 4, "def456"}};
+  e = Scrape(*metrics);
+  EXPECT_EQ(FindSample(e, "waymesh_map_version", {{"map", "town"}}), 4.0);
+  int info_series = 0, version_series = 0;
+  for (const auto& sample : e.samples) {
+    info_series += sample.name == "waymesh_map_info";
+    version_series += sample.name == "waymesh_map_version";
+  }
+  EXPECT_EQ(info_series, 1);
+  EXPECT_EQ(version_series, 1);
+  EXPECT_EQ(FindSample(e, "waymesh_map_info",
+                       {{"map", "town"}, {"version", "4"}, {"source_hash", "def456"}}),
+            1.0);
+}
+
+TEST(ServerMetricsTest, ProcessMetricsDescribeThisProcess) {
+  std::unique_ptr<ServerMetrics> metrics = MakeMetrics();
+  ASSERT_NE(metrics, nullptr);
+  // Burn a little CPU and hold a known descriptor so the values have something to show.
+  volatile double sink = 0;
+  for (int i = 0; i < 20'000'000; ++i) sink = sink + i * 1e-9;
+  const Exposition e = Scrape(*metrics);
+  EXPECT_EQ(e.type.at("process_cpu_seconds_total"), "counter");
+  EXPECT_GT(FindSample(e, "process_cpu_seconds_total", {}).value_or(-1), 0.0);
+  // At least the test binary's pages; far less than a terabyte.
+  const double rss = FindSample(e, "process_resident_memory_bytes", {}).value_or(-1);
+  EXPECT_GT(rss, 1 << 20);
+  EXPECT_LT(rss, 1e12);
+  EXPECT_GE(FindSample(e, "process_virtual_memory_bytes", {}).value_or(-1), rss);
+  const double open_fds = FindSample(e, "process_open_fds", {}).value_or(-1);
+  EXPECT_GE(open_fds, 3.0);  // stdin, stdout, stderr at least
+  EXPECT_GE(FindSample(e, "process_max_fds", {}).value_or(-1), open_fds);
+  // Started within the last day and not in the future.
+  const double start = FindSample(e, "process_start_time_seconds", {}).value_or(-1);
+  const double now = absl::ToDoubleSeconds(absl::Now() - absl::UnixEpoch());
+  EXPECT_LE(start, now + 1);
+  EXPECT_GT(start, now - 86400);
+}
+
+TEST(ServerMetricsTest, ConcurrentRecordingAndScrapesKeepHistogramInvariants) {
+  std::unique_ptr<ServerMetrics> metrics = MakeMetrics();
+  ASSERT_NE(metrics, nullptr);
+  constexpr int kThreads = 4;
+  constexpr int kCalls = 20000;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&metrics] {
+      for (int i = 0; i < kCalls; ++i) {
+        metrics->RpcStarted(RpcMethod::kFindPath);
+        metrics->ObserveRpc(RpcMethod::kFindPath, 0, i * 1e-6);
+        metrics->ObserveNodesExpanded(i);
+      }
+    });
+  }
+  for (int scrape = 0; scrape < 50; ++scrape) Scrape(*metrics);  // checks the invariants
+  for (std::thread& t : threads) t.join();
+  const Exposition e = Scrape(*metrics);
+  const std::vector<std::pair<std::string, std::string>> labels = {
+      {"grpc_type", "unary"},
+      {"grpc_service", std::string(kNavigationServiceName)},
+      {"grpc_method", "FindPath"}};
+  EXPECT_EQ(FindSample(e, "grpc_server_handling_seconds_count", labels), double{kThreads * kCalls});
+  auto with_inf = labels;
+  with_inf.emplace_back("le", "+Inf");
+  EXPECT_EQ(FindSample(e, "grpc_server_handling_seconds_bucket", with_inf),
+            double{kThreads * kCalls});
+  EXPECT_EQ(FindSample(e, "waymesh_search_nodes_expanded_count", {}), double{kThreads * kCalls});
+  EXPECT_EQ(FindSample(e, "grpc_server_started_total", labels), double{kThreads * kCalls});
 }
 
 }  // namespace

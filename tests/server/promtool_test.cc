@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include "child_process.h"
+#include "prometheus/counter.h"
+#include "prometheus/registry.h"
+#include "prometheus/text_serializer.h"
 #include "waymesh/server/metrics.h"
 
 namespace waymesh::server {
@@ -49,12 +52,16 @@ TEST(PromtoolTest, StandardMetricSetPassesCheckMetrics) {
 
 TEST(PromtoolTest, HarnessSeesLintAndParseErrors) {
   // A counter without the _total suffix is a lint problem (3); garbage is a parse error (1).
-  MetricRegistry registry;
-  absl::StatusOr<CounterFamily*> family = registry.AddCounter("demo_requests", "Requests.");
-  ASSERT_TRUE(family.ok());
-  (*(*family)->WithLabels({}))->Increment();
+  prometheus::Registry registry;
+  prometheus::BuildCounter()
+      .Name("demo_requests")
+      .Help("Requests.")
+      .Register(registry)
+      .Add({})
+      .Increment();
   std::string output;
-  EXPECT_EQ(PromtoolCheck(registry.Render(), &output), 3) << output;
+  EXPECT_EQ(PromtoolCheck(prometheus::TextSerializer().Serialize(registry.Collect()), &output), 3)
+      << output;
   EXPECT_NE(output.find("demo_requests"), std::string::npos) << output;
   EXPECT_EQ(PromtoolCheck("this is { not metrics\n", &output), 1) << output;
 }

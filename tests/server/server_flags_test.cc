@@ -3,8 +3,10 @@
 
 #include "waymesh/server/server_flags.h"
 
+#include <algorithm>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "absl/flags/flag.h"
 #include "absl/flags/reflection.h"
@@ -68,6 +70,15 @@ TEST(ServerFlagsTest, HelpListsEveryFlagWithItsEnvironmentName) {
   EXPECT_THAT(help, HasSubstr("--maps-dir"));
   EXPECT_THAT(help, HasSubstr("--tile-cache-bytes"));
   EXPECT_THAT(help, HasSubstr("WAYMESH_METRICS_PORT"));
+  // The names come from abseil's registry: every flag server_flags.cc defines (28), and none
+  // of abseil's own or of other binaries.
+  const std::vector<absl::string_view> names(ServerFlagNames().begin(), ServerFlagNames().end());
+  EXPECT_EQ(names.size(), 28u);
+  EXPECT_THAT(names, ::testing::IsSupersetOf({"maps_dir", "health_port", "reflection",
+                                              "keepalive_min_ping_interval",
+                                              "keepalive_permit_without_calls"}));
+  EXPECT_THAT(names, ::testing::Not(::testing::Contains("flagfile")));
+  EXPECT_TRUE(std::is_sorted(names.begin(), names.end()));
   const char* asks[] = {"p", "--port=1", "--help"};
   EXPECT_TRUE(WantsHelp(3, const_cast<char**>(asks)));
   const char* not_asks[] = {"p", "--", "--help"};

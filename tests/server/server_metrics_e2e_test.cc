@@ -17,9 +17,9 @@
 #include "exposition_parser.h"
 #include "grpc/health/v1/health.grpc.pb.h"
 #include "prometheus_runner.h"
-#include "waymesh/loader/demo_world.h"
-#include "waymesh/loader/map_file.h"
-#include "waymesh/loader/repair.h"
+#include "waymesh/demo_world/demo_world.h"
+#include "waymesh/format/map_file.h"
+#include "waymesh/repair/repair.h"
 #include "waymesh/v1/navigation.grpc.pb.h"
 
 namespace waymesh::server {

@@ -43,14 +43,7 @@ class ServerShutdownTest : public ::testing::Test {
   }
 
   Health::ServingStatus HealthOf(const std::string& service) {
-    auto health = grpc::health::v1::Health::NewStub(channel_);
-    grpc::ClientContext ctx;
-    SetDeadline(&ctx, absl::Seconds(5));
-    grpc::health::v1::HealthCheckRequest request;
-    request.set_service(service);
-    grpc::health::v1::HealthCheckResponse response;
-    const grpc::Status s = health->Check(&ctx, request, &response);
-    return s.ok() ? response.status() : Health::UNKNOWN;
+    return CheckHealth(channel_, service, absl::Seconds(5)).value_or(Health::UNKNOWN);
   }
 
   grpc::Status Call() {

@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "grpcpp/generic/generic_stub.h"
 #include "gtest/gtest.h"
 #include "support/demo_town.h"
 #include "waymesh/server/logging.h"
@@ -40,6 +41,64 @@ std::unique_ptr<server::NavigationServer> StartServer(const server::ServerConfig
 
 std::shared_ptr<grpc::Channel> Dial(const server::NavigationServer& server) {
   return grpc::CreateChannel(server.target(), grpc::InsecureChannelCredentials());
+}
+
+absl::StatusOr<grpc::health::v1::HealthCheckResponse::ServingStatus> CheckHealth(
+    const std::shared_ptr<grpc::Channel>& channel, const std::string& service,
+    absl::Duration timeout) {
+  auto health = grpc::health::v1::Health::NewStub(channel);
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx, timeout);
+  grpc::health::v1::HealthCheckRequest request;
+  request.set_service(service);
+  grpc::health::v1::HealthCheckResponse response;
+  const grpc::Status status = health->Check(&ctx, request, &response);
+  if (!status.ok()) {
+    return absl::Status(static_cast<absl::StatusCode>(status.error_code()), status.error_message());
+  }
+  return response.status();
+}
+
+absl::StatusOr<std::string> ReflectionListServices(const std::shared_ptr<grpc::Channel>& channel) {
+  grpc::GenericStub generic(channel);
+  grpc::CompletionQueue cq;
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx);
+  auto next = [&cq](void* want) {
+    void* tag = nullptr;
+    bool ok = false;
+    return cq.Next(&tag, &ok) && ok && tag == want;
+  };
+  auto stream = generic.PrepareCall(
+      &ctx, "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo", &cq);
+  int tags[5];
+  stream->StartCall(&tags[0]);
+  std::string bytes;
+  if (next(&tags[0])) {
+    const char list_services[] = {0x3A, 0x00};  // field 7 (list_services), length 0
+    grpc::Slice slice(list_services, sizeof(list_services));
+    grpc::ByteBuffer request(&slice, 1);
+    stream->Write(request, &tags[1]);
+    grpc::ByteBuffer reply;
+    if (next(&tags[1])) {
+      stream->Read(&reply, &tags[2]);
+      std::vector<grpc::Slice> slices;
+      if (next(&tags[2]) && reply.Dump(&slices).ok()) {
+        for (const grpc::Slice& s : slices) {
+          bytes.append(reinterpret_cast<const char*>(s.begin()), s.size());
+        }
+        stream->WritesDone(&tags[3]);
+        next(&tags[3]);
+      }
+    }
+  }
+  grpc::Status status;
+  stream->Finish(&status, &tags[4]);
+  if (!next(&tags[4])) return absl::InternalError("reflection call did not finish");
+  if (!status.ok()) {
+    return absl::Status(static_cast<absl::StatusCode>(status.error_code()), status.error_message());
+  }
+  return bytes;
 }
 
 void SetDeadline(grpc::ClientContext* context, absl::Duration timeout) {

@@ -7,7 +7,9 @@
 #include <mutex>
 #include <string>
 
+#include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "grpc/health/v1/health.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
 #include "waymesh/core/vec3.h"
 #include "waymesh/server/navigation_server.h"
@@ -28,6 +30,15 @@ std::shared_ptr<grpc::Channel> Dial(const server::NavigationServer& server);
 
 // Sets a deadline `timeout` from now (every test call has one, so nothing can hang).
 void SetDeadline(grpc::ClientContext* context, absl::Duration timeout = absl::Seconds(20));
+
+// grpc.health.v1 Check of `service` on `channel`: the serving status, or the call's error.
+absl::StatusOr<grpc::health::v1::HealthCheckResponse::ServingStatus> CheckHealth(
+    const std::shared_ptr<grpc::Channel>& channel, const std::string& service,
+    absl::Duration timeout = absl::Seconds(10));
+
+// Asks `channel`'s server reflection (v1alpha) to list its services: the raw reply bytes (the
+// service names appear in them as text), or the call's error (UNIMPLEMENTED: no reflection).
+absl::StatusOr<std::string> ReflectionListServices(const std::shared_ptr<grpc::Channel>& channel);
 
 void SetVec(Vec3 v, v1::Vec3* out);
 inline Vec3 GetVec(const v1::Vec3& v) { return {v.x(), v.y(), v.z()}; }

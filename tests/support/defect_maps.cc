@@ -7,11 +7,11 @@
 
 #include "gtest/gtest.h"
 #include "support/test_data.h"
-#include "waymesh/loader/importers.h"
-#include "waymesh/loader/map_file.h"
-#include "waymesh/loader/map_file_check.h"
-#include "waymesh/loader/map_tiles.h"
-#include "waymesh/loader/repair.h"
+#include "waymesh/format/map_file.h"
+#include "waymesh/format/map_file_check.h"
+#include "waymesh/format/map_tiles.h"
+#include "waymesh/import/importers.h"
+#include "waymesh/repair/repair.h"
 
 namespace waymesh::testing {
 namespace {

@@ -11,8 +11,8 @@
 
 #include "waymesh/core/nav_map.h"
 #include "waymesh/core/poly_ref.h"
-#include "waymesh/loader/repaired_mesh.h"
-#include "waymesh/loader/source_mesh.h"
+#include "waymesh/mesh/repaired_mesh.h"
+#include "waymesh/mesh/source_mesh.h"
 
 namespace waymesh::testing {
 

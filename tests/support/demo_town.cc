@@ -10,8 +10,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
-#include "waymesh/loader/map_file.h"
-#include "waymesh/loader/repair.h"
+#include "waymesh/format/map_file.h"
+#include "waymesh/repair/repair.h"
 
 namespace waymesh::testing {
 namespace {

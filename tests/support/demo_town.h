@@ -1,5 +1,5 @@
 #pragma once
-// The demo town (loader/demo_world.h) compiled once per test process, with its ground-truth
+// The demo town (waymesh/demo_world/demo_world.h) compiled once per test process, with its ground-truth
 // probes, for the server integration tests; and small helpers to put maps into a maps dir.
 
 #include <memory>
@@ -8,7 +8,7 @@
 #include "absl/status/statusor.h"
 #include "waymesh/core/nav_map.h"
 #include "waymesh/core/vec3.h"
-#include "waymesh/loader/demo_world.h"
+#include "waymesh/demo_world/demo_world.h"
 
 namespace waymesh::testing {
 

@@ -5,9 +5,9 @@
 #include <tuple>
 
 #include "absl/strings/str_cat.h"
-#include "waymesh/loader/importers.h"
-#include "waymesh/loader/map_file.h"
-#include "waymesh/loader/repair.h"
+#include "waymesh/format/map_file.h"
+#include "waymesh/import/importers.h"
+#include "waymesh/repair/repair.h"
 
 namespace waymesh::testing {
 

@@ -6,8 +6,8 @@
 
 #include "absl/status/statusor.h"
 #include "waymesh/core/nav_map.h"
-#include "waymesh/loader/repaired_mesh.h"
-#include "waymesh/loader/source_mesh.h"
+#include "waymesh/mesh/repaired_mesh.h"
+#include "waymesh/mesh/source_mesh.h"
 
 namespace waymesh::testing {
 

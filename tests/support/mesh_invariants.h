@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "waymesh/loader/repaired_mesh.h"
-#include "waymesh/loader/source_mesh.h"
-#include "waymesh/loader/tolerances.h"
+#include "waymesh/mesh/repaired_mesh.h"
+#include "waymesh/mesh/source_mesh.h"
+#include "waymesh/mesh/tolerances.h"
 
 namespace waymesh::testing {
 

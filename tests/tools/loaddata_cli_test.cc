@@ -14,7 +14,7 @@
 #include "nlohmann/json.hpp"
 #include "support/test_data.h"
 #include "waymesh/core/nav_query.h"
-#include "waymesh/loader/map_file.h"
+#include "waymesh/format/map_file.h"
 
 namespace waymesh::testing {
 namespace {

@@ -10,7 +10,7 @@
 #include "cli_runner.h"
 #include "support/defect_maps.h"
 #include "support/test_data.h"
-#include "waymesh/loader/map_tiles.h"
+#include "waymesh/format/map_tiles.h"
 
 namespace waymesh::testing {
 namespace {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <vector>
 
 #include "absl/random/bit_gen_ref.h"
 #include "absl/status/status.h"
@@ -14,10 +15,13 @@
 #include "waymesh/core/nav_map.h"
 #include "waymesh/core/path_result.h"
 #include "waymesh/core/poly_ref.h"
+#include "waymesh/core/polygons_in_circle.h"
 #include "waymesh/core/query_filter.h"
 #include "waymesh/core/raycast_result.h"
 #include "waymesh/core/surface_point.h"
 #include "waymesh/core/vec3.h"
+#include "waymesh/core/wall_distance.h"
+#include "waymesh/core/wall_segment.h"
 
 namespace waymesh {
 
@@ -101,6 +105,36 @@ class NavQuery {
                                                                   float radius,
                                                                   const QueryFilter& filter,
                                                                   absl::BitGenRef rng);
+
+  // The wall closest to `center` in plan view (an edge with no neighbour or whose neighbour the
+  // filter rejects; off-mesh links are not walls) among the polygons reachable from it through
+  // portals that come within `max_radius` (finite, > 0) of it: Detour's findDistanceToWall,
+  // Unity's NavMesh.FindClosestEdge. As there, portals beyond the nearest wall found so far are
+  // not entered: on overlapping floors a wall of another floor that is closer in plan view than
+  // the portals leading to it is not seen. Nothing within the radius is a result (found =
+  // false). The centre on no polygon the filter accepts gives status kStartOffMesh.
+  absl::Status FindDistanceToWall(Vec3 center, float max_radius, const QueryFilter& filter,
+                                  Vec3 half_extents, WallDistance* out);
+  absl::Status FindDistanceToWall(const SurfacePoint& center, float max_radius,
+                                  const QueryFilter& filter, WallDistance* out);
+
+  // The polygons the filter accepts that are reachable from `center` without leaving the circle
+  // of `radius` (finite, > 0) around it: a neighbour is entered only through an edge that comes
+  // within the radius (plan view). Cheapest first, as Detour's findPolysAroundCircle; at most
+  // `max_polygons` (> 0), out->truncated when more were left. The centre on no polygon the
+  // filter accepts gives status kStartOffMesh.
+  absl::Status FindPolygonsInCircle(Vec3 center, float radius, const QueryFilter& filter,
+                                    uint32_t max_polygons, Vec3 half_extents,
+                                    PolygonsInCircle* out);
+  absl::Status FindPolygonsInCircle(const SurfacePoint& center, float radius,
+                                    const QueryFilter& filter, uint32_t max_polygons,
+                                    PolygonsInCircle* out);
+
+  // Replaces *out with the wall edges within `radius` (plan view) of center.pos on the polygons
+  // reached from center.poly through open edges inside that disc (so other floors never mix
+  // in), in the order they are found. Implemented in walls_around.cc.
+  absl::Status WallsAround(const SurfacePoint& center, float radius, const QueryFilter& filter,
+                           std::vector<WallSegment>* out);
 
   // Surface height at (x, z) closest to `y_hint` (polygons of any filter), nullopt when no
   // polygon covers (x, z).

@@ -1,8 +1,8 @@
 #pragma once
 // The geometric tolerances of core (the map model and its queries), with their units. Each
-// layer keeps its own next to it: loader/include/waymesh/loader/tolerances.h (import, repair,
-// compiled maps, baking, authoring tools), bench/vs_detour/bench_tolerances.h, and the server's
-// move judgement in move_judge.h.
+// layer keeps its own next to it: loader/mesh/include/waymesh/mesh/tolerances.h (import, repair,
+// compiled maps), waymesh/bake/bake_tolerances.h, waymesh/diff/diff_tolerances.h,
+// bench/vs_detour/bench_tolerances.h, and the server's move judgement in move_judge.h.
 
 namespace waymesh::tol {
 
@@ -25,6 +25,9 @@ inline constexpr float kSamePointSq = 1e-12f;
 // Relative difference of ray parameters under which two polygon edges are crossed at the same
 // point (collinear edges); the edge whose segment holds the point wins.
 inline constexpr float kRayExitTie = 1e-5f;
+// A point closer than this to a wall (metres, plan view) is on it: the direction away from the
+// wall is then the wall's inward normal, not the (vanishing) difference of the two points.
+inline constexpr float kOnWall = 1e-6f;
 // A path refinement pass stops when it shortens the path by less than this fraction.
 inline constexpr double kRefineMinGain = 1e-6;
 

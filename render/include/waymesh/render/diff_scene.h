@@ -5,7 +5,7 @@
 
 #include "absl/status/statusor.h"
 #include "waymesh/core/nav_map.h"
-#include "waymesh/loader/map_diff.h"
+#include "waymesh/diff/map_diff.h"
 #include "waymesh/render/scene.h"
 
 namespace waymesh::render {

@@ -10,7 +10,7 @@
 #include "waymesh/core/nav_map.h"
 #include "waymesh/core/query_status.h"
 #include "waymesh/core/vec3.h"
-#include "waymesh/loader/path_queries.h"
+#include "waymesh/query_files/path_queries.h"
 
 namespace waymesh::render {
 

@@ -7,7 +7,7 @@
 #include <memory>
 
 #include "waymesh/core/tile_source.h"
-#include "waymesh/loader/map_tile_file.h"
+#include "waymesh/format/map_tile_file.h"
 #include "waymesh/server/tile_cache.h"
 
 namespace waymesh::server {

@@ -32,7 +32,7 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "waymesh/core/nav_map.h"
-#include "waymesh/loader/map_tile_file.h"
+#include "waymesh/format/map_tile_file.h"
 #include "waymesh/server/cached_tile_source.h"
 #include "waymesh/server/map_name.h"
 #include "waymesh/server/map_spool.h"

@@ -15,7 +15,7 @@
 #include <string_view>
 
 #include "absl/status/statusor.h"
-#include "waymesh/loader/map_tile_file.h"
+#include "waymesh/format/map_tile_file.h"
 
 namespace waymesh::server {
 

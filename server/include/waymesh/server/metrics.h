@@ -1,10 +1,12 @@
 #pragma once
 // The standard metric set of waymesh-server: gRPC server metrics named and labelled like
 // grpc-ecosystem's go-grpc-prometheus (so existing dashboards work), plus waymesh_* metrics for
-// searches, the worker queue and the map registry. docs/metrics.md describes each metric.
+// searches, the worker queue and the map registry, build and per-map info, and the standard
+// process_* metrics. docs/metrics.md describes each metric. Recorded through prometheus-cpp.
 //
-// Every hot-path call below is a few relaxed atomic operations on children resolved at
-// construction: no lock, no allocation.
+// Every hot-path call below works on series resolved at construction (no lookup, no
+// allocation): counters and gauges are atomics; a histogram observation takes that series'
+// own mutex (prometheus-cpp), uncontended unless two workers record the same series at once.
 
 #include <array>
 #include <cstdint>
@@ -16,8 +18,11 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "prometheus/counter.h"
+#include "prometheus/gauge.h"
+#include "prometheus/histogram.h"
+#include "prometheus/registry.h"
 #include "waymesh/core/query_status.h"
-#include "waymesh/server/metric_registry.h"
 
 namespace waymesh::server {
 
@@ -61,6 +66,13 @@ enum class MoveReason : uint8_t {
 };
 inline constexpr int kMoveReasonCount = 6;
 
+// One served map as waymesh_map_info / waymesh_map_version export it.
+struct MapVersionInfo {
+  std::string id;
+  uint64_t version = 0;     // 1 when first loaded, +1 per reload
+  std::string source_hash;  // of the scene the map was built from; may be empty
+};
+
 // What the map registry reports at each scrape (counters are totals since start).
 struct RegistrySnapshot {
   uint64_t tile_cache_hits = 0;
@@ -70,10 +82,11 @@ struct RegistrySnapshot {
   uint64_t tile_cache_budget_bytes = 0;
   uint64_t tile_cache_resident_tiles = 0;
   uint64_t maps_loaded = 0;
-  uint64_t reloads = 0;          // successful swaps of a changed map file
-  uint64_t reload_failures = 0;  // bad files rejected (at startup or on reload)
-  uint64_t removals = 0;         // maps unloaded after their file stayed gone for the grace
-  uint64_t files_missing = 0;    // served maps whose file is gone now (within the grace)
+  uint64_t reloads = 0;              // successful swaps of a changed map file
+  uint64_t reload_failures = 0;      // bad files rejected (at startup or on reload)
+  uint64_t removals = 0;             // maps unloaded after their file stayed gone for the grace
+  uint64_t files_missing = 0;        // served maps whose file is gone now (within the grace)
+  std::vector<MapVersionInfo> maps;  // every served map
 };
 
 // Latency buckets of grpc_server_handling_seconds: 100 µs .. 1 s (1-2.5-5 steps).
@@ -81,7 +94,7 @@ std::vector<double> DefaultLatencyBuckets();
 // Buckets of waymesh_search_nodes_expanded: 1 .. 4^10 (powers of 4).
 std::vector<double> DefaultNodesExpandedBuckets();
 
-// The standard metric set, registered in its own MetricRegistry. Thread-safe.
+// The standard metric set, registered in its own prometheus::Registry. Thread-safe.
 class ServerMetrics {
  public:
   // Registers every metric and pre-creates the series of every method and code (zeros are
@@ -114,17 +127,24 @@ class ServerMetrics {
   // once, before serving; the source must stay valid until the metrics stop being rendered.
   void SetRegistrySource(std::function<RegistrySnapshot()> source);
 
-  // Text exposition format 0.0.4 of every metric (what /metrics serves).
-  std::string Render() const { return registry_.Render(); }
-  // The underlying registry, to add metrics of one's own.
-  MetricRegistry& registry() { return registry_; }
+  // Refreshes what the registry source feeds, then renders every metric family (sorted by
+  // name) in text exposition format 0.0.4: what /metrics serves.
+  std::string Render() const;
+  // The underlying registry, to add metrics of one's own (they are rendered too).
+  prometheus::Registry& registry() { return registry_; }
 
  private:
+  using Counter = prometheus::Counter;
+  using Gauge = prometheus::Gauge;
+  using Histogram = prometheus::Histogram;
+
   ServerMetrics() = default;
-  absl::Status Register();
-  absl::Status RegisterRpcMetrics();
-  absl::Status RegisterWaymeshMetrics();
-  void Collect();
+  void Register();
+  void RegisterRpcMetrics();
+  void RegisterWaymeshMetrics();
+  void RegisterBuildInfo();
+  // Copies the registry source into the mirrored metrics; returns the served maps.
+  std::vector<MapVersionInfo> Collect() const;
 
   struct RpcSeries {
     Counter* started = nullptr;
@@ -134,7 +154,7 @@ class ServerMetrics {
     std::array<Counter*, kGrpcCodeCount> handled{};
   };
 
-  MetricRegistry registry_;
+  prometheus::Registry registry_;
   std::array<RpcSeries, kRpcMethodCount> rpc_{};
   std::array<Counter*, 5> path_results_{};  // by QueryStatus
   std::array<Counter*, kMoveReasonCount> move_results_{};
@@ -158,7 +178,8 @@ class ServerMetrics {
   Counter* map_removals_ = nullptr;
   Gauge* map_files_missing_ = nullptr;
 
-  std::mutex source_mu_;
+  mutable std::mutex render_mu_;  // one scrape at a time: mirrored counters stay monotonic
+  mutable std::mutex source_mu_;
   std::function<RegistrySnapshot()> source_;
 };
 

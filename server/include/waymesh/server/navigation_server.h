@@ -10,6 +10,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "grpcpp/generic/async_generic_service.h"
 #include "grpcpp/grpcpp.h"
 #include "waymesh/server/map_registry.h"
 #include "waymesh/server/metrics.h"
@@ -46,6 +47,8 @@ class NavigationServer {
   int port() const { return port_; }
   // The bound metrics port, -1 when disabled.
   int metrics_port() const;
+  // The bound plaintext health-only port, -1 when disabled.
+  int health_port() const { return health_grpc_ ? health_port_ : -1; }
   // "host:port" a client on this machine can dial.
   std::string target() const;
 
@@ -65,6 +68,7 @@ class NavigationServer {
   NavigationServer() = default;
   absl::Status Init(const ServerConfig& config, ServerHooks hooks);
   absl::Status StartGrpc(const ServerConfig& config);
+  absl::Status StartHealthGrpc(const ServerConfig& config);
   void SetHealth(bool serving);
 
   std::unique_ptr<ServerMetrics> metrics_;
@@ -72,8 +76,11 @@ class NavigationServer {
   std::unique_ptr<WorkerPool> pool_;
   std::unique_ptr<NavigationService> service_;
   std::unique_ptr<grpc::Server> grpc_;
+  std::unique_ptr<grpc::Server> health_grpc_;  // --health-port: grpc.health.v1 only, plaintext
+  std::unique_ptr<grpc::CallbackGenericService> health_fallback_;  // UNIMPLEMENTED for the rest
   std::unique_ptr<MetricsHttpServer> http_;
   int port_ = 0;
+  int health_port_ = 0;
   std::string listen_address_;
 
   std::mutex shutdown_mu_;  // serializes Shutdown calls

@@ -11,18 +11,19 @@
 namespace waymesh::server {
 
 struct ServerConfig {
-  std::string maps_dir;                      // directory of *.wmesh maps (required)
-  std::string listen_address = "0.0.0.0";    // interface of the gRPC port
-  int port = 50051;                          // gRPC port; 0 picks a free one
-  bool reuse_port = false;                   // let other processes bind --port too (SO_REUSEPORT)
-  std::string metrics_address = "0.0.0.0";   // interface of the metrics port
-  int metrics_port = 9464;                   // /metrics and /healthz; 0 picks one, -1 disables
-  int workers = 0;                           // query threads; 0 = one per usable CPU
-  int queue_capacity = 0;                    // calls waiting for a worker; 0 = 16 per worker
-  bool overload_shedding = true;             // shrink the pool in overload (worker_pool.h)
-  uint64_t tile_cache_bytes = 256ull << 20;  // budget of resident tiles over all maps
-  absl::Duration reload_interval = absl::Seconds(2);     // maps dir poll; 0 = no hot reload
-  absl::Duration reload_settle = absl::Seconds(1);       // a changed file must be still this long
+  std::string maps_dir;                     // directory of *.wmesh maps (required)
+  std::string listen_address = "0.0.0.0";   // interface of the gRPC port
+  int port = 50051;                         // gRPC port; 0 picks a free one
+  bool reuse_port = false;                  // let other processes bind --port too (SO_REUSEPORT)
+  std::string metrics_address = "0.0.0.0";  // interface of the metrics port
+  int metrics_port = 9464;                  // /metrics and /healthz; 0 picks one, -1 disables
+  int health_port = -1;    // plaintext gRPC health only (for probes when TLS is on); -1 = none
+  int workers = 0;         // query threads; 0 = one per usable CPU
+  int queue_capacity = 0;  // calls waiting for a worker; 0 = 16 per worker
+  bool overload_shedding = true;                      // shrink the pool in overload (worker_pool.h)
+  uint64_t tile_cache_bytes = 256ull << 20;           // budget of resident tiles over all maps
+  absl::Duration reload_interval = absl::Seconds(2);  // maps dir poll; 0 = no hot reload
+  absl::Duration reload_settle = absl::Seconds(1);    // a changed file must be still this long
   absl::Duration map_removal_grace = absl::Seconds(30);  // a gone file's map serves this long
   std::string spool_dir = "/var/tmp";  // private copies of the maps (unnamed files, on disk)
   uint32_t max_search_nodes = 65536;   // A* node pool per query object (request cap)
@@ -35,6 +36,11 @@ struct ServerConfig {
   std::string log_level = "info";      // trace, debug, info, warn, error, critical, off
   absl::Duration shutdown_grace = absl::Seconds(10);         // drain time on SIGTERM/SIGINT
   absl::Duration max_connection_age = absl::ZeroDuration();  // GOAWAY after this; 0 = never
+  // Keepalive enforcement: clients pinging more often than this without data get GOAWAY
+  // too_many_pings (gRPC's default is 5 minutes).
+  absl::Duration keepalive_min_ping_interval = absl::Minutes(5);
+  bool keepalive_permit_without_calls = false;  // accept keepalive pings on idle connections
+  bool reflection = true;                       // serve gRPC server reflection (v1alpha)
 };
 
 // Worker threads after applying the 0 = one-per-CPU default (AvailableCpus: the affinity mask

@@ -10,7 +10,8 @@
 
 namespace waymesh::server {
 
-// The abseil names (underscores) of every server flag, in --help order.
+// The abseil names (underscores) of every flag defined in server_flags.cc, sorted (the
+// --help order).
 std::span<const absl::string_view> ServerFlagNames();
 
 // The configuration the flags hold right now, validated (see ValidateServerConfig).

@@ -1,0 +1,42 @@
+#pragma once
+// DetourCrowd (Debian librecast-dev 1.5.1) behind the comparison's engine interface, on the
+// dtNavMesh that vs_detour builds from the same Waymesh map. Agents use every steering feature
+// DetourCrowd has (anticipated turns, obstacle avoidance, separation, path optimisation) and
+// the highest-quality avoidance preset of Recast's demo (adaptive sampling, 7 divisions, 3
+// rings, depth 3).
+
+#include <DetourCrowd.h>
+
+#include <memory>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "vs_detourcrowd/crowd_engine.h"
+
+namespace waymesh::bench {
+
+class DetourCrowdEngine final : public CrowdEngine {
+ public:
+  // A crowd of up to `max_agents` agents of radius up to `max_radius` on `mesh` (not owned;
+  // DetourCrowd only reads it).
+  static absl::StatusOr<std::unique_ptr<DetourCrowdEngine>> Create(const dtNavMesh* mesh,
+                                                                   int max_agents,
+                                                                   float max_radius);
+
+  std::string_view name() const override { return "DetourCrowd"; }
+  absl::Status Add(const ScenarioAgent& agent) override;
+  absl::Status SetTarget(uint32_t index, Vec3 target) override;
+  absl::Status Step(float dt) override;
+  void Positions(std::vector<EngineAgent>* out) override;
+
+ private:
+  struct Free {
+    void operator()(dtCrowd* crowd) const { dtFreeCrowd(crowd); }
+  };
+  DetourCrowdEngine() = default;
+
+  std::unique_ptr<dtCrowd, Free> crowd_;
+  std::vector<int> agents_;  // Detour agent index, by index
+};
+
+}  // namespace waymesh::bench

@@ -1,0 +1,53 @@
+#include "waymesh/build/map_build.h"
+
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "waymesh/format/map_file.h"
+#include "waymesh/format/map_tiles.h"
+
+namespace waymesh {
+namespace {
+
+// Import takes roughly the first fifth of a build, repair most of the rest.
+constexpr double kImportShare = 0.2;
+constexpr double kCompileShare = 0.1;
+
+}  // namespace
+
+absl::StatusOr<BuildResult> BuildMap(std::span<const std::string> inputs,
+                                     const BuildOptions& options, const ProgressFn& progress) {
+  if (inputs.empty()) return absl::InvalidArgumentError("no input files");
+  std::vector<SourceMesh> sources;
+  sources.reserve(inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (progress) progress(absl::StrCat("import ", inputs[i]), kImportShare * i / inputs.size());
+    absl::StatusOr<SourceMesh> source = ImportFile(inputs[i], options.import);
+    if (!source.ok()) return source.status();
+    sources.push_back(*std::move(source));
+  }
+
+  BuildResult result;
+  const double repair_share = 1.0 - kImportShare - kCompileShare;
+  ProgressFn repair_progress;
+  if (progress) {
+    repair_progress = [&](std::string_view step, double fraction) {
+      progress(step, kImportShare + repair_share * fraction);
+    };
+  }
+  absl::StatusOr<RepairedMesh> mesh =
+      RepairMeshes(sources, options.repair, &result.report, repair_progress);
+  if (!mesh.ok()) return mesh.status();
+  sources.clear();
+
+  if (progress) progress("compile", 1.0 - kCompileShare);
+  absl::StatusOr<std::string> bytes = CompileMap(*mesh);
+  if (!bytes.ok()) return bytes.status();
+  if (absl::Status s = CheckCompiledMap(*bytes); !s.ok()) return s;
+  result.bytes = *std::move(bytes);
+  result.info = std::move(mesh->info);
+  if (progress) progress("done", 1.0);
+  return result;
+}
+
+}  // namespace waymesh
