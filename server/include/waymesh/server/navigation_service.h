@@ -35,7 +35,21 @@
 namespace waymesh::server {
 
 // The generated service with every method taking and returning raw bytes.
-using RawNavigationService = v1::NavigationService::WithRawCallbackMethod_FindPath<v1::NavigationService::WithRawCallbackMethod_FindPathBatch<v1::NavigationService::WithRawCallbackMethod_ValidateMove<v1::NavigationService::WithRawCallbackMethod_ValidateMoveBatch<v1::NavigationService::WithRawCallbackMethod_RandomPoint<v1::NavigationService::WithRawCallbackMethod_Raycast<v1::NavigationService::WithRawCallbackMethod_RaycastBatch<v1::NavigationService::WithRawCallbackMethod_NearestPoint<v1::NavigationService::WithRawCallbackMethod_FindDistanceToWall<v1::NavigationService::WithRawCallbackMethod_FindPolygonsInCircle<v1::NavigationService::WithRawCallbackMethod_GetMapInfo<v1::NavigationService::WithRawCallbackMethod_ListMaps<v1::NavigationService::Service>>>>>>>>>>>>;
+using RawNavigationService = v1::NavigationService::WithRawCallbackMethod_FindPath<
+    v1::NavigationService::WithRawCallbackMethod_FindPathBatch<
+        v1::NavigationService::WithRawCallbackMethod_ValidateMove<
+            v1::NavigationService::WithRawCallbackMethod_ValidateMoveBatch<
+                v1::NavigationService::WithRawCallbackMethod_RandomPoint<
+                    v1::NavigationService::WithRawCallbackMethod_Raycast<
+                        v1::NavigationService::WithRawCallbackMethod_RaycastBatch<
+                            v1::NavigationService::WithRawCallbackMethod_NearestPoint<
+                                v1::NavigationService::WithRawCallbackMethod_FindDistanceToWall<
+                                    v1::NavigationService::
+                                        WithRawCallbackMethod_FindPolygonsInCircle<
+                                            v1::NavigationService::WithRawCallbackMethod_GetMapInfo<
+                                                v1::NavigationService::
+                                                    WithRawCallbackMethod_ListMaps<
+                                                        v1::NavigationService::Service>>>>>>>>>>>>;
 
 struct NavigationServiceOptions {
   // Node cap of every search (requests may ask for fewer); must match the workers' NavQuery.
@@ -59,30 +73,42 @@ class NavigationService final : public RawNavigationService {
   // The RPCs, each on its request and response bytes (one handler file per concern:
   // path_handlers.cc, move_handlers.cc, surface_handlers.cc, wall_handlers.cc,
   // map_info_handlers.cc).
-  grpc::ServerUnaryReactor* FindPath(grpc::CallbackServerContext* ctx, const grpc::ByteBuffer* request,
-      grpc::ByteBuffer* response) override;
-  grpc::ServerUnaryReactor* FindPathBatch(grpc::CallbackServerContext* ctx, const grpc::ByteBuffer* request,
-      grpc::ByteBuffer* response) override;
-  grpc::ServerUnaryReactor* ValidateMove(grpc::CallbackServerContext* ctx, const grpc::ByteBuffer* request,
-      grpc::ByteBuffer* response) override;
-  grpc::ServerUnaryReactor* ValidateMoveBatch(grpc::CallbackServerContext* ctx, const grpc::ByteBuffer* request,
-      grpc::ByteBuffer* response) override;
-  grpc::ServerUnaryReactor* RandomPoint(grpc::CallbackServerContext* ctx, const grpc::ByteBuffer* request,
-      grpc::ByteBuffer* response) override;
-  grpc::ServerUnaryReactor* Raycast(grpc::CallbackServerContext* ctx, const grpc::ByteBuffer* request,
-      grpc::ByteBuffer* response) override;
-  grpc::ServerUnaryReactor* RaycastBatch(grpc::CallbackServerContext* ctx, const grpc::ByteBuffer* request,
-      grpc::ByteBuffer* response) override;
-  grpc::ServerUnaryReactor* NearestPoint(grpc::CallbackServerContext* ctx, const grpc::ByteBuffer* request,
-      grpc::ByteBuffer* response) override;
-  grpc::ServerUnaryReactor* FindDistanceToWall(grpc::CallbackServerContext* ctx, const grpc::ByteBuffer* request,
-      grpc::ByteBuffer* response) override;
-  grpc::ServerUnaryReactor* FindPolygonsInCircle(grpc::CallbackServerContext* ctx, const grpc::ByteBuffer* request,
-      grpc::ByteBuffer* response) override;
-  grpc::ServerUnaryReactor* GetMapInfo(grpc::CallbackServerContext* ctx, const grpc::ByteBuffer* request,
-      grpc::ByteBuffer* response) override;
-  grpc::ServerUnaryReactor* ListMaps(grpc::CallbackServerContext* ctx, const grpc::ByteBuffer* request,
-      grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* FindPath(grpc::CallbackServerContext* ctx,
+                                     const grpc::ByteBuffer* request,
+                                     grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* FindPathBatch(grpc::CallbackServerContext* ctx,
+                                          const grpc::ByteBuffer* request,
+                                          grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* ValidateMove(grpc::CallbackServerContext* ctx,
+                                         const grpc::ByteBuffer* request,
+                                         grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* ValidateMoveBatch(grpc::CallbackServerContext* ctx,
+                                              const grpc::ByteBuffer* request,
+                                              grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* RandomPoint(grpc::CallbackServerContext* ctx,
+                                        const grpc::ByteBuffer* request,
+                                        grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* Raycast(grpc::CallbackServerContext* ctx,
+                                    const grpc::ByteBuffer* request,
+                                    grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* RaycastBatch(grpc::CallbackServerContext* ctx,
+                                         const grpc::ByteBuffer* request,
+                                         grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* NearestPoint(grpc::CallbackServerContext* ctx,
+                                         const grpc::ByteBuffer* request,
+                                         grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* FindDistanceToWall(grpc::CallbackServerContext* ctx,
+                                               const grpc::ByteBuffer* request,
+                                               grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* FindPolygonsInCircle(grpc::CallbackServerContext* ctx,
+                                                 const grpc::ByteBuffer* request,
+                                                 grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* GetMapInfo(grpc::CallbackServerContext* ctx,
+                                       const grpc::ByteBuffer* request,
+                                       grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* ListMaps(grpc::CallbackServerContext* ctx,
+                                     const grpc::ByteBuffer* request,
+                                     grpc::ByteBuffer* response) override;
 
   // From now on new calls fail with UNAVAILABLE; admitted calls run to the end.
   void StopAdmitting();
@@ -134,8 +160,7 @@ class NavigationService final : public RawNavigationService {
   // size, deadline, cancellation, overload) fail the call.
   template <typename BatchRequest, typename BatchResponse, typename Request, typename Response>
   grpc::ServerUnaryReactor* ServeBatch(RpcMethod method, grpc::CallbackServerContext* ctx,
-                                       const grpc::ByteBuffer* request,
-                                       grpc::ByteBuffer* response,
+                                       const grpc::ByteBuffer* request, grpc::ByteBuffer* response,
                                        ValidateFunction<Request> validate,
                                        RunMethod<Request, Response> run);
   // The map serving `map_id` baked for `agent_type`, or NOT_FOUND saying which is missing.
