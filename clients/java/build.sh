@@ -35,7 +35,7 @@ for file in ${RUNTIME_CP//:/ } ${TCNATIVE_LIB:-libnetty-tcnative.so}; do
   [[ -f $file ]] || { echo "java client: missing $file (run scripts/deps.sh)" >&2; exit 1; }
 done
 
-rm -rf "$OUT/gen" "$OUT/classes" "$OUT/lib"
+rm -rf "${OUT:?}/gen" "$OUT/classes" "$OUT/lib"
 mkdir -p "$OUT/gen" "$OUT/classes" "$OUT/bin" "$OUT/lib"
 cp "$TCNATIVE_LIB" "$OUT/lib/libnetty_tcnative.so"
 protoc -I "$ROOT/proto" -I "$HEALTH_PROTO_ROOT" \
