@@ -17,7 +17,7 @@ SERVE=${SERVE:-1}
 bash scripts/deps.sh
 cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DWAYMESH_TESTS=OFF -DWAYMESH_BENCH=OFF >/dev/null
 ninja -C "$BUILD" -j"$JOBS" waymesh waymesh-server waymesh-client
-WAYMESH=$BUILD/waymesh
+WAYMESH=$BUILD/tools/waymesh
 SERVER=$BUILD/server/waymesh-server
 CLIENT=$BUILD/server/waymesh-client
 MAPS=$OUT/maps
@@ -57,7 +57,7 @@ if [[ $ready -ne 1 ]]; then
   cat "$OUT/server.log" >&2
   exit 1
 fi
-echo "gRPC:    127.0.0.1:$GRPC_PORT   (waymesh.v1.Navigation, grpc.health.v1, reflection)"
+echo "gRPC:    127.0.0.1:$GRPC_PORT   (waymesh.v1.NavigationService, grpc.health.v1, reflection)"
 echo "metrics: http://127.0.0.1:$METRICS_PORT/metrics   (health: /healthz)"
 echo "log:     $OUT/server.log"
 
