@@ -6,10 +6,11 @@
 #include <memory>
 #include <string>
 
+#include "cli_options.h"
 #include "commands.h"
 #include "map_arg.h"
-#include "waymesh/query_files/load_requests.h"
 #include "waymesh/format/map_file.h"
+#include "waymesh/query_files/load_requests.h"
 
 namespace waymesh::cli {
 namespace {
@@ -46,22 +47,16 @@ int RunLoadData(LoadDataArgs& args) {
     std::cerr << "waymesh loaddata: " << s.message() << "\n";
     return kExitFailure;
   }
-  std::cerr << "wrote " << args.options.count << " " << args.rpc << " requests to "
-            << args.out_path << "\n";
+  std::cerr << "wrote " << args.options.count << " " << args.rpc << " requests to " << args.out_path
+            << "\n";
   return kExitOk;
 }
 
 }  // namespace
 
-void RegisterLoadData(CLI::App& app, int* exit_code) {
+void RegisterLoadData(CLI::App* cmd, int* exit_code) {
   auto args = std::make_shared<LoadDataArgs>();
-  CLI::App* cmd = app.add_subcommand(
-      "loaddata",
-      "Write random valid requests drawn from a map as a ghz `data` JSON array (reachable "
-      "FindPath pairs, moves for ValidateMove, rays, points), for ghz or waymesh-load");
-  cmd->add_option("map", args->map_path, "the compiled map (.wmesh)")
-      ->required()
-      ->check(CLI::ExistingFile);
+  AddMapArg(cmd, args->map_path);
   cmd->add_option("--rpc", args->rpc,
                   "FindPath, ValidateMove, Raycast, RandomPoint or NearestPoint")
       ->capture_default_str();
