@@ -18,7 +18,7 @@ RUN cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release \
       -DWAYMESH_TESTS=OFF -DWAYMESH_BENCH=OFF \
  && ninja -C build/release waymesh waymesh-server \
  && install -D -m 0755 build/release/server/waymesh-server /out/waymesh-server \
- && install -D -m 0755 build/release/tools/waymesh /out/waymesh \
+ && install -D -m 0755 build/release/waymesh /out/waymesh \
  && strip /out/waymesh-server /out/waymesh
 
 FROM debian:bookworm-slim AS runtime

@@ -234,7 +234,7 @@ def main():
     args = p.parse_args()
     args.server = args.server or os.path.join(args.build, "server/waymesh-server")
     args.load = os.path.join(args.build, "loadtest/waymesh-load")
-    waymesh = os.path.join(args.build, "tools/waymesh")
+    waymesh = os.path.join(args.build, "waymesh")
     work = tempfile.mkdtemp(prefix="waymesh-faults-")
     try:
         towns = []

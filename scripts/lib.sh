@@ -9,9 +9,7 @@
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 SUITE=$1
 BIN_DIR=${WAYMESH_BIN_DIR:-${2:-build/release}}
-# The CLI's target is in tools/ (since the loader split); build trees from before have it on top.
-WAYMESH=$BIN_DIR/tools/waymesh
-[[ -x $WAYMESH ]] || WAYMESH=$BIN_DIR/waymesh
+WAYMESH=$BIN_DIR/waymesh
 SERVER=$BIN_DIR/server/waymesh-server
 TMP=$(mktemp -d)
 cleanup() {

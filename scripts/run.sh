@@ -17,7 +17,7 @@ SERVE=${SERVE:-1}
 bash scripts/deps.sh
 cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DWAYMESH_TESTS=OFF -DWAYMESH_BENCH=OFF >/dev/null
 ninja -C "$BUILD" -j"$JOBS" waymesh waymesh-server waymesh-client
-WAYMESH=$BUILD/tools/waymesh
+WAYMESH=$BUILD/waymesh
 SERVER=$BUILD/server/waymesh-server
 CLIENT=$BUILD/server/waymesh-client
 MAPS=$OUT/maps
