@@ -53,11 +53,7 @@ grpc::ServerUnaryReactor* NavigationService::GetMapInfo(grpc::CallbackServerCont
   auto call = Begin<v1::GetMapInfoRequest, v1::GetMapInfoResponse>(RpcMethod::kGetMapInfo, ctx,
                                                                    reactor, request, response);
   if (call == nullptr) return reactor;
-  if (absl::Status s = ValidateGetMapInfo(call->request); !s.ok()) {
-    call->Finish(std::move(s));
-    return reactor;
-  }
-  auto map = FindMap(call->request.map_id(), call->request.agent_type());
+  auto map = CheckedMap(call->request, &ValidateGetMapInfo);
   if (!map.ok()) {
     call->Finish(map.status());
     return reactor;

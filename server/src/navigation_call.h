@@ -132,6 +132,13 @@ void NavigationService::Enqueue(std::unique_ptr<Call> call, Work work) {
   }
 }
 
+template <typename Request>
+absl::StatusOr<std::shared_ptr<const ServedMap>> NavigationService::CheckedMap(
+    const Request& request, ValidateFunction<Request> validate) const {
+  if (absl::Status s = validate(request); !s.ok()) return s;
+  return FindMap(request.map_id(), request.agent_type());
+}
+
 template <typename Request, typename Response>
 grpc::ServerUnaryReactor* NavigationService::ServeMapQuery(RpcMethod method,
                                                            grpc::CallbackServerContext* ctx,
@@ -142,11 +149,7 @@ grpc::ServerUnaryReactor* NavigationService::ServeMapQuery(RpcMethod method,
   grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
   auto call = Begin<Request, Response>(method, ctx, reactor, request, response);
   if (call == nullptr) return reactor;
-  if (absl::Status s = validate(call->request); !s.ok()) {
-    call->Finish(std::move(s));
-    return reactor;
-  }
-  auto map = FindMap(call->request.map_id(), call->request.agent_type());
+  auto map = CheckedMap(call->request, validate);
   if (!map.ok()) {
     call->Finish(map.status());
     return reactor;

@@ -166,6 +166,10 @@ class NavigationService final : public RawNavigationService {
   // The map serving `map_id` baked for `agent_type`, or NOT_FOUND saying which is missing.
   absl::StatusOr<std::shared_ptr<const ServedMap>> FindMap(const std::string& map_id,
                                                            const std::string& agent_type) const;
+  // The map a valid request names: `validate`'s error, FindMap's, or the map.
+  template <typename Request>
+  absl::StatusOr<std::shared_ptr<const ServedMap>> CheckedMap(
+      const Request& request, ValidateFunction<Request> validate) const;
   void FillMapInfo(const ServedMap& map, v1::MapInfo* out) const;
   void Finished();
 
