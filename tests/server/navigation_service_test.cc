@@ -72,7 +72,8 @@ TEST_F(NavigationServiceTest, NoPathAndOffMeshAreStatusesOfOkResponses) {
     v1::PathStatus want;
   };
   const Case cases[] = {
-      {west, ProbeAt(town(), kProbeIslet), v1::PATH_STATUS_NO_PATH},  // the river islet is an island
+      {west, ProbeAt(town(), kProbeIslet),
+       v1::PATH_STATUS_NO_PATH},  // the river islet is an island
       {west + Vec3{0, 200, 0}, west, v1::PATH_STATUS_START_OFF_MESH},
       {west, west + Vec3{0, -200, 0}, v1::PATH_STATUS_END_OFF_MESH},
   };
@@ -98,6 +99,32 @@ TEST_F(NavigationServiceTest, NodeLimitGivesPartialPaths) {
   EXPECT_EQ(cut.status(), v1::PATH_STATUS_PARTIAL);
   EXPECT_GE(cut.waypoints_size(), 2);
   EXPECT_LE(cut.nodes_expanded(), 4u * 4u);
+}
+
+// allow_partial to a goal on another island (the river islet) gives PARTIAL to the reachable
+// point closest to it, as Unity and Detour do; without it the answer is NO_PATH.
+TEST_F(NavigationServiceTest, AllowPartialReachesTowardsAnotherIsland) {
+  const Vec3 west = ProbeAt(town(), kProbeWestBank);
+  const Vec3 islet = ProbeAt(town(), kProbeIslet);
+  v1::FindPathRequest request = TownPathRequest(west, islet);
+  request.mutable_options()->set_allow_partial(true);
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx);
+  v1::FindPathResponse partial;
+  ASSERT_TRUE(stub_->FindPath(&ctx, request, &partial).ok());
+  EXPECT_EQ(partial.status(), v1::PATH_STATUS_PARTIAL);
+  ASSERT_GE(partial.waypoints_size(), 2);
+  const Vec3 reached = GetVec(partial.waypoints(partial.waypoints_size() - 1).position());
+  // The path ends on the start's island, nearer the islet than where it began.
+  EXPECT_LT(DistanceXZ(reached, islet), DistanceXZ(west, islet));
+
+  NavQuery direct(town().map);
+  PathOptions options;
+  options.allow_partial = true;
+  PathResult expected;
+  ASSERT_TRUE(
+      direct.FindPath(west, islet, QueryFilter(town().map->info()), options, &expected).ok());
+  EXPECT_EQ(reached, expected.waypoints.back().pos);
 }
 
 TEST_F(NavigationServiceTest, FindPathBatchAnswersInOrder) {
@@ -236,7 +263,7 @@ TEST_F(NavigationServiceTest, MapInfoAndListMaps) {
 
 TEST_F(NavigationServiceTest, HealthIsServingPerService) {
   auto health = grpc::health::v1::Health::NewStub(channel_);
-  for (const char* service : {"", "waymesh.v1.Navigation"}) {
+  for (const char* service : {"", "waymesh.v1.NavigationService"}) {
     grpc::ClientContext ctx;
     SetDeadline(&ctx);
     grpc::health::v1::HealthCheckRequest request;
@@ -257,7 +284,7 @@ TEST_F(NavigationServiceTest, HealthIsServingPerService) {
 TEST_F(NavigationServiceTest, ReflectionListsTheService) {
   absl::StatusOr<std::string> services = ReflectionListServices(channel_);
   ASSERT_TRUE(services.ok()) << services.status();
-  EXPECT_THAT(*services, ::testing::HasSubstr("waymesh.v1.Navigation"));
+  EXPECT_THAT(*services, ::testing::HasSubstr("waymesh.v1.NavigationService"));
 }
 
 }  // namespace

@@ -1,15 +1,17 @@
 // Every error code the service promises, over real TCP: INVALID_ARGUMENT naming the field,
-// NOT_FOUND, UNAUTHENTICATED, RESOURCE_EXHAUSTED from a full queue (at once, then as overload
-// shedding) and from the message size limit, DEADLINE_EXCEEDED and CANCELLED for calls that
-// expired or were cancelled while queued (their query never runs).
+// NOT_FOUND, UNAUTHENTICATED, RESOURCE_EXHAUSTED from a full queue (at once, with RetryInfo and
+// the pushback trailer, then as overload shedding) and from the message size limit,
+// DEADLINE_EXCEEDED and CANCELLED for calls that expired or were cancelled while queued (their
+// query never runs).
 
 #include <atomic>
 #include <limits>
 #include <thread>
 
-#include "support/demo_town.h"
+#include "error_details.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "support/demo_town.h"
 #include "test_server.h"
 #include "waymesh/server/call_interrupt.h"
 #include "waymesh/server/error_model.h"
@@ -32,13 +34,22 @@ class ServerErrorsTest : public ::testing::Test {
     stub_ = v1::NavigationService::NewStub(Dial(*server_));
   }
 
+  // A FindPath call; the trailing metadata it got lands in *trailers when given.
   grpc::Status Call(const v1::FindPathRequest& request, absl::Duration deadline = absl::Seconds(20),
-                    const std::string& token = "") {
+                    const std::string& token = "",
+                    std::multimap<std::string, std::string>* trailers = nullptr) {
     grpc::ClientContext ctx;
     SetDeadline(&ctx, deadline);
     if (!token.empty()) ctx.AddMetadata("authorization", "Bearer " + token);
     v1::FindPathResponse response;
-    return stub_->FindPath(&ctx, request, &response);
+    const grpc::Status status = stub_->FindPath(&ctx, request, &response);
+    if (trailers != nullptr) {
+      for (const auto& [key, value] : ctx.GetServerTrailingMetadata()) {
+        trailers->emplace(std::string(key.data(), key.size()),
+                          std::string(value.data(), value.size()));
+      }
+    }
+    return status;
   }
 
   // Waits (bounded) until the server counts `n` unfinished calls.
@@ -133,9 +144,21 @@ TEST_F(ServerErrorsTest, FullQueueIsResourceExhaustedAtOnce) {
   std::thread b([&] { second = Call(BankToBankRequest()); });
   ASSERT_TRUE(WaitInFlight(2));  // the second waits in the queue
   const absl::Time before = absl::Now();
-  const grpc::Status third = Call(BankToBankRequest());
+  std::multimap<std::string, std::string> trailers;
+  const grpc::Status third = Call(BankToBankRequest(), absl::Seconds(20), "", &trailers);
   EXPECT_EQ(third.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
   EXPECT_LT(absl::Now() - before, absl::Seconds(5));  // answered without waiting for a worker
+  // Reason OVERLOADED, and how long to wait twice: a RetryInfo for clients that read details,
+  // the pushback trailer for gRPC's retry policy (the same delay).
+  const google::rpc::Status details = DetailsOf(third);
+  EXPECT_EQ(ReasonOf(details), server::reason::kOverloaded);
+  const std::optional<google::rpc::RetryInfo> retry = DetailOf<google::rpc::RetryInfo>(details);
+  ASSERT_TRUE(retry.has_value());
+  const int64_t delay_ms =
+      retry->retry_delay().seconds() * 1000 + retry->retry_delay().nanos() / 1000000;
+  EXPECT_EQ(delay_ms, server::kOverloadRetryDelay.count());
+  ASSERT_EQ(trailers.count("grpc-retry-pushback-ms"), 1u);
+  EXPECT_EQ(trailers.find("grpc-retry-pushback-ms")->second, std::to_string(delay_ms));
   // The overflow starts an overload episode (shedding is on by default): refusals say so.
   EXPECT_THAT(server_->metrics().Render(), HasSubstr("\nwaymesh_overloaded 1\n"));
   const grpc::Status fourth = Call(BankToBankRequest());

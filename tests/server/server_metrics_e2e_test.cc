@@ -167,7 +167,7 @@ TEST(ServerMetricsEndToEndTest, PrometheusReadsHandlingSecondsOfRealCalls) {
   auto up = prom.WaitFor("up{job=\"waymesh\"}", exactly(1));
   ASSERT_TRUE(up.ok()) << up.status() << "\n" << prom.Log();
   const std::string find_path =
-      "grpc_service=\"waymesh.v1.Navigation\",grpc_method=\"FindPath\",grpc_type=\"unary\"";
+      "grpc_service=\"waymesh.v1.NavigationService\",grpc_method=\"FindPath\",grpc_type=\"unary\"";
   auto count =
       prom.WaitFor(absl::StrCat("sum(grpc_server_handling_seconds_count{", find_path, "})"),
                    exactly(kOkCalls + 2));

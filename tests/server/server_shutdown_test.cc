@@ -62,11 +62,11 @@ class ServerShutdownTest : public ::testing::Test {
 TEST_F(ServerShutdownTest, DrainingFlipsHealthAndRefusesNewCalls) {
   Start();
   EXPECT_EQ(HealthOf(""), Health::SERVING);
-  EXPECT_EQ(HealthOf("waymesh.v1.Navigation"), Health::SERVING);
+  EXPECT_EQ(HealthOf("waymesh.v1.NavigationService"), Health::SERVING);
   ASSERT_TRUE(Call().ok());
   server_->BeginDrain();
   EXPECT_EQ(HealthOf(""), Health::NOT_SERVING);
-  EXPECT_EQ(HealthOf("waymesh.v1.Navigation"), Health::NOT_SERVING);
+  EXPECT_EQ(HealthOf("waymesh.v1.NavigationService"), Health::NOT_SERVING);
   EXPECT_EQ(Call().error_code(), grpc::StatusCode::UNAVAILABLE);
   server_->Shutdown(absl::Seconds(1));
 }
@@ -92,7 +92,7 @@ TEST_F(ServerShutdownTest, ShutdownDrainsCallsInFlight) {
   // While it drains: not serving, new work refused, old work still pending.
   Health::ServingStatus seen = Health::SERVING;
   for (int i = 0; i < 400 && seen != Health::NOT_SERVING; ++i) {
-    seen = HealthOf("waymesh.v1.Navigation");
+    seen = HealthOf("waymesh.v1.NavigationService");
     if (seen != Health::NOT_SERVING) std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   EXPECT_EQ(seen, Health::NOT_SERVING);

@@ -5,11 +5,12 @@
 #include <thread>
 #include <vector>
 
-#include "support/demo_town.h"
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
+#include "support/demo_town.h"
+#include "test_server.h"
 #include "waymesh/core/nav_query.h"
 #include "waymesh/server/proto_conversion.h"
-#include "test_server.h"
 
 namespace waymesh::testing {
 namespace {
@@ -89,7 +90,8 @@ TEST(TileBudgetTest, ServedPathsEqualTheResidentMapsPaths) {
       v1::FindPathResponse got;
       ASSERT_TRUE(
           stub->FindPath(&ctx, TownPathRequest(probes[i].position, probes[j].position), &got).ok());
-      ASSERT_EQ(v1::PathStatus_Name(got.status()), QueryStatusName(want.status))
+      ASSERT_EQ(v1::PathStatus_Name(got.status()),
+                absl::StrCat("PATH_STATUS_", QueryStatusName(want.status)))
           << probes[i].name << " -> " << probes[j].name;
       EXPECT_NEAR(got.length(), want.length, 1e-3) << probes[i].name << " -> " << probes[j].name;
       EXPECT_EQ(size_t(got.waypoints_size()), want.waypoints.size());
