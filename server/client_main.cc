@@ -39,7 +39,6 @@
 ABSL_FLAG(std::string, target, "127.0.0.1:50051", "Server address, host:port.");
 ABSL_FLAG(std::string, auth_token, "",
           "Bearer token to send (the server's --auth-token); default: $WAYMESH_AUTH_TOKEN.");
-ABSL_FLAG(std::string, token, "", "Same as --auth-token (older spelling).");
 ABSL_FLAG(std::string, tls_ca, "",
           "PEM CA bundle that signed the server's certificate: call over TLS.");
 ABSL_FLAG(std::string, tls_cert, "", "PEM client certificate chain (mutual TLS; needs --tls-ca).");
@@ -66,8 +65,8 @@ constexpr int kExitUsage = 2;
 
 // Flags in the order --help lists them.
 constexpr absl::string_view kFlags[] = {
-    "target",  "auth_token",     "token", "tls_ca", "tls_cert", "tls_key", "tls_server_name",
-    "timeout", "wait_for_ready", "call",  "map",    "start",    "end"};
+    "target",  "auth_token",     "tls_ca", "tls_cert", "tls_key", "tls_server_name",
+    "timeout", "wait_for_ready", "call",   "map",      "start",   "end"};
 
 std::string Dashed(absl::string_view flag) {
   std::string out(flag);
@@ -237,8 +236,7 @@ int Run(const Request& input) {
   grpc::ClientContext context;
   context.set_deadline(absl::ToChronoTime(absl::Now() + absl::GetFlag(FLAGS_timeout)));
   context.set_wait_for_ready(absl::GetFlag(FLAGS_wait_for_ready));
-  std::string token = absl::GetFlag(FLAGS_auth_token);
-  if (token.empty()) token = absl::GetFlag(FLAGS_token);
+  const std::string token = absl::GetFlag(FLAGS_auth_token);
   if (!token.empty()) context.AddMetadata("authorization", "Bearer " + token);
 
   std::unique_ptr<google::protobuf::Message> response(
