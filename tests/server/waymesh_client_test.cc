@@ -273,6 +273,39 @@ TEST_F(WaymeshClientTest, BadRequestsExitTwoNamingTheProblem) {
                                  Not(HasSubstr("grpc.health.v1.Health.Watch"))));
 }
 
+// --tls-ca: the client verifies a TLS server against the CA it is given; plaintext to the same
+// server fails with UNAVAILABLE (exit 1).
+TEST(WaymeshClientTlsTest, CallsATlsServerWithItsCa) {
+  TempDir maps, dir;
+  maps.Write("town.wmesh", Town().bytes);
+  absl::StatusOr<std::string> openssl = FindProgram("openssl");
+  ASSERT_TRUE(openssl.ok()) << openssl.status();
+  std::string out;
+  absl::StatusOr<int> made = RunProgram(
+      {*openssl, "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+       "-nodes", "-keyout", dir.path() + "/key.pem", "-out", dir.path() + "/cert.pem", "-days", "2",
+       "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1"},
+      "", &out);
+  ASSERT_TRUE(made.ok() && *made == 0) << out;
+  auto server = ServerProcess::Start(
+      maps.path(), dir.path(),
+      {"--tls-cert=" + dir.path() + "/cert.pem", "--tls-key=" + dir.path() + "/key.pem"});
+  ASSERT_TRUE(server.ok()) << server.status();
+  const std::string target = "--target=" + (*server)->target();
+  absl::StatusOr<int> code =
+      RunProgram({WAYMESH_CLIENT_BIN, target, "--tls-ca=" + dir.path() + "/cert.pem", "GetMapInfo",
+                  R"({"map_id": "town"})"},
+                 "", &out);
+  ASSERT_TRUE(code.ok()) << code.status();
+  EXPECT_EQ(*code, 0) << out;
+  EXPECT_THAT(out, HasSubstr("\"town\""));
+  code = RunProgram({WAYMESH_CLIENT_BIN, target, "ListMaps"}, "", &out);
+  ASSERT_TRUE(code.ok()) << code.status();
+  EXPECT_EQ(*code, 1) << out;
+  EXPECT_THAT(out, HasSubstr("ListMaps failed: UNAVAILABLE: "));
+  EXPECT_EQ((*server)->process().Stop(), 0);
+}
+
 TEST(ClientCallTest, DescribesEveryDetailKind) {
   google::rpc::Status rpc;
   rpc.set_code(8);
