@@ -116,34 +116,37 @@ void BM_FindPathRandom(benchmark::State& state, std::string rel, bool merge) {
   RunPaths(state, q, RandomPairs(q, 512));
 }
 
-void BM_Raycast(benchmark::State& state, std::string rel, bool merge) {
+// Runs `query(q, start, pair)` over random pairs, `start` being the pair's start put on the
+// surface: the queries that begin at a known surface point (raycast, move along surface).
+template <typename Query>
+void RunFromSurface(benchmark::State& state, const std::string& rel, bool merge, Query query) {
   NavQuery q(Build(rel, merge));
   const std::vector<Pair> pairs = RandomPairs(q, 1024);
   std::vector<SurfacePoint> starts;
   for (const Pair& p : pairs) starts.push_back(**q.NearestPoint(p.start, {1, 4, 1}, QueryFilter()));
-  RaycastResult r;
   size_t i = 0;
   for (auto _ : state) {
     const size_t k = i++ % pairs.size();
-    benchmark::DoNotOptimize(q.Raycast(starts[k], pairs[k].goal, QueryFilter(), &r));
+    query(q, starts[k], pairs[k]);
   }
 }
 
+void BM_Raycast(benchmark::State& state, std::string rel, bool merge) {
+  RaycastResult r;
+  RunFromSurface(state, rel, merge, [&r](NavQuery& q, const SurfacePoint& start, const Pair& p) {
+    benchmark::DoNotOptimize(q.Raycast(start, p.goal, QueryFilter(), &r));
+  });
+}
+
 void BM_MoveAlongSurface(benchmark::State& state, std::string rel, bool merge) {
-  NavQuery q(Build(rel, merge));
-  const std::vector<Pair> pairs = RandomPairs(q, 1024);
-  std::vector<SurfacePoint> starts;
-  for (const Pair& p : pairs) starts.push_back(**q.NearestPoint(p.start, {1, 4, 1}, QueryFilter()));
   MoveResult m;
-  size_t i = 0;
-  for (auto _ : state) {
-    const size_t k = i++ % pairs.size();
+  RunFromSurface(state, rel, merge, [&m](NavQuery& q, const SurfacePoint& start, const Pair& p) {
     // A short move (a few metres), as a client's position update would be.
-    const Vec3 d = pairs[k].goal - pairs[k].start;
+    const Vec3 d = p.goal - p.start;
     const float len = Length(d);
-    const Vec3 end = len > 0 ? starts[k].pos + d * (3.0f / len) : starts[k].pos;
-    benchmark::DoNotOptimize(q.MoveAlongSurface(starts[k], end, QueryFilter(), &m));
-  }
+    const Vec3 end = len > 0 ? start.pos + d * (3.0f / len) : start.pos;
+    benchmark::DoNotOptimize(q.MoveAlongSurface(start, end, QueryFilter(), &m));
+  });
 }
 
 // Random surface points (the centres of the circle queries).

@@ -4,10 +4,12 @@
 
 #include <CLI/CLI.hpp>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "vs_detour/report.h"
+#include "vs_detour/report_each.h"
 #include "vs_detour/run_map.h"
 
 int main(int argc, char** argv) {
@@ -49,15 +51,9 @@ int main(int argc, char** argv) {
   }
   if (specs.empty()) specs = wb::DefaultMapSpecs(data);
 
-  std::vector<wb::MapReport> reports;
-  for (const wb::MapSpec& spec : specs) {
-    absl::StatusOr<wb::MapReport> report = wb::RunMap(spec, options);
-    if (!report.ok()) {
-      std::cerr << "vs_detour: " << spec.name << ": " << report.status() << "\n";
-      return 1;
-    }
-    reports.push_back(*std::move(report));
-  }
-  wb::PrintReport(reports, std::cout);
+  const std::optional<std::vector<wb::MapReport>> reports = wb::ReportEach(
+      "vs_detour", specs, [&](const wb::MapSpec& spec) { return wb::RunMap(spec, options); });
+  if (!reports) return 1;
+  wb::PrintReport(*reports, std::cout);
   return 0;
 }

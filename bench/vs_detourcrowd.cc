@@ -8,10 +8,12 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "vs_detour/detour_mesh.h"
+#include "vs_detour/report_each.h"
 #include "vs_detourcrowd/crowd_report.h"
 #include "vs_detourcrowd/detour_crowd_engine.h"
 #include "vs_detourcrowd/scene_run.h"
@@ -150,19 +152,16 @@ int main(int argc, char** argv) {
     std::cerr << "vs_detourcrowd: " << scenes.status().message() << "\n";
     return 2;
   }
-  std::vector<wb::SceneReport> reports;
   for (const wb::Scene& scene : *scenes) {
     if (!write_dir.empty() && !WriteScene(scene, write_dir)) {
       std::cerr << "vs_detourcrowd: cannot write " << scene.name << " to " << write_dir << "\n";
       return 1;
     }
-    absl::StatusOr<wb::SceneReport> report = Compare(scene, crowd_options, repeat, !waymesh_only);
-    if (!report.ok()) {
-      std::cerr << "vs_detourcrowd: " << scene.name << ": " << report.status() << "\n";
-      return 1;
-    }
-    reports.push_back(*std::move(report));
   }
-  wb::PrintCrowdReport(reports, std::cout);
+  const std::optional<std::vector<wb::SceneReport>> reports = wb::ReportEach(
+      "vs_detourcrowd", *scenes,
+      [&](const wb::Scene& scene) { return Compare(scene, crowd_options, repeat, !waymesh_only); });
+  if (!reports) return 1;
+  wb::PrintCrowdReport(*reports, std::cout);
   return 0;
 }

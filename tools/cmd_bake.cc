@@ -7,6 +7,7 @@
 #include <string>
 
 #include "absl/strings/str_format.h"
+#include "cli_options.h"
 #include "commands.h"
 #include "report_format.h"
 #include "waymesh/bake/baker.h"
@@ -94,17 +95,11 @@ int RunBake(BakeArgs& args) {
 
 }  // namespace
 
-void RegisterBake(CLI::App& app, int* exit_code) {
+void RegisterBake(CLI::App* cmd, int* exit_code) {
   auto args = std::make_shared<BakeArgs>();
   BakeSettings& s = args->settings;
-  CLI::App* cmd = app.add_subcommand(
-      "bake",
-      "Bake a navmesh from level geometry (OBJ, Y up) with Recast, using Unity's bake "
-      "settings, and compile it to .wmesh");
-  cmd->add_option("geometry", args->geometry, "level geometry (.obj)")
-      ->required()
-      ->check(CLI::ExistingFile);
-  cmd->add_option("-o,--output", args->output, "compiled map to write (.wmesh)")->required();
+  AddInputFile(cmd, "geometry", args->geometry, "level geometry (.obj)");
+  AddMapOutput(cmd, args->output);
   cmd->add_option("--areas", args->areas,
                   "JSON file of area volumes, area types and off-mesh links (docs/bake.md)")
       ->check(CLI::ExistingFile);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
+#include "cli_options.h"
 #include "commands.h"
 #include "report_format.h"
 #include "waymesh/build/map_build.h"
@@ -50,16 +51,11 @@ int RunBuild(const BuildArgs& args) {
 
 }  // namespace
 
-void RegisterBuild(CLI::App& app, int* exit_code) {
+void RegisterBuild(CLI::App* cmd, int* exit_code) {
   auto args = std::make_shared<BuildArgs>();
   RepairOptions& repair = args->options.repair;
-  CLI::App* cmd = app.add_subcommand(
-      "build", "Import navmesh exports (Unity export JSON, server JSON, OBJ, Polyanya .mesh), "
-               "repair them into one map and compile it to .wmesh");
-  cmd->add_option("inputs", args->inputs, "export files; several are welded into one world")
-      ->required()
-      ->check(CLI::ExistingFile);
-  cmd->add_option("-o,--output", args->output, "compiled map to write (.wmesh)")->required();
+  AddInputFile(cmd, "inputs", args->inputs, "export files; several are welded into one world");
+  AddMapOutput(cmd, args->output);
   cmd->add_option("--weld", repair.weld_tolerance, "vertex weld distance (m)")
       ->capture_default_str()
       ->check(CLI::Range(0.0f, 1.0f));
@@ -75,8 +71,9 @@ void RegisterBuild(CLI::App& app, int* exit_code) {
                   "max corners of a merged polygon (3 = keep triangles)")
       ->capture_default_str()
       ->check(CLI::Range(3, tol::kMaxVertsPerPolyLimit));
-  cmd->add_flag("--no-merge", [args](int64_t) { args->options.repair.merge = false; },
-                "keep the input polygons instead of merging triangles");
+  cmd->add_flag(
+      "--no-merge", [args](int64_t) { args->options.repair.merge = false; },
+      "keep the input polygons instead of merging triangles");
   cmd->add_option("--tile-size", repair.tile_size, "tile edge length (m)")
       ->capture_default_str()
       ->check(CLI::Range(1.0f, 100000.0f));

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "absl/strings/str_format.h"
+#include "cli_options.h"
 #include "commands.h"
 #include "map_arg.h"
 #include "waymesh/core/crowd/chunk_runner.h"
@@ -119,19 +120,11 @@ int RunCrowd(const CrowdArgs& args) {
 
 }  // namespace
 
-void RegisterCrowd(CLI::App& app, int* exit_code) {
+void RegisterCrowd(CLI::App* cmd, int* exit_code) {
   auto args = std::make_shared<CrowdArgs>();
-  CLI::App* cmd = app.add_subcommand(
-      "crowd",
-      "Run a crowd scenario headless and summarise arrivals, overlaps, wall clearance "
-      "and time per tick (docs/crowd.md)");
-  cmd->add_option("map", args->map_path, "compiled map (.wmesh)")
-      ->required()
-      ->check(CLI::ExistingFile);
-  cmd->add_option("--scenario", args->scenario_path,
-                  "scenario JSON: tick_hz, duration_s, agents, events (docs/crowd.md)")
-      ->required()
-      ->check(CLI::ExistingFile);
+  AddMapArg(cmd, args->map_path);
+  AddInputFile(cmd, "--scenario", args->scenario_path,
+               "scenario JSON: tick_hz, duration_s, agents, events (docs/crowd.md)");
   cmd->add_option("--out", args->out_path,
                   "write trajectories.csv: tick,agent,x,y,z,vx,vz,state (one row per agent per "
                   "tick; tick 0 is the start)");

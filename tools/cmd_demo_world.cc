@@ -11,6 +11,7 @@
 #include <string>
 
 #include "absl/strings/str_format.h"
+#include "cli_options.h"
 #include "commands.h"
 #include "waymesh/demo_world/demo_world.h"
 #include "waymesh/import/export_writer.h"
@@ -103,12 +104,7 @@ int RunDemoWorld(const DemoWorldArgs& args) {
 
 }  // namespace
 
-void RegisterDemoWorld(CLI::App& app, int* exit_code) {
-  CLI::App* cmd = app.add_subcommand(
-      "demo-world",
-      "Generate a deterministic Unity-like navmesh export of a town (roads, river, bridge, "
-      "ramps, ladders, islands), written like Unity does: duplicated vertices, float jitter, "
-      "T-junctions at chunk seams. About 1M triangles at 1400 m with the default cell.");
+void RegisterDemoWorld(CLI::App* cmd, int* exit_code) {
   auto args = std::make_shared<DemoWorldArgs>();
   cmd->add_option("--size", args->size, "side of the square world in metres")
       ->required()

@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "cli_options.h"
 #include "commands.h"
 #include "map_arg.h"
 #include "waymesh/diff/map_diff.h"
@@ -60,27 +61,11 @@ int RunDiff(const DiffArgs& args) {
 
 }  // namespace
 
-void RegisterDiff(CLI::App& app, int* exit_code) {
+void RegisterDiff(CLI::App* cmd, int* exit_code) {
   auto args = std::make_shared<DiffArgs>();
-  CLI::App* cmd = app.add_subcommand(
-      "diff",
-      "Compare two compiled maps: polygons added/removed, area ids, walkable area, islands "
-      "merged/split, reachability of sampled point pairs. Exit 0: no changes, 1: changed, "
-      "2: trouble");
-  cmd->add_option("old", args->old_path, "the map before (.wmesh)")
-      ->required()
-      ->check(CLI::ExistingFile);
-  cmd->add_option("new", args->new_path, "the map after (.wmesh)")
-      ->required()
-      ->check(CLI::ExistingFile);
-  cmd->add_option("-o,--output", args->out_path,
-                  "also draw the changes into this picture (.png or .svg)")
-      ->check(CLI::Validator(
-          [](std::string& path) {
-            return render::IsPicturePath(path) ? std::string()
-                                               : "'" + path + "' must end in .png or .svg";
-          },
-          "PICTURE"));
+  AddInputFile(cmd, "old", args->old_path, "the map before (.wmesh)");
+  AddInputFile(cmd, "new", args->new_path, "the map after (.wmesh)");
+  AddPictureOutput(cmd, args->out_path, "also draw the changes into this picture (.png or .svg)");
   cmd->add_option("--pairs", args->pairs, "sample point pairs whose reachability is compared")
       ->check(CLI::Range(0, 100000))
       ->capture_default_str();
@@ -88,9 +73,7 @@ void RegisterDiff(CLI::App& app, int* exit_code) {
   cmd->add_option("--examples", args->examples, "examples listed per kind of change")
       ->check(CLI::Range(0, 1000))
       ->capture_default_str();
-  cmd->add_option("--width", args->width, "picture width in px")
-      ->check(CLI::Range(render::kMinPictureWidth, render::kMaxPictureSide))
-      ->capture_default_str();
+  AddPictureWidth(cmd, args->width, "picture width in px");
   cmd->callback([args, exit_code] { *exit_code = RunDiff(*args); });
 }
 

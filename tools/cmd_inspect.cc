@@ -4,6 +4,7 @@
 #include <iostream>
 #include <string>
 
+#include "cli_options.h"
 #include "commands.h"
 #include "map_arg.h"
 #include "report_format.h"
@@ -31,13 +32,9 @@ int RunInspect(const InspectArgs& args) {
 
 }  // namespace
 
-void RegisterInspect(CLI::App& app, int* exit_code) {
+void RegisterInspect(CLI::App* cmd, int* exit_code) {
   auto args = std::make_shared<InspectArgs>();
-  CLI::App* cmd = app.add_subcommand(
-      "inspect", "Validate a compiled map (checksums, index ranges) and print what it holds");
-  cmd->add_option("map", args->map_path, "compiled map (.wmesh)")
-      ->required()
-      ->check(CLI::ExistingFile);
+  AddMapArg(cmd, args->map_path);
   cmd->add_flag("--json", args->json, "print the summary as JSON");
   cmd->callback([args, exit_code] { *exit_code = RunInspect(*args); });
 }

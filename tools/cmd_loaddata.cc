@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 
+#include "cli_options.h"
 #include "commands.h"
 #include "map_arg.h"
 #include "waymesh/format/map_file.h"
@@ -54,15 +55,9 @@ int RunLoadData(LoadDataArgs& args) {
 
 }  // namespace
 
-void RegisterLoadData(CLI::App& app, int* exit_code) {
+void RegisterLoadData(CLI::App* cmd, int* exit_code) {
   auto args = std::make_shared<LoadDataArgs>();
-  CLI::App* cmd = app.add_subcommand(
-      "loaddata",
-      "Write random valid requests drawn from a map as a ghz `data` JSON array (reachable "
-      "FindPath pairs, moves for ValidateMove, rays, points), for ghz or waymesh-load");
-  cmd->add_option("map", args->map_path, "the compiled map (.wmesh)")
-      ->required()
-      ->check(CLI::ExistingFile);
+  AddMapArg(cmd, args->map_path);
   cmd->add_option("--rpc", args->rpc,
                   "FindPath, FindPathBatch, ValidateMove, ValidateMoveBatch, Raycast, "
                   "RaycastBatch, RandomPoint, NearestPoint, FindDistanceToWall or "

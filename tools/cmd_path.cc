@@ -12,6 +12,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_format.h"
+#include "cli_options.h"
 #include "commands.h"
 #include "map_arg.h"
 #include "position_arg.h"
@@ -151,25 +152,15 @@ int RunPath(const PathArgs& args) {
 
 }  // namespace
 
-void RegisterPath(CLI::App& app, int* exit_code) {
+void RegisterPath(CLI::App* cmd, int* exit_code) {
   auto args = std::make_shared<PathArgs>();
-  CLI::App* cmd = app.add_subcommand(
-      "path",
-      "Run a file of path queries on a compiled map and summarise status, time and "
-      "length ratio");
-  cmd->add_option("map", args->map_path, "compiled map (.wmesh)")
-      ->required()
-      ->check(CLI::ExistingFile);
-  cmd->add_option("--queries", args->queries_path,
-                  "query file: 'sx sy gx gy [expected]' (2D), 'sx sy sz gx gy gz [expected]' "
-                  "(3D), Polyanya .scen or Recast 'pf' rows; '#' starts a comment")
-      ->required()
-      ->check(CLI::ExistingFile);
+  AddMapArg(cmd, args->map_path);
+  AddInputFile(cmd, "--queries", args->queries_path,
+               "query file: 'sx sy gx gy [expected]' (2D), 'sx sy sz gx gy gz [expected]' "
+               "(3D), Polyanya .scen or Recast 'pf' rows; '#' starts a comment");
   cmd->add_option("--out", args->out_path,
                   "write results.csv: query,status,length,micros,waypoints ('x y z;...')");
-  cmd->add_option("--extents", args->extents,
-                  "half size x,y,z of the box that puts start and goal on the mesh (m)")
-      ->capture_default_str();
+  AddExtents(cmd, args->extents, "start and goal");
   cmd->callback([args, exit_code] { *exit_code = RunPath(*args); });
 }
 

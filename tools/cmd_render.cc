@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
+#include "cli_options.h"
 #include "commands.h"
 #include "map_arg.h"
 #include "position_arg.h"
@@ -119,31 +120,16 @@ int RunRender(const RenderArgs& args) {
 
 }  // namespace
 
-void RegisterRender(CLI::App& app, int* exit_code) {
+void RegisterRender(CLI::App* cmd, int* exit_code) {
   auto args = std::make_shared<RenderArgs>();
-  CLI::App* cmd = app.add_subcommand(
-      "render",
-      "Draw a compiled map from above (PNG or SVG): polygons by area or island, tile borders, "
-      "off-mesh links, paths with waypoints, legend");
-  cmd->add_option("map", args->map_path, "compiled map (.wmesh)")
-      ->required()
-      ->check(CLI::ExistingFile);
-  cmd->add_option("-o,--output", args->out_path, "picture to write: .png or .svg")
-      ->required()
-      ->check(CLI::Validator(
-          [](std::string& path) {
-            return render::IsPicturePath(path) ? std::string()
-                                               : "'" + path + "' must end in .png or .svg";
-          },
-          "PICTURE"));
+  AddMapArg(cmd, args->map_path);
+  AddPictureOutput(cmd, args->out_path, "picture to write: .png or .svg")->required();
   cmd->add_option("--color", args->color,
                   "colour polygons by 'area' (area id, legend with names) or 'island' (small "
                   "islands in red)")
       ->check(CLI::IsMember({"area", "island"}))
       ->capture_default_str();
-  cmd->add_option("--width", args->width, "picture width in px; the height keeps the aspect")
-      ->check(CLI::Range(render::kMinPictureWidth, render::kMaxPictureSide))
-      ->capture_default_str();
+  AddPictureWidth(cmd, args->width, "picture width in px; the height keeps the aspect");
   args->small_opt = cmd->add_option("--small-island-area", args->small_island_area,
                                     "islands below this area are red (m²; default 5% of the "
                                     "largest island)")
@@ -160,9 +146,7 @@ void RegisterRender(CLI::App& app, int* exit_code) {
   cmd->add_option("--queries", args->queries_path,
                   "draw every path of a query file (the format of `waymesh path --queries`)")
       ->check(CLI::ExistingFile);
-  cmd->add_option("--extents", args->extents,
-                  "half size x,y,z of the box that puts path ends on the mesh (m)")
-      ->capture_default_str();
+  AddExtents(cmd, args->extents, "path ends");
   cmd->add_flag("--no-tiles", args->no_tiles, "do not draw tile borders");
   cmd->add_flag("--no-links", args->no_links, "do not draw off-mesh links");
   cmd->add_flag("--no-legend", args->no_legend, "do not draw the legend");

@@ -11,6 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "cli_options.h"
 #include "commands.h"
 #include "position_arg.h"
 #include "waymesh/checks/map_checks.h"
@@ -98,16 +99,9 @@ int RunValidate(const ValidateArgs& args) {
 
 }  // namespace
 
-void RegisterValidate(CLI::App& app, int* exit_code) {
+void RegisterValidate(CLI::App* cmd, int* exit_code) {
   auto args = std::make_shared<ValidateArgs>();
-  CLI::App* cmd = app.add_subcommand(
-      "validate",
-      "Check a compiled map for a build pipeline: checksums, topology (open seams, non-manifold "
-      "edges, non-convex polygons), islands, walkable area, off-mesh links, connected pairs. "
-      "Exit 0 when it passes, 1 with a line per finding");
-  cmd->add_option("map", args->map_path, "compiled map (.wmesh)")
-      ->required()
-      ->check(CLI::ExistingFile);
+  AddMapArg(cmd, args->map_path);
   args->max_islands_opt =
       cmd->add_option("--max-islands", args->max_islands, "fail when the map has more islands")
           ->check(CLI::NonNegativeNumber);
@@ -122,9 +116,7 @@ void RegisterValidate(CLI::App& app, int* exit_code) {
                            ->check(CLI::NonNegativeNumber);
   cmd->add_option("--connected", args->connected,
                   "two positions x,y,z x,y,z that need a complete path; repeatable");
-  cmd->add_option("--extents", args->extents,
-                  "half size x,y,z of the box that puts --connected positions on the mesh (m)")
-      ->capture_default_str();
+  AddExtents(cmd, args->extents, "--connected positions");
   cmd->add_flag("--no-topology", args->no_topology, "skip the topology checks");
   cmd->add_flag("--no-links", args->no_links, "skip the off-mesh link check");
   cmd->add_option("--max-findings", args->max_findings, "findings printed per check")

@@ -45,6 +45,14 @@ absl::Status CheckMaxPolygons(uint32_t max_polygons) {
   return absl::InvalidArgumentError("max_polygons must be positive");
 }
 
+// The arguments of a walk along the surface from a free position: `start` and `end` finite, and
+// the box that puts `start` on the mesh finite and non-negative.
+absl::Status CheckWalkArgs(Vec3 start, Vec3 end, Vec3 half_extents) {
+  if (absl::Status s = CheckPoint(start, "start"); !s.ok()) return s;
+  if (absl::Status s = CheckPoint(end, "end"); !s.ok()) return s;
+  return CheckExtents(half_extents);
+}
+
 // A polygon reference given by the caller: in the map, of the tile's current generation, and
 // its tile reachable (pinned for the call on a paged map).
 absl::Status CheckRefIn(const QueryContext& ctx, PolyRef ref, const char* what) {
@@ -241,9 +249,7 @@ absl::Status NavQuery::FindPath(const SurfacePoint& start, const SurfacePoint& g
 absl::Status NavQuery::Raycast(Vec3 start, Vec3 end, const QueryFilter& filter, Vec3 half_extents,
                                RaycastResult* out) {
   internal::PinScope pins(*ctx_);
-  if (absl::Status s = CheckPoint(start, "start"); !s.ok()) return s;
-  if (absl::Status s = CheckPoint(end, "end"); !s.ok()) return s;
-  if (absl::Status s = CheckExtents(half_extents); !s.ok()) return s;
+  if (absl::Status s = CheckWalkArgs(start, end, half_extents); !s.ok()) return s;
   const auto s = internal::NearestPoint(*ctx_, start, half_extents, filter);
   if (!s) {
     out->status = QueryStatus::kStartOffMesh;
@@ -267,9 +273,7 @@ absl::Status NavQuery::Raycast(const SurfacePoint& start, Vec3 end, const QueryF
 absl::Status NavQuery::MoveAlongSurface(Vec3 start, Vec3 end, const QueryFilter& filter,
                                         Vec3 half_extents, MoveResult* out) {
   internal::PinScope pins(*ctx_);
-  if (absl::Status s = CheckPoint(start, "start"); !s.ok()) return s;
-  if (absl::Status s = CheckPoint(end, "end"); !s.ok()) return s;
-  if (absl::Status s = CheckExtents(half_extents); !s.ok()) return s;
+  if (absl::Status s = CheckWalkArgs(start, end, half_extents); !s.ok()) return s;
   const auto s = internal::NearestPoint(*ctx_, start, half_extents, filter);
   if (!s) {
     StartOffMesh(start, out);

@@ -133,20 +133,18 @@ TEST(DeadEndTableTest, APartialPathStillEndsInTheClosestDeadEnd) {
 }
 
 TEST(DeadEndTableTest, AuroraPathsAreTheSameWithFarFewerNodes) {
-  auto map = testing::CachedMapFromFile(testing::SharedData("polyanya/meshes/aurora-merged.mesh"),
-                                        RepairOptions{.merge = false});
-  ASSERT_TRUE(map.ok()) << map.status();
-  const DeadEndTable& table = (*map)->search_tables()->dead_ends;
+  const testing::Aurora aurora = testing::LoadAurora();
+  ASSERT_NE(aurora.map, nullptr);
+  const DeadEndTable& table = aurora.map->search_tables()->dead_ends;
   // Aurora's merged polygons: most of the map is corridors ending at walls.
   EXPECT_GT(table.dead_end_count(), 15000u);
   EXPECT_EQ(table.bytes(), 8u * 19244u);
   NavQueryOptions all;
   all.dead_ends = false;
-  NavQuery skipping(*map), searching(*map, all);
+  NavQuery skipping(aurora.map), searching(aurora.map, all);
   PathOptions po;
   po.half_extents = {0.5f, 1, 0.5f};
-  const auto queries = testing::ReadExpectedFile(
-      testing::SharedData("polyanya/expected/aurora_euclid_expected.csv"));
+  const std::vector<testing::ExpectedQuery>& queries = aurora.queries;
   ASSERT_GT(queries.size(), 2000u);
   PathResult a, b;
   uint64_t nodes_skipping = 0, nodes_searching = 0;

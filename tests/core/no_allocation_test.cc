@@ -44,13 +44,10 @@ namespace waymesh {
 namespace {
 
 TEST(NoAllocationTest, WarmQueriesDoNotAllocate) {
-  auto map = testing::CachedMapFromFile(testing::SharedData("polyanya/meshes/aurora-merged.mesh"),
-                                        RepairOptions{.merge = false});
-  ASSERT_TRUE(map.ok()) << map.status();
-  const auto all = testing::ReadExpectedFile(
-      testing::SharedData("polyanya/expected/aurora_euclid_expected.csv"));
-  std::vector<testing::ExpectedQuery> queries(all.begin(), all.begin() + 200);
-  NavQuery q(*map);
+  const testing::Aurora aurora = testing::LoadAurora();
+  ASSERT_NE(aurora.map, nullptr);
+  std::vector<testing::ExpectedQuery> queries(aurora.queries.begin(), aurora.queries.begin() + 200);
+  NavQuery q(aurora.map);
   PathOptions po;
   po.half_extents = {0.5f, 1, 0.5f};
   po.area_crossings = true;

@@ -1,8 +1,6 @@
 // PathResult::node_limit tells a partial path cut short by max_nodes from one whose goal is
 // unreachable, so the server can answer PARTIAL vs NO_PATH as the API promises.
 
-#include <algorithm>
-
 #include "gtest/gtest.h"
 #include "polyanya_data.h"
 #include "support/map_builder.h"
@@ -13,18 +11,11 @@ namespace waymesh {
 namespace {
 
 TEST(PathNodeLimitTest, SetOnlyWhenTheNodeLimitCutTheSearch) {
-  RepairOptions options;
-  options.merge = false;
-  auto map = testing::CachedMapFromFile(testing::SharedData("polyanya/meshes/aurora-merged.mesh"),
-                                        options);
-  ASSERT_TRUE(map.ok()) << map.status();
-  const auto queries = testing::ReadExpectedFile(
-      testing::SharedData("polyanya/expected/aurora_euclid_expected.csv"));
-  ASSERT_FALSE(queries.empty());
-  const auto longest =
-      *std::max_element(queries.begin(), queries.end(),
-                        [](const auto& a, const auto& b) { return a.length < b.length; });
-  NavQuery q(*map);
+  const testing::Aurora aurora = testing::LoadAurora();
+  ASSERT_NE(aurora.map, nullptr);
+  ASSERT_FALSE(aurora.queries.empty());
+  const testing::ExpectedQuery longest = testing::LongestQuery(aurora.queries);
+  NavQuery q(aurora.map);
   PathOptions po;
   po.half_extents = {0.5f, 1, 0.5f};
   PathResult full;

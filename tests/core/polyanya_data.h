@@ -1,11 +1,19 @@
 #pragma once
-// Readers for the Polyanya test data: expected-length files and .scen scenarios.
+// Readers for the Polyanya test data: expected-length files and .scen scenarios, and the
+// aurora map with its queries that many core tests search.
 
+#include <algorithm>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "absl/status/statusor.h"
+#include "gtest/gtest.h"
+#include "support/map_builder.h"
+#include "support/test_data.h"
+#include "waymesh/core/nav_map.h"
 #include "waymesh/core/vec3.h"
 
 namespace waymesh::testing {
@@ -45,6 +53,28 @@ inline std::vector<ExpectedQuery> ReadScenFile(const std::string& path) {
     }
   }
   return out;
+}
+
+// Polyanya's aurora: aurora-merged.mesh with its polygons as they are (no merge), the map its
+// published lengths are for, and those queries.
+struct Aurora {
+  std::shared_ptr<const NavMap> map;  // null when it did not build (the test has failed)
+  std::vector<ExpectedQuery> queries;
+};
+
+// The map is built once per test binary.
+inline Aurora LoadAurora() {
+  absl::StatusOr<std::shared_ptr<const NavMap>> map = CachedMapFromFile(
+      SharedData("polyanya/meshes/aurora-merged.mesh"), RepairOptions{.merge = false});
+  EXPECT_TRUE(map.ok()) << map.status();
+  return {map.ok() ? *map : nullptr,
+          ReadExpectedFile(SharedData("polyanya/expected/aurora_euclid_expected.csv"))};
+}
+
+// The longest of `queries`, which is not empty: on aurora, a search of thousands of nodes.
+inline ExpectedQuery LongestQuery(const std::vector<ExpectedQuery>& queries) {
+  return *std::max_element(queries.begin(), queries.end(),
+                           [](const auto& a, const auto& b) { return a.length < b.length; });
 }
 
 }  // namespace waymesh::testing

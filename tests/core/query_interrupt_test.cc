@@ -3,8 +3,6 @@
 
 #include "waymesh/core/query_interrupt.h"
 
-#include <algorithm>
-
 #include "gtest/gtest.h"
 #include "polyanya_data.h"
 #include "support/map_builder.h"
@@ -37,17 +35,10 @@ struct AuroraLongest {
 
 // The aurora map and its longest published query: a search of thousands of nodes.
 AuroraLongest LoadLongest() {
-  RepairOptions options;
-  options.merge = false;
-  auto map = testing::CachedMapFromFile(testing::SharedData("polyanya/meshes/aurora-merged.mesh"),
-                                        options);
-  EXPECT_TRUE(map.ok()) << map.status();
-  auto queries = testing::ReadExpectedFile(
-      testing::SharedData("polyanya/expected/aurora_euclid_expected.csv"));
-  EXPECT_FALSE(queries.empty());
-  auto longest = std::max_element(queries.begin(), queries.end(),
-                                  [](const auto& a, const auto& b) { return a.length < b.length; });
-  return {map.ok() ? *map : nullptr, queries.empty() ? testing::ExpectedQuery{} : *longest};
+  const testing::Aurora aurora = testing::LoadAurora();
+  EXPECT_FALSE(aurora.queries.empty());
+  return {aurora.map, aurora.queries.empty() ? testing::ExpectedQuery{}
+                                             : testing::LongestQuery(aurora.queries)};
 }
 
 TEST(QueryInterruptTest, StopsALongSearchWithTheInterruptsStatus) {

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <map>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -35,6 +36,54 @@ Loaded Load(const std::string& rel, bool merge) {
   EXPECT_TRUE(source.ok()) << source.status();
   return {map.ok() ? *map : nullptr, source.ok() ? *std::move(source) : SourceMesh{}};
 }
+
+// aurora (merged polygons kept), a query on it and the brute-force oracle over its source
+// polygons: where rays and moves are checked.
+class AuroraOracleTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    loaded_ = Load("polyanya/meshes/aurora-merged.mesh", false);
+    ASSERT_TRUE(loaded_.map);
+    oracle_.emplace(loaded_.source);
+    query_.emplace(loaded_.map);
+  }
+
+  Loaded loaded_;
+  std::optional<MeshOracle> oracle_;
+  std::optional<NavQuery> query_;
+};
+
+class RaycastPropertyTest : public AuroraOracleTest {};
+class MoveAlongSurfacePropertyTest : public AuroraOracleTest {};
+
+// A segment from a surface point to an end in plan view (y = 0).
+struct Segment {
+  SurfacePoint start;
+  Vec3 end;
+  float length;
+};
+
+// Random segments: starts uniform over the surface, a uniform direction and a length uniform in
+// [min_length, max_length).
+class SegmentSampler {
+ public:
+  SegmentSampler(uint64_t seed, float min_length, float max_length)
+      : rng_(seed), length_(min_length, max_length) {}
+
+  // nullopt when no surface point could be drawn.
+  std::optional<Segment> Next(NavQuery& q) {
+    const auto start = testing::RandomOnMap(q, QueryFilter(), rng_);
+    if (!start) return std::nullopt;
+    const float a = angle_(rng_), len = length_(rng_);
+    const Vec3 end{start->pos.x + len * std::cos(a), 0, start->pos.z + len * std::sin(a)};
+    return Segment{*start, end, len};
+  }
+
+ private:
+  std::mt19937_64 rng_;
+  std::uniform_real_distribution<float> angle_{0, 6.2831853f};
+  std::uniform_real_distribution<float> length_;
+};
 
 // Plan-view containment in a map polygon (brute force, independent of the query code).
 bool InMapPoly(const TileView& t, uint32_t p, float x, float z, float* signed_dist) {
@@ -69,23 +118,17 @@ float MapPolyHeight(const TileView& t, uint32_t p, float x, float z) {
   return best_y;
 }
 
-TEST(RaycastPropertyTest, FirstWallMatchesBruteForceOnSourceObstacles) {
-  Loaded m = Load("polyanya/meshes/aurora-merged.mesh", false);
-  ASSERT_TRUE(m.map);
-  const MeshOracle oracle(m.source);
-  NavQuery q(m.map);
-  std::mt19937_64 rng(21);
-  std::uniform_real_distribution<float> angle(0, 6.2831853f), length(1, 80);
+TEST_F(RaycastPropertyTest, FirstWallMatchesBruteForceOnSourceObstacles) {
+  SegmentSampler segments(21, 1, 80);
   RaycastResult r;
   int hits = 0, clear = 0, compared = 0;
   for (int i = 0; i < 1500; ++i) {
-    auto s = testing::RandomOnMap(q, QueryFilter(), rng);
-    ASSERT_TRUE(s);
-    const float a = angle(rng), len = length(rng);
-    const Vec3 end{s->pos.x + len * std::cos(a), 0, s->pos.z + len * std::sin(a)};
-    ASSERT_TRUE(q.Raycast(*s, end, QueryFilter(), &r).ok());
+    const std::optional<Segment> seg = segments.Next(*query_);
+    ASSERT_TRUE(seg);
+    const auto& [s, end, len] = *seg;
+    ASSERT_TRUE(query_->Raycast(s, end, QueryFilter(), &r).ok());
     bool graze = false;
-    const auto brute = oracle.FirstObstacleHit(s->pos, end, 1e-3f, &graze);
+    const auto brute = oracle_->FirstObstacleHit(s.pos, end, 1e-3f, &graze);
     if (graze || (brute && *brute * len < 1e-3)) continue;  // ambiguous: touches a corner
     ++compared;
     if (!brute) {
@@ -97,8 +140,8 @@ TEST(RaycastPropertyTest, FirstWallMatchesBruteForceOnSourceObstacles) {
     EXPECT_NEAR(r.t * len, *brute * len, 2e-3) << "ray " << i;
     EXPECT_NEAR(std::hypot(r.normal.x, r.normal.z), 1.0, 1e-4);
     // The normal faces back towards the start.
-    EXPECT_LT(r.normal.x * (end.x - s->pos.x) + r.normal.z * (end.z - s->pos.z), 0) << i;
-    EXPECT_EQ(r.polys.front(), s->poly);
+    EXPECT_LT(r.normal.x * (end.x - s.pos.x) + r.normal.z * (end.z - s.pos.z), 0) << i;
+    EXPECT_EQ(r.polys.front(), s.poly);
     ++hits;
   }
   EXPECT_GT(compared, 1200);
@@ -106,27 +149,21 @@ TEST(RaycastPropertyTest, FirstWallMatchesBruteForceOnSourceObstacles) {
   EXPECT_GT(clear, 100);
 }
 
-TEST(MoveAlongSurfacePropertyTest, ReachesTargetWhenClearAndNeverBeatsWalls) {
-  Loaded m = Load("polyanya/meshes/aurora-merged.mesh", false);
-  ASSERT_TRUE(m.map);
-  const MeshOracle oracle(m.source);
-  NavQuery q(m.map);
-  std::mt19937_64 rng(22);
-  std::uniform_real_distribution<float> angle(0, 6.2831853f), length(0.5f, 12);
+TEST_F(MoveAlongSurfacePropertyTest, ReachesTargetWhenClearAndNeverBeatsWalls) {
+  SegmentSampler segments(22, 0.5f, 12);
   RaycastResult ray;
   MoveResult mv;
   int blocked = 0;
   for (int i = 0; i < 1500; ++i) {
-    auto s = testing::RandomOnMap(q, QueryFilter(), rng);
-    ASSERT_TRUE(s);
-    const float a = angle(rng), len = length(rng);
-    const Vec3 end{s->pos.x + len * std::cos(a), 0, s->pos.z + len * std::sin(a)};
-    ASSERT_TRUE(q.MoveAlongSurface(*s, end, QueryFilter(), &mv).ok());
-    ASSERT_TRUE(q.Raycast(*s, end, QueryFilter(), &ray).ok());
+    const std::optional<Segment> seg = segments.Next(*query_);
+    ASSERT_TRUE(seg);
+    const auto& [s, end, len] = *seg;
+    ASSERT_TRUE(query_->MoveAlongSurface(s, end, QueryFilter(), &mv).ok());
+    ASSERT_TRUE(query_->Raycast(s, end, QueryFilter(), &ray).ok());
     ASSERT_EQ(mv.status, QueryStatus::kComplete);
-    EXPECT_TRUE(oracle.Covered(mv.pos, 2e-3f, 1e-3f)) << "move " << i << " ends off the mesh";
+    EXPECT_TRUE(oracle_->Covered(mv.pos, 2e-3f, 1e-3f)) << "move " << i << " ends off the mesh";
     ASSERT_FALSE(mv.visited.empty());
-    EXPECT_EQ(mv.visited.front(), s->poly);
+    EXPECT_EQ(mv.visited.front(), s.poly);
     EXPECT_EQ(mv.visited.back(), mv.poly);
     if (!ray.hit) {
       EXPECT_FALSE(mv.blocked) << i;
@@ -136,7 +173,7 @@ TEST(MoveAlongSurfacePropertyTest, ReachesTargetWhenClearAndNeverBeatsWalls) {
       // The wall point the ray reached is reachable, so sliding gets at least as close.
       EXPECT_LE(DistanceXZ(mv.pos, end), DistanceXZ(ray.hit_point, end) + 1e-3) << i;
       // Never further from the start than the move allows.
-      EXPECT_LE(DistanceXZ(mv.pos, s->pos), len + 1e-3) << i;
+      EXPECT_LE(DistanceXZ(mv.pos, s.pos), len + 1e-3) << i;
       blocked += mv.blocked;
     }
   }

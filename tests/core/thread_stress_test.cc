@@ -64,27 +64,22 @@ std::vector<Answer> Work(const std::shared_ptr<const NavMap>& map,
 }
 
 TEST(ThreadStressTest, SharedMapGivesSingleThreadedAnswers) {
-  RepairOptions options;
-  options.merge = false;
-  auto map = testing::CachedMapFromFile(testing::SharedData("polyanya/meshes/aurora-merged.mesh"),
-                                        options);
-  ASSERT_TRUE(map.ok()) << map.status();
-  const auto all = testing::ReadExpectedFile(
-      testing::SharedData("polyanya/expected/aurora_euclid_expected.csv"));
+  const testing::Aurora aurora = testing::LoadAurora();
+  ASSERT_NE(aurora.map, nullptr);
   // Short queries keep the test quick; threads start at different offsets so they interleave
   // different work on the same map.
   std::vector<testing::ExpectedQuery> queries;
-  for (const auto& e : all) {
+  for (const auto& e : aurora.queries) {
     if (e.length < 150) queries.push_back(e);
   }
   ASSERT_GT(queries.size(), 300u);
   constexpr size_t kPerThread = 150;
   constexpr int kThreads = 6;
-  const std::vector<Answer> reference = Work(*map, queries, 0, queries.size());
+  const std::vector<Answer> reference = Work(aurora.map, queries, 0, queries.size());
   std::vector<std::vector<Answer>> results(kThreads);
   std::vector<std::thread> threads;
   for (int t = 0; t < kThreads; ++t) {
-    threads.emplace_back([&, t] { results[t] = Work(*map, queries, t * 37, kPerThread); });
+    threads.emplace_back([&, t] { results[t] = Work(aurora.map, queries, t * 37, kPerThread); });
   }
   for (auto& th : threads) th.join();
   for (int t = 0; t < kThreads; ++t) {

@@ -21,6 +21,16 @@ struct BadInput {
 
 std::ostream& operator<<(std::ostream& os, const BadInput& c) { return os << c.name; }
 
+// The test name of a case of the tables below.
+std::string CaseName(const ::testing::TestParamInfo<BadInput>& info) { return info.param.name; }
+
+// An importer's answer to the bad input `c`: an InvalidArgument error that says where.
+void ExpectFailsWithPlace(const absl::StatusOr<SourceMesh>& mesh, const BadInput& c) {
+  ASSERT_FALSE(mesh.ok());
+  EXPECT_EQ(mesh.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(mesh.status().message()), HasSubstr(c.expected));
+}
+
 // A valid export around `body` (which supplies the geometry keys).
 std::string Export(const std::string& body) {
   return R"({"format": "waymesh-navmesh-export", "version": 1, )" + body + "}";
@@ -30,10 +40,7 @@ const std::string kTriangle = R"("vertices": [0, 0, 0, 1, 0, 0, 0, 0, 1], "indic
 class UnityExportErrorTest : public ::testing::TestWithParam<BadInput> {};
 
 TEST_P(UnityExportErrorTest, FailsWithPlace) {
-  const absl::StatusOr<SourceMesh> mesh = ImportUnityExport(GetParam().text, "t.json");
-  ASSERT_FALSE(mesh.ok());
-  EXPECT_EQ(mesh.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_THAT(std::string(mesh.status().message()), HasSubstr(GetParam().expected));
+  ExpectFailsWithPlace(ImportUnityExport(GetParam().text, "t.json"), GetParam());
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -152,7 +159,7 @@ INSTANTIATE_TEST_SUITE_P(
             "TooDeep",
             Export(kTriangle + R"(, "extra": )" + std::string(100, '[') + std::string(100, ']')),
             "nests deeper than 32 levels"}),
-    [](const auto& info) { return std::string(info.param.name); });
+    CaseName);
 
 // Importers never trust sizes: a short document with a huge-looking array finishes instantly.
 TEST(UnityExportErrorTest, TruncatedLargeArrayFailsWithPosition) {
@@ -166,10 +173,7 @@ TEST(UnityExportErrorTest, TruncatedLargeArrayFailsWithPosition) {
 class ServerNavJsonErrorTest : public ::testing::TestWithParam<BadInput> {};
 
 TEST_P(ServerNavJsonErrorTest, FailsWithPlace) {
-  const absl::StatusOr<SourceMesh> mesh = ImportServerNavJson(GetParam().text, "t.navmesh");
-  ASSERT_FALSE(mesh.ok());
-  EXPECT_EQ(mesh.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_THAT(std::string(mesh.status().message()), HasSubstr(GetParam().expected));
+  ExpectFailsWithPlace(ImportServerNavJson(GetParam().text, "t.navmesh"), GetParam());
 }
 
 const std::string kPathVertices =
@@ -223,7 +227,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"BoundNotNumber",
                  "{\"endX\": \"80\", " + kPathVertices + R"(, "pathTriangles": []})",
                  "endX must be a number"}),
-    [](const auto& info) { return std::string(info.param.name); });
+    CaseName);
 
 // Exporters write integers as floats (2e0, 2.0): where the value is whole it is the integer.
 TEST(JsonIntegerTest, WholeNumbersWrittenAsFloatsAreIntegers) {
@@ -242,10 +246,7 @@ TEST(JsonIntegerTest, WholeNumbersWrittenAsFloatsAreIntegers) {
 class ObjErrorTest : public ::testing::TestWithParam<BadInput> {};
 
 TEST_P(ObjErrorTest, FailsWithPlace) {
-  const absl::StatusOr<SourceMesh> mesh = ImportObj(GetParam().text, "t.obj");
-  ASSERT_FALSE(mesh.ok());
-  EXPECT_EQ(mesh.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_THAT(std::string(mesh.status().message()), HasSubstr(GetParam().expected));
+  ExpectFailsWithPlace(ImportObj(GetParam().text, "t.obj"), GetParam());
 }
 
 const std::string kThreeVertices = "v 0 0 0\nv 1 0 0\nv 0 0 1\n";
@@ -281,15 +282,12 @@ INSTANTIATE_TEST_SUITE_P(
                  "unknown statement '\\x01\\x02\\xff'"},
         BadInput{"CrLfLineNumbers", "v 0 0 0\r\nv 1 0 0\r\nv 0 0 x\r\n",
                  "t.obj:3:7: bad number 'x'"}),
-    [](const auto& info) { return std::string(info.param.name); });
+    CaseName);
 
 class PolyanyaErrorTest : public ::testing::TestWithParam<BadInput> {};
 
 TEST_P(PolyanyaErrorTest, FailsWithPlace) {
-  const absl::StatusOr<SourceMesh> mesh = ImportPolyanyaMesh(GetParam().text, "t.mesh");
-  ASSERT_FALSE(mesh.ok());
-  EXPECT_EQ(mesh.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_THAT(std::string(mesh.status().message()), HasSubstr(GetParam().expected));
+  ExpectFailsWithPlace(ImportPolyanyaMesh(GetParam().text, "t.mesh"), GetParam());
 }
 
 // The two-triangle example of format.txt, valid; cases below break one thing each.
@@ -338,7 +336,7 @@ INSTANTIATE_TEST_SUITE_P(
                  kSquareHead + kSquareVertices + "3 0 1 3 -1 -1 1\n3 1 2 3 -1 -1 -1\n",
                  "t.mesh: polygon 0 names polygon 1 across its edge 1-3, but polygon 1 does not "
                  "name polygon 0 across edge 3-1"}),
-    [](const auto& info) { return std::string(info.param.name); });
+    CaseName);
 
 TEST(PolyanyaErrorTest, FormatExampleIsValid) {
   const absl::StatusOr<SourceMesh> mesh =

@@ -42,6 +42,15 @@ void ExpectWellFormed(const SourceMesh& mesh) {
   }
 }
 
+// Imports `path` as ImportOrDie does, expects it well formed with the given counts.
+SourceMesh ImportWithCounts(const std::string& path, size_t vertices, uint32_t polygons) {
+  SourceMesh mesh = ImportOrDie(path);
+  ExpectWellFormed(mesh);
+  EXPECT_EQ(mesh.vertices.size(), vertices) << path;
+  EXPECT_EQ(mesh.polygon_count(), polygons) << path;
+  return mesh;
+}
+
 bool AllTriangles(const SourceMesh& mesh) {
   for (uint32_t p = 0; p < mesh.polygon_count(); ++p) {
     if (mesh.poly_start[p + 1] - mesh.poly_start[p] != 3) return false;
@@ -60,11 +69,9 @@ class ServerNavJsonTest : public ::testing::TestWithParam<ServerCase> {};
 
 TEST_P(ServerNavJsonTest, ImportsWalkableTrianglesOnly) {
   const ServerCase& c = GetParam();
-  const SourceMesh mesh = ImportOrDie(SharedData(std::string("unity/") + c.file));
-  ExpectWellFormed(mesh);
   // Only pathVertices/pathTriangles: the block and safe regions are not walkable surface.
-  EXPECT_EQ(mesh.vertices.size(), c.vertices);
-  EXPECT_EQ(mesh.polygon_count(), c.triangles);
+  const SourceMesh mesh =
+      ImportWithCounts(SharedData(std::string("unity/") + c.file), c.vertices, c.triangles);
   EXPECT_TRUE(AllTriangles(mesh));
   EXPECT_EQ(mesh.scene_name, c.scene);
   EXPECT_TRUE(std::all_of(mesh.poly_area.begin(), mesh.poly_area.end(),
@@ -102,10 +109,7 @@ TEST(ServerNavJsonTest, IdenticalDuplicateMembersAreAccepted) {
 }
 
 TEST(ObjImportTest, LearNavMeshHasReadmeCounts) {
-  const SourceMesh mesh = ImportOrDie(SharedData("unity/lear315/LayaNavMesh.obj"));
-  ExpectWellFormed(mesh);
-  EXPECT_EQ(mesh.vertices.size(), 4450u);
-  EXPECT_EQ(mesh.polygon_count(), 2030u);
+  const SourceMesh mesh = ImportWithCounts(SharedData("unity/lear315/LayaNavMesh.obj"), 4450, 2030);
   EXPECT_TRUE(AllTriangles(mesh));
   // First line of the file: "v  0 1 0", then "v  -0.6 1 0"; "f" indices are 1-based.
   EXPECT_EQ(mesh.vertices[1], (Vec3{-0.6f, 1.0f, 0.0f}));
@@ -138,10 +142,7 @@ TEST(ObjImportTest, RecastLevelGeometryImports) {
   const SourceMesh dungeon = ImportOrDie(SharedData("recast/dungeon.obj"));
   EXPECT_EQ(dungeon.vertices.size(), 5101u);
   EXPECT_EQ(dungeon.polygon_count(), 10133u);
-  const SourceMesh nav_test = ImportOrDie(SharedData("recast/nav_test.obj"));
-  ExpectWellFormed(nav_test);
-  EXPECT_EQ(nav_test.vertices.size(), 884u);
-  EXPECT_EQ(nav_test.polygon_count(), 792u);
+  const SourceMesh nav_test = ImportWithCounts(SharedData("recast/nav_test.obj"), 884, 792);
   EXPECT_FALSE(AllTriangles(nav_test));
 }
 
@@ -155,10 +156,8 @@ class PolyanyaMeshTest : public ::testing::TestWithParam<PolyanyaCase> {};
 
 TEST_P(PolyanyaMeshTest, ImportsWithSymmetricDeclaredNeighbours) {
   const PolyanyaCase& c = GetParam();
-  const SourceMesh mesh = ImportOrDie(SharedData(std::string("polyanya/") + c.file));
-  ExpectWellFormed(mesh);
-  EXPECT_EQ(mesh.vertices.size(), c.vertices);
-  EXPECT_EQ(mesh.polygon_count(), c.polygons);
+  const SourceMesh mesh =
+      ImportWithCounts(SharedData(std::string("polyanya/") + c.file), c.vertices, c.polygons);
   ASSERT_EQ(mesh.declared_neighbors.size(), mesh.poly_verts.size());
   for (const Vec3& v : mesh.vertices) ASSERT_EQ(v.y, 0.0f);  // 2D: (x, y) -> (x, 0, y)
   int obstacles = 0;
@@ -235,10 +234,8 @@ TEST(PolyanyaMeshTest, AuroraMergedHasLargeConvexPolygons) {
 }
 
 TEST(UnityExportTest, FixtureImportsWithMetadataAreasAgentAndLink) {
-  const SourceMesh mesh = ImportOrDie(Fixture("unity_export_fixture.json"));
-  ExpectWellFormed(mesh);
-  EXPECT_EQ(mesh.vertices.size(), 96u);  // duplicated per triangle, as Unity writes them
-  EXPECT_EQ(mesh.polygon_count(), 32u);
+  // 96 vertices: duplicated per triangle, as Unity writes them.
+  const SourceMesh mesh = ImportWithCounts(Fixture("unity_export_fixture.json"), 96, 32);
   EXPECT_TRUE(AllTriangles(mesh));
   EXPECT_EQ(std::count(mesh.poly_area.begin(), mesh.poly_area.end(), 0), 24);
   EXPECT_EQ(std::count(mesh.poly_area.begin(), mesh.poly_area.end(), 3), 8);

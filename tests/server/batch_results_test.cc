@@ -9,6 +9,7 @@
 #include "support/demo_town.h"
 #include "test_server.h"
 #include "waymesh/server/error_model.h"
+#include "waymesh/server/request_validation.h"
 
 namespace waymesh::testing {
 namespace {

@@ -6,6 +6,7 @@
 #include "test_server.h"
 #include "waymesh/core/nav_query.h"
 #include "waymesh/server/proto_conversion.h"
+#include "waymesh/server/request_validation.h"
 
 namespace waymesh::testing {
 namespace {

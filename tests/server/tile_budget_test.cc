@@ -91,7 +91,7 @@ TEST(TileBudgetTest, ServedPathsEqualTheResidentMapsPaths) {
       ASSERT_TRUE(
           stub->FindPath(&ctx, TownPathRequest(probes[i].position, probes[j].position), &got).ok());
       ASSERT_EQ(v1::PathStatus_Name(got.status()),
-                absl::StrCat("PATH_STATUS_", QueryStatusName(want.status)))
+                "PATH_STATUS_" + std::string(QueryStatusName(want.status)))
           << probes[i].name << " -> " << probes[j].name;
       EXPECT_NEAR(got.length(), want.length, 1e-3) << probes[i].name << " -> " << probes[j].name;
       EXPECT_EQ(size_t(got.waypoints_size()), want.waypoints.size());

@@ -27,6 +27,19 @@ double Surface(Vec3 a, Vec3 b, Vec3 c) {
   return 0.5 * std::sqrt(nx * nx + ny * ny + nz * nz);
 }
 
+// The sum of `triangle(o, b, c)` over the fan of source polygon `p` from its first corner `o`.
+template <typename Triangle>
+double FanSum(const SourceMesh& source, uint32_t p, Triangle triangle) {
+  const uint32_t begin = source.poly_start[p], end = source.poly_start[p + 1];
+  const Vec3 o = source.vertices[source.poly_verts[begin]];
+  double sum = 0;
+  for (uint32_t c = begin + 1; c + 1 < end; ++c) {
+    sum += triangle(o, source.vertices[source.poly_verts[c]],
+                    source.vertices[source.poly_verts[c + 1]]);
+  }
+  return sum;
+}
+
 bool NearlyEqual(double a, double b, double rel) {
   return std::fabs(a - b) <= rel * std::max({std::fabs(a), std::fabs(b), 1e-9});
 }
@@ -358,28 +371,14 @@ double PolygonSurfaceArea(const RepairedMesh& mesh, uint32_t p) {
 
 double SourceSurfaceArea(const SourceMesh& source) {
   double sum = 0;
-  for (uint32_t p = 0; p < source.polygon_count(); ++p) {
-    const uint32_t begin = source.poly_start[p], end = source.poly_start[p + 1];
-    const Vec3 o = source.vertices[source.poly_verts[begin]];
-    for (uint32_t c = begin + 1; c + 1 < end; ++c) {
-      sum += Surface(o, source.vertices[source.poly_verts[c]],
-                     source.vertices[source.poly_verts[c + 1]]);
-    }
-  }
+  for (uint32_t p = 0; p < source.polygon_count(); ++p) sum += FanSum(source, p, Surface);
   return sum;
 }
 
 double SourcePlanArea(const SourceMesh& source) {
   double sum = 0;
   for (uint32_t p = 0; p < source.polygon_count(); ++p) {
-    const uint32_t begin = source.poly_start[p], end = source.poly_start[p + 1];
-    const Vec3 o = source.vertices[source.poly_verts[begin]];
-    double poly = 0;
-    for (uint32_t c = begin + 1; c + 1 < end; ++c) {
-      poly += Area2(o, source.vertices[source.poly_verts[c]],
-                    source.vertices[source.poly_verts[c + 1]]);
-    }
-    sum += std::fabs(poly) / 2;
+    sum += std::fabs(FanSum(source, p, Area2)) / 2;
   }
   return sum;
 }

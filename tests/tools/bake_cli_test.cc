@@ -43,12 +43,11 @@ TEST(BakeCliTest, BakesAMapThatInspectReadsWithTheAgentSettings) {
   EXPECT_THAT(bake.out, HasSubstr("welded"));
   ASSERT_TRUE(std::filesystem::exists(map));
 
-  CliResult inspect = RunCli("inspect --json " + ShellQuote(map));
-  ASSERT_EQ(inspect.exit_code, 0) << inspect.out;
-  const nlohmann::json info = nlohmann::json::parse(inspect.out);
+  const nlohmann::json info = InspectJson(map);
+  ASSERT_FALSE(info.is_null());
   EXPECT_GT(info["polygons"].get<uint64_t>(), 100u);
   EXPECT_GT(info["tiles"].get<uint64_t>(), 1u);
-  EXPECT_THAT(inspect.out, HasSubstr("Grass"));  // the volume's area is used
+  EXPECT_THAT(info["areas"].dump(), HasSubstr("Grass"));  // the volume's area is used
   EXPECT_NEAR(info["agent"]["radius"].get<double>(), 0.6, 1e-6);
   EXPECT_NEAR(info["agent"]["step_height"].get<double>(), 0.9, 1e-6);
   EXPECT_NEAR(info["agent"]["voxel_size"].get<double>(), 0.3, 1e-6);

@@ -6,6 +6,10 @@
 #include <array>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+
+#include "gtest/gtest.h"
+#include "support/shell_quote.h"
 
 namespace waymesh::testing {
 
@@ -16,10 +20,24 @@ CliResult RunCli(const std::string& args) {
   if (!pipe) return result;
   std::array<char, 4096> buffer;
   size_t n;
-  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) result.out.append(buffer.data(), n);
+  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
+    result.out.append(buffer.data(), n);
   const int status = pclose(pipe);
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return result;
+}
+
+nlohmann::json InspectJson(const std::string& map) {
+  const CliResult r = RunCli("inspect --json " + ShellQuote(map));
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  return r.exit_code == 0 ? nlohmann::json::parse(r.out) : nlohmann::json();
+}
+
+std::vector<std::string> FileLines(const std::string& path) {
+  std::ifstream in(path);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
 }
 
 std::string TempDir(const std::string& name) {

@@ -36,13 +36,6 @@ std::string WriteScenario(const std::string& dir, const std::string& name,
   return path;
 }
 
-std::vector<std::string> CsvLines(const std::string& path) {
-  std::ifstream in(path);
-  std::vector<std::string> lines;
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
-
 constexpr char kHeadOn[] = R"({"tick_hz": 20, "duration_s": 12, "agents": [
   {"id": 1, "position": [-10, 0, 0], "target": [10, 0, 0]},
   {"id": 2, "position": [10, 0, 0], "target": [-10, 0, 0], "radius": 0.4}]})";
@@ -63,7 +56,7 @@ TEST(CrowdCliTest, RunsAScenarioAndWritesOneRowPerAgentPerTick) {
     EXPECT_THAT(r.out, HasSubstr("overlaps          0 pair-ticks"));
     EXPECT_THAT(r.out, HasSubstr("(0 agent-ticks into a wall)"));
     EXPECT_THAT(r.out, HasSubstr("time per tick     mean "));
-    const std::vector<std::string> lines = CsvLines(csv);
+    const std::vector<std::string> lines = FileLines(csv);
     ASSERT_EQ(lines.size(), 1u + 2 * 241);  // header, ticks 0..240 for two agents
     EXPECT_EQ(lines[0], "tick,agent,x,y,z,vx,vz,state");
     EXPECT_EQ(lines[1], "0,1,-10.0000,0.0000,0.0000,0.0000,0.0000,moving");

@@ -26,6 +26,17 @@ MapDiff DiffOrDie(std::shared_ptr<const NavMap> a, std::shared_ptr<const NavMap>
   return diff.ok() ? *std::move(diff) : MapDiff{};
 }
 
+// The Unity export unity/NAME.navmesh, built with the defect maps' tile size; null after a
+// failure.
+std::shared_ptr<const NavMap> UnityMap(const std::string& name) {
+  RepairOptions options;
+  options.tile_size = kDefectTileSize;
+  absl::StatusOr<std::shared_ptr<const NavMap>> map =
+      CachedMapFromFile(SharedData("unity/" + name + ".navmesh"), options);
+  EXPECT_TRUE(map.ok()) << map.status();
+  return map.ok() ? *map : nullptr;
+}
+
 TEST(MapDiffTest, IdenticalMapsHaveNoChanges) {
   const std::string bytes = CompileOrDie(Unity1000Mesh());
   // Two loads of the same bytes: nothing is shared but the content.
@@ -40,21 +51,18 @@ TEST(MapDiffTest, IdenticalMapsHaveNoChanges) {
 }
 
 TEST(MapDiffTest, DifferentExportsAreReported) {
-  RepairOptions options;
-  options.tile_size = kDefectTileSize;
-  auto a = CachedMapFromFile(SharedData("unity/1000.navmesh"), options);
-  auto b = CachedMapFromFile(SharedData("unity/1100.navmesh"), options);
-  ASSERT_TRUE(a.ok() && b.ok());
-  const MapDiff diff = DiffOrDie(*a, *b);
+  const std::shared_ptr<const NavMap> a = UnityMap("1000"), b = UnityMap("1100");
+  ASSERT_TRUE(a && b);
+  const MapDiff diff = DiffOrDie(a, b);
   EXPECT_TRUE(diff.HasChanges());
   // Every polygon is accounted for exactly once on each side.
   EXPECT_EQ(diff.removed.size() + diff.area_changes.size() + diff.unchanged_polygons,
-            (*a)->info().polygon_count);
+            a->info().polygon_count);
   EXPECT_EQ(diff.added.size() + diff.area_changes.size() + diff.unchanged_polygons,
-            (*b)->info().polygon_count);
+            b->info().polygon_count);
   EXPECT_GT(diff.removed.size(), 0u);
   EXPECT_DOUBLE_EQ(diff.new_walkable_area - diff.old_walkable_area,
-                   (*b)->info().walkable_area - (*a)->info().walkable_area);
+                   b->info().walkable_area - a->info().walkable_area);
   EXPECT_EQ(diff.old_islands, 2u);
   EXPECT_EQ(diff.new_islands, 4u);
   const std::string text = DescribeMapDiff(diff);
@@ -152,12 +160,9 @@ TEST(MapDiffTest, JoiningSquaresMergesIslands) {
 }
 
 TEST(MapDiffTest, SamplingIsDeterministic) {
-  RepairOptions options;
-  options.tile_size = kDefectTileSize;
-  auto a = CachedMapFromFile(SharedData("unity/1000.navmesh"), options);
-  auto b = CachedMapFromFile(SharedData("unity/1200.navmesh"), options);
-  ASSERT_TRUE(a.ok() && b.ok());
-  EXPECT_EQ(DescribeMapDiff(DiffOrDie(*a, *b), 1000), DescribeMapDiff(DiffOrDie(*a, *b), 1000));
+  const std::shared_ptr<const NavMap> a = UnityMap("1000"), b = UnityMap("1200");
+  ASSERT_TRUE(a && b);
+  EXPECT_EQ(DescribeMapDiff(DiffOrDie(a, b), 1000), DescribeMapDiff(DiffOrDie(a, b), 1000));
 }
 
 }  // namespace

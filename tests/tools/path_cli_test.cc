@@ -29,12 +29,11 @@ std::string BuildArena(const std::string& dir) {
   return map;
 }
 
-std::vector<std::string> Lines(const std::string& path) {
-  std::ifstream in(path);
-  std::vector<std::string> lines;
-  std::string line;
-  while (std::getline(in, line)) lines.push_back(line);
-  return lines;
+// `waymesh path MAP --queries FILE` after writing `queries` to FILE.
+CliResult RunPathOnFile(const std::string& map, const std::string& file,
+                        const std::string& queries) {
+  std::ofstream(file) << queries;
+  return RunCli("path " + ShellQuote(map) + " --queries " + ShellQuote(file));
 }
 
 TEST(PathCliTest, ExpectedFileGivesSummaryAndCsv) {
@@ -50,7 +49,7 @@ TEST(PathCliTest, ExpectedFileGivesSummaryAndCsv) {
   EXPECT_THAT(r.out, HasSubstr("length / expected  mean 1.000"));
   EXPECT_THAT(r.out, HasSubstr("nodes expanded  mean "));
   EXPECT_THAT(r.out, HasSubstr("(0 shorter than expected)"));
-  const std::vector<std::string> lines = Lines(csv);
+  const std::vector<std::string> lines = FileLines(csv);
   ASSERT_EQ(lines.size(), 161u);
   EXPECT_EQ(lines[0], "query,status,length,micros,waypoints");
   // First query: 1 11 -> 1 12, a straight unit step; waypoints in the map frame (y = 0, z =
@@ -62,14 +61,12 @@ TEST(PathCliTest, ExpectedFileGivesSummaryAndCsv) {
 TEST(PathCliTest, ScenarioAnd3dFilesAreAccepted) {
   const std::string dir = TempDir("cli-path-formats");
   const std::string map = BuildArena(dir);
-  const std::string scen = dir + "/q.scen";
-  std::ofstream(scen) << "version 1\n0\tarena.mesh\t50\t50\t1.0\t11.0\t1.0\t12.0\t1.0\n";
-  CliResult r = RunCli("path " + ShellQuote(map) + " --queries " + ShellQuote(scen));
+  CliResult r = RunPathOnFile(map, dir + "/q.scen",
+                              "version 1\n0\tarena.mesh\t50\t50\t1.0\t11.0\t1.0\t12.0\t1.0\n");
   ASSERT_EQ(r.exit_code, 0) << r.out;
   EXPECT_THAT(r.out, HasSubstr("COMPLETE        1"));
-  const std::string q3 = dir + "/q3.txt";
-  std::ofstream(q3) << "# 3D: sx sy sz gx gy gz\n1 0 11 1 0 12\n1 0 11 500 0 500\n";
-  r = RunCli("path " + ShellQuote(map) + " --queries " + ShellQuote(q3));
+  r = RunPathOnFile(map, dir + "/q3.txt",
+                    "# 3D: sx sy sz gx gy gz\n1 0 11 1 0 12\n1 0 11 500 0 500\n");
   ASSERT_EQ(r.exit_code, 0) << r.out;
   EXPECT_THAT(r.out, HasSubstr("COMPLETE        1"));
   EXPECT_THAT(r.out, HasSubstr("END_OFF_MESH    1"));
@@ -79,18 +76,15 @@ TEST(PathCliTest, BadQueryFileNamesFileAndLine) {
   const std::string dir = TempDir("cli-path-bad");
   const std::string map = BuildArena(dir);
   const std::string bad = dir + "/bad.txt";
-  std::ofstream(bad) << "# fine\n1 11 1 12\n1 11 oops 12\n";
-  CliResult r = RunCli("path " + ShellQuote(map) + " --queries " + ShellQuote(bad));
+  CliResult r = RunPathOnFile(map, bad, "# fine\n1 11 1 12\n1 11 oops 12\n");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_THAT(r.out, HasSubstr("bad.txt:3"));
   EXPECT_THAT(r.out, HasSubstr("'oops'"));
-  std::ofstream(bad) << "1 2 3\n";
-  r = RunCli("path " + ShellQuote(map) + " --queries " + ShellQuote(bad));
+  r = RunPathOnFile(map, bad, "1 2 3\n");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_THAT(r.out, HasSubstr("bad.txt:1"));
   EXPECT_THAT(r.out, HasSubstr("got 3"));
-  std::ofstream(bad) << "1 11 nan 12\n";
-  r = RunCli("path " + ShellQuote(map) + " --queries " + ShellQuote(bad));
+  r = RunPathOnFile(map, bad, "1 11 nan 12\n");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_THAT(r.out, HasSubstr("not a finite number"));
 }

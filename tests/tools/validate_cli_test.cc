@@ -35,6 +35,31 @@ std::string PolygonPlace(const std::string& map_bytes, PolyIndex at) {
   return absl::StrFormat("tile %d (%d,%d) polygon %d", t.index, t.grid_x, t.grid_z, at.poly);
 }
 
+// A compiled map written to a file, with the map polygon each mesh polygon became.
+struct PlacedMap {
+  std::string path;
+  std::string bytes;
+  std::vector<PolyIndex> placement;
+
+  // How validate names mesh polygon `poly`: "tile T (X,Z) polygon P".
+  std::string Place(uint32_t poly) const { return PolygonPlace(bytes, placement[poly]); }
+};
+
+PlacedMap WritePlacedMap(const std::string& dir, const RepairedMesh& mesh) {
+  PlacedMap m;
+  m.bytes = CompileOrDie(mesh, &m.placement);
+  m.path = dir + "/m.wmesh";
+  WriteFileOrDie(m.path, m.bytes);
+  return m;
+}
+
+// `waymesh validate MAP FLAGS` fails (exit 1) with `finding` among its lines.
+void ExpectFinding(const std::string& map, const std::string& flags, const std::string& finding) {
+  CliResult r = RunCli("validate " + Quote(map) + " " + flags);
+  EXPECT_EQ(r.exit_code, 1) << flags << ": " << r.out;
+  EXPECT_THAT(r.out, HasSubstr(finding)) << flags;
+}
+
 std::string Pos(Vec3 p) { return absl::StrFormat("%.3f,%.3f,%.3f", p.x, p.y, p.z); }
 
 TEST(ValidateCliTest, HelpAndBadArguments) {
@@ -95,17 +120,13 @@ TEST(ValidateCliTest, UnlinkedSeamFails) {
   ASSERT_TRUE(edge.has_value());
   MakeWall(&mesh, edge->first);
   MakeWall(&mesh, edge->second);
-  std::vector<PolyIndex> placement;
-  const std::string bytes = CompileOrDie(mesh, &placement);
-  const std::string dir = TempDir("validate-seam");
-  WriteFileOrDie(dir + "/m.wmesh", bytes);
-  CliResult r = RunCli("validate " + Quote(dir + "/m.wmesh"));
+  const PlacedMap map = WritePlacedMap(TempDir("validate-seam"), mesh);
+  CliResult r = RunCli("validate " + Quote(map.path));
   EXPECT_EQ(r.exit_code, 1) << r.out;
-  EXPECT_THAT(r.out, AllOf(HasSubstr("FAIL open-seam: "),
-                           HasSubstr(PolygonPlace(bytes, placement[edge->first.poly])),
-                           HasSubstr(PolygonPlace(bytes, placement[edge->second.poly]))));
+  EXPECT_THAT(r.out, AllOf(HasSubstr("FAIL open-seam: "), HasSubstr(map.Place(edge->first.poly)),
+                           HasSubstr(map.Place(edge->second.poly))));
   // --no-topology is how a pipeline would knowingly skip it.
-  EXPECT_EQ(RunCli("validate --no-topology " + Quote(dir + "/m.wmesh")).exit_code, 0);
+  EXPECT_EQ(RunCli("validate --no-topology " + Quote(map.path)).exit_code, 0);
 }
 
 TEST(ValidateCliTest, AsymmetricNeighboursFail) {
@@ -124,13 +145,8 @@ TEST(ValidateCliTest, NonConvexPolygonFails) {
   RepairedMesh mesh = Unity1000Mesh();
   const std::optional<uint32_t> poly = MakeReflexCorner(&mesh);
   ASSERT_TRUE(poly.has_value());
-  std::vector<PolyIndex> placement;
-  const std::string bytes = CompileOrDie(mesh, &placement);
-  const std::string dir = TempDir("validate-convex");
-  WriteFileOrDie(dir + "/m.wmesh", bytes);
-  CliResult r = RunCli("validate " + Quote(dir + "/m.wmesh"));
-  EXPECT_EQ(r.exit_code, 1) << r.out;
-  EXPECT_THAT(r.out, HasSubstr("FAIL non-convex: " + PolygonPlace(bytes, placement[*poly])));
+  const PlacedMap map = WritePlacedMap(TempDir("validate-convex"), mesh);
+  ExpectFinding(map.path, "", "FAIL non-convex: " + map.Place(*poly));
 }
 
 // Valid checksums, every polygon wound against the map: inspect refuses to load it (as the
@@ -157,24 +173,17 @@ TEST(ValidateCliTest, ExtraIslandFailsTheIslandLimits) {
   AddDetachedSquare(&source, 2.0f);
   const std::string dir = TempDir("validate-island");
   const std::string map = WriteMap(dir, "m", RepairOrDie(source));
-  CliResult r = RunCli("validate " + Quote(map) + " --max-islands 2");
-  EXPECT_EQ(r.exit_code, 1) << r.out;
-  EXPECT_THAT(r.out, HasSubstr("FAIL islands: 3 islands, at most 2 allowed"));
-  CliResult small = RunCli("validate " + Quote(map) + " --min-island-area 5");
-  EXPECT_EQ(small.exit_code, 1) << small.out;
-  EXPECT_THAT(small.out, HasSubstr("FAIL island-area: island 2 (1 polygons, 4.00 m²"));
+  ExpectFinding(map, "--max-islands 2", "FAIL islands: 3 islands, at most 2 allowed");
+  ExpectFinding(map, "--min-island-area 5", "FAIL island-area: island 2 (1 polygons, 4.00 m²");
   EXPECT_EQ(RunCli("validate " + Quote(map) + " --max-islands 3 --min-island-area 4").exit_code, 0);
 }
 
 TEST(ValidateCliTest, WalkableAreaOutOfBoundsFails) {
   const std::string dir = TempDir("validate-area");
   const std::string map = WriteMap(dir, "m", Unity1000Mesh());  // 1202.9 m²
-  CliResult low = RunCli("validate " + Quote(map) + " --min-area 2000");
-  EXPECT_EQ(low.exit_code, 1) << low.out;
-  EXPECT_THAT(low.out, HasSubstr("FAIL walkable-area: 1202.89 m² is below the minimum 2000.00"));
-  CliResult high = RunCli("validate " + Quote(map) + " --max-area 1000");
-  EXPECT_EQ(high.exit_code, 1) << high.out;
-  EXPECT_THAT(high.out, HasSubstr("FAIL walkable-area: 1202.89 m² is above the maximum"));
+  ExpectFinding(map, "--min-area 2000",
+                "FAIL walkable-area: 1202.89 m² is below the minimum 2000.00");
+  ExpectFinding(map, "--max-area 1000", "FAIL walkable-area: 1202.89 m² is above the maximum");
 }
 
 TEST(ValidateCliTest, LinkEndOffMeshFails) {

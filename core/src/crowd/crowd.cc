@@ -118,6 +118,15 @@ absl::StatusOr<uint32_t> LinkedSlot(const CrowdState& s, AgentId id, AgentId oth
   return slot;
 }
 
+// The slot of agent `id`, which is to take `p` as its `what` ("target", "position"): NotFound
+// for an unknown id, InvalidArgument for a position that is not finite.
+absl::StatusOr<uint32_t> SlotToPlace(const CrowdState& s, AgentId id, const char* what, Vec3 p) {
+  const uint32_t slot = s.SlotOf(id);
+  if (slot == kNoSlot) return NotFound(id);
+  if (absl::Status st = CheckPosition(id, what, p); !st.ok()) return st;
+  return slot;
+}
+
 // The surface point nearest `pos` for `filter`, widening the box a few times when `widen`.
 std::optional<SurfacePoint> Snap(NavQuery& query, Vec3 pos, Vec3 half_extents,
                                  const QueryFilter& filter, bool widen) {
@@ -292,10 +301,9 @@ absl::Status Crowd::SetParams(AgentId id, const AgentParams& params) {
 
 absl::Status Crowd::SetTarget(AgentId id, Vec3 target) {
   CrowdState& s = *state_;
-  const uint32_t slot = s.SlotOf(id);
-  if (slot == kNoSlot) return NotFound(id);
-  if (absl::Status st = CheckPosition(id, "target", target); !st.ok()) return st;
-  Agent& a = s.agents[slot];
+  const absl::StatusOr<uint32_t> slot = SlotToPlace(s, id, "target", target);
+  if (!slot.ok()) return slot.status();
+  Agent& a = s.agents[*slot];
   a.target = target;
   SnapTarget(s, a);
   Retarget(s, a, GoalKind::kPoint);
@@ -334,10 +342,9 @@ absl::Status Crowd::ClearTarget(AgentId id) {
 
 absl::Status Crowd::Teleport(AgentId id, Vec3 pos) {
   CrowdState& s = *state_;
-  const uint32_t slot = s.SlotOf(id);
-  if (slot == kNoSlot) return NotFound(id);
-  if (absl::Status st = CheckPosition(id, "position", pos); !st.ok()) return st;
-  Agent& a = s.agents[slot];
+  const absl::StatusOr<uint32_t> slot = SlotToPlace(s, id, "position", pos);
+  if (!slot.ok()) return slot.status();
+  Agent& a = s.agents[*slot];
   const std::optional<SurfacePoint> at =
       Snap(s.query(), pos, s.options.half_extents, a.params.filter, false);
   if (!at) {

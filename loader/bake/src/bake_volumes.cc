@@ -26,7 +26,7 @@ using importer::Coordinate;
 using importer::Coordinates;
 using importer::JsonNode;
 using importer::NumberIn;
-using importer::Point;
+using importer::ReadPoints;
 
 bool Declared(const BakeVolumes& file, int64_t area) {
   return area >= 0 && size_t(area) < file.areas.size() && file.areas[area].has_value();
@@ -66,12 +66,8 @@ absl::Status ReadAreas(const JsonNode& root, BakeVolumes& file) {
 
 absl::Status ReadBox(const JsonNode& box, AreaVolume& volume) {
   if (absl::Status s = CheckKeys(box, {"min", "max"}); !s.ok()) return s;
-  for (auto [key, out] : {std::pair{"min", &volume.min}, std::pair{"max", &volume.max}}) {
-    absl::StatusOr<JsonNode> node = box.Get(key);
-    if (!node.ok()) return node.status();
-    absl::StatusOr<Vec3> p = Point(*node);
-    if (!p.ok()) return p.status();
-    *out = *p;
+  if (absl::Status s = ReadPoints(box, {{"min", &volume.min}, {"max", &volume.max}}); !s.ok()) {
+    return s;
   }
   if (volume.min.x > volume.max.x || volume.min.y > volume.max.y || volume.min.z > volume.max.z) {
     return box.Error("has min above max on some axis (min must be <= max on x, y and z)");
@@ -176,12 +172,8 @@ absl::StatusOr<SourceOffMeshLink> ReadLink(const JsonNode& entry, const BakeVolu
     return s;
   }
   SourceOffMeshLink link;
-  for (auto [key, out] : {std::pair{"start", &link.start}, std::pair{"end", &link.end}}) {
-    absl::StatusOr<JsonNode> node = entry.Get(key);
-    if (!node.ok()) return node.status();
-    absl::StatusOr<Vec3> p = Point(*node);
-    if (!p.ok()) return p.status();
-    *out = *p;
+  if (absl::Status s = ReadPoints(entry, {{"start", &link.start}, {"end", &link.end}}); !s.ok()) {
+    return s;
   }
   if (auto node = entry.Find("radius")) {
     absl::StatusOr<double> radius = NumberIn(*node, 0, tol::kMaxCoordinate);
@@ -250,9 +242,7 @@ absl::StatusOr<BakeVolumes> ParseBakeVolumes(std::string_view text, std::string_
 absl::StatusOr<BakeVolumes> LoadBakeVolumesFile(const std::string& path) {
   absl::StatusOr<std::shared_ptr<const MappedFile>> file = MappedFile::Open(path);
   if (!file.ok()) return file.status();
-  const std::span<const std::byte> bytes = (*file)->bytes();
-  return ParseBakeVolumes(
-      std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), path);
+  return ParseBakeVolumes((*file)->text(), path);
 }
 
 }  // namespace waymesh

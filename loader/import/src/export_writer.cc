@@ -294,16 +294,20 @@ void WriteAreas(const SourceMesh& mesh, JsonSink& out) {
   out.Char(']');
 }
 
+// "x,y,z": a vertex of the flat vertex array, or the inside of a point.
+void WriteCoordinates(Vec3 v, JsonSink& out) {
+  out.Float(v.x);
+  out.Char(',');
+  out.Float(v.y);
+  out.Char(',');
+  out.Float(v.z);
+}
+
 void WriteVertices(const SourceMesh& mesh, JsonSink& out) {
   out.Raw(",\n\"vertices\":[");
   for (size_t i = 0; i < mesh.vertices.size(); ++i) {
-    const Vec3 v = mesh.vertices[i];
     out.Raw(i == 0 ? "\n" : ",\n");
-    out.Float(v.x);
-    out.Char(',');
-    out.Float(v.y);
-    out.Char(',');
-    out.Float(v.z);
+    WriteCoordinates(mesh.vertices[i], out);
   }
   out.Char(']');
 }
@@ -344,11 +348,7 @@ void WriteTriangleAreas(const SourceMesh& mesh, JsonSink& out) {
 
 void WritePoint(Vec3 p, JsonSink& out) {
   out.Char('[');
-  out.Float(p.x);
-  out.Char(',');
-  out.Float(p.y);
-  out.Char(',');
-  out.Float(p.z);
+  WriteCoordinates(p, out);
   out.Char(']');
 }
 

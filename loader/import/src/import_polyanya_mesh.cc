@@ -48,6 +48,11 @@ class MeshReader {
  private:
   // Next token, or an end-of-file error naming what was expected.
   absl::StatusOr<std::string_view> Token(const Field& f);
+  // Next token read by `parse`; when it does not parse, an error saying it is not `kind` ("an
+  // integer"). `*token`, when given, is the token read, for later messages.
+  template <typename T>
+  absl::StatusOr<T> Parsed(const Field& f, std::optional<T> (*parse)(std::string_view),
+                           const char* kind, std::string_view* token = nullptr);
   absl::StatusOr<int64_t> Int(const Field& f, int64_t min, int64_t max);
   absl::StatusOr<float> Coordinate(const Field& f);
 
@@ -62,14 +67,23 @@ absl::StatusOr<std::string_view> MeshReader::Token(const Field& f) {
   return token;
 }
 
-absl::StatusOr<int64_t> MeshReader::Int(const Field& f, int64_t min, int64_t max) {
-  absl::StatusOr<std::string_view> token = Token(f);
-  if (!token.ok()) return token.status();
-  const std::optional<int64_t> v = importer::ParseInt64(*token);
+template <typename T>
+absl::StatusOr<T> MeshReader::Parsed(const Field& f, std::optional<T> (*parse)(std::string_view),
+                                     const char* kind, std::string_view* token) {
+  absl::StatusOr<std::string_view> next = Token(f);
+  if (!next.ok()) return next.status();
+  if (token != nullptr) *token = *next;
+  const std::optional<T> v = parse(*next);
   if (!v) {
     return cursor_.ErrorAtToken(
-        absl::StrCat(Describe(f), " is not an integer: ", QuoteToken(*token)));
+        absl::StrCat(Describe(f), " is not ", kind, ": ", QuoteToken(*next)));
   }
+  return *v;
+}
+
+absl::StatusOr<int64_t> MeshReader::Int(const Field& f, int64_t min, int64_t max) {
+  const absl::StatusOr<int64_t> v = Parsed(f, importer::ParseInt64, "an integer");
+  if (!v.ok()) return v.status();
   if (*v < min || *v > max) {
     return cursor_.ErrorAtToken(
         absl::StrCat(Describe(f), " = ", *v, " is out of range [", min, ", ", max, "]"));
@@ -78,15 +92,11 @@ absl::StatusOr<int64_t> MeshReader::Int(const Field& f, int64_t min, int64_t max
 }
 
 absl::StatusOr<float> MeshReader::Coordinate(const Field& f) {
-  absl::StatusOr<std::string_view> token = Token(f);
-  if (!token.ok()) return token.status();
-  const std::optional<double> v = importer::ParseDouble(*token);
-  if (!v) {
-    return cursor_.ErrorAtToken(
-        absl::StrCat(Describe(f), " is not a number: ", QuoteToken(*token)));
-  }
+  std::string_view token;
+  const absl::StatusOr<double> v = Parsed(f, importer::ParseDouble, "a number", &token);
+  if (!v.ok()) return v.status();
   if (auto problem = importer::CoordinateProblem(*v)) {
-    return cursor_.ErrorAtToken(absl::StrCat(Describe(f), " ", QuoteToken(*token), " ", *problem));
+    return cursor_.ErrorAtToken(absl::StrCat(Describe(f), " ", QuoteToken(token), " ", *problem));
   }
   return static_cast<float>(*v);
 }

@@ -209,30 +209,12 @@ bool Declared(const SourceMesh& mesh, int64_t area) {
   return area >= 0 && size_t(area) < mesh.areas.size() && mesh.areas[area].has_value();
 }
 
-absl::StatusOr<Vec3> ReadPoint(const JsonNode& point) {
-  if (absl::Status s = point.ExpectArray(); !s.ok()) return s;
-  if (point.size() != 3) return point.Error(absl::StrCat("has ", point.size(), " numbers, not 3"));
-  float xyz[3];
-  for (size_t i = 0; i < 3; ++i) {
-    const JsonNode c = point.At(i);
-    if (!c.value().is_number()) return c.Error("must be a number");
-    if (auto problem = importer::CoordinateProblem(c.value().get<double>())) {
-      return c.Error(*problem);
-    }
-    xyz[i] = c.value().get<float>();
-  }
-  return Vec3{xyz[0], xyz[1], xyz[2]};
-}
-
 absl::StatusOr<SourceOffMeshLink> ReadLink(const JsonNode& entry, const SourceMesh& mesh) {
   if (absl::Status s = entry.ExpectObject(); !s.ok()) return s;
   SourceOffMeshLink link;
-  for (auto [key, out] : {std::pair{"start", &link.start}, std::pair{"end", &link.end}}) {
-    absl::StatusOr<JsonNode> node = entry.Get(key);
-    if (!node.ok()) return node.status();
-    absl::StatusOr<Vec3> p = ReadPoint(*node);
-    if (!p.ok()) return p.status();
-    *out = *p;
+  if (absl::Status s = importer::ReadPoints(entry, {{"start", &link.start}, {"end", &link.end}});
+      !s.ok()) {
+    return s;
   }
   if (entry.Find("radius")) {
     absl::StatusOr<float> radius = NumberIn(entry, "radius", 0, tol::kMaxCoordinate);

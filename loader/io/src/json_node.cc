@@ -160,4 +160,16 @@ absl::StatusOr<Vec3> Point(const JsonNode& node) {
   return Vec3{(*c)[0], (*c)[1], (*c)[2]};
 }
 
+absl::Status ReadPoints(const JsonNode& object,
+                        std::initializer_list<std::pair<const char*, Vec3*>> members) {
+  for (const auto& [key, out] : members) {
+    absl::StatusOr<JsonNode> node = object.Get(key);
+    if (!node.ok()) return node.status();
+    absl::StatusOr<Vec3> p = Point(*node);
+    if (!p.ok()) return p.status();
+    *out = *p;
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace waymesh::importer

@@ -402,9 +402,7 @@ absl::StatusOr<CrowdScenario> ParseCrowdScenario(std::string_view json, std::str
 absl::StatusOr<CrowdScenario> ReadCrowdScenario(const std::string& path) {
   absl::StatusOr<std::shared_ptr<const MappedFile>> file = MappedFile::Open(path);
   if (!file.ok()) return file.status();
-  const std::span<const std::byte> bytes = (*file)->bytes();
-  return ParseCrowdScenario(
-      std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), path);
+  return ParseCrowdScenario((*file)->text(), path);
 }
 
 std::string CrowdScenarioJson(const CrowdScenario& scenario) {

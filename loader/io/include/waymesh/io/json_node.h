@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -63,5 +64,8 @@ absl::StatusOr<float> Coordinate(const JsonNode& node);
 absl::StatusOr<std::vector<float>> Coordinates(const JsonNode& node, size_t n);
 // A JSON array [x, y, z] of coordinates.
 absl::StatusOr<Vec3> Point(const JsonNode& node);
+// Required members of `object` that are points, each read into its target ("min" -> &box.min).
+absl::Status ReadPoints(const JsonNode& object,
+                        std::initializer_list<std::pair<const char*, Vec3*>> members);
 
 }  // namespace waymesh::importer

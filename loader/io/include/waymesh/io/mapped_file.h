@@ -5,6 +5,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 
 #include "absl/status/statusor.h"
 
@@ -21,6 +22,8 @@ class MappedFile {
 
   // The file's bytes, page-aligned.
   std::span<const std::byte> bytes() const { return {data_, size_}; }
+  // The same bytes as text for a parser (their encoding is the parser's to check).
+  std::string_view text() const { return {reinterpret_cast<const char*>(data_), size_}; }
 
  private:
   MappedFile(const std::byte* data, size_t size) : data_(data), size_(size) {}
