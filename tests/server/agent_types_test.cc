@@ -18,29 +18,20 @@ using ::testing::ElementsAre;
 const DemoTown& HumanBake() { return Town(200, 7); }
 const DemoTown& OgreBake() { return Town(200, 8); }
 
-class AgentTypesTest : public ::testing::Test {
+class AgentTypesTest : public ServedMapsTest {
  protected:
-  void SetUp() override {
+  void WriteMaps() override {
     ASSERT_NE(HumanBake().map->info().source_hash, OgreBake().map->info().source_hash);
     maps_.Write("town.wmesh", HumanBake().bytes);
     maps_.Write("town@ogre.wmesh", OgreBake().bytes);
-    server_ = StartServer(TestConfig(maps_.path()));
-    ASSERT_NE(server_, nullptr);
-    stub_ = v1::NavigationService::NewStub(Dial(*server_));
   }
 
   grpc::Status Info(const std::string& agent_type, v1::GetMapInfoResponse* out) {
-    grpc::ClientContext ctx;
-    SetDeadline(&ctx);
     v1::GetMapInfoRequest request;
     request.set_map_id("town");
     request.set_agent_type(agent_type);
-    return stub_->GetMapInfo(&ctx, request, out);
+    return Unary(*stub_, &NavigationStub::GetMapInfo, request, out);
   }
-
-  TempDir maps_;
-  std::unique_ptr<server::NavigationServer> server_;
-  std::unique_ptr<v1::NavigationService::Stub> stub_;
 };
 
 TEST_F(AgentTypesTest, EachAgentTypeIsServedFromItsOwnBake) {
@@ -60,10 +51,8 @@ TEST_F(AgentTypesTest, PathsAreFoundOnTheNamedBake) {
   const Vec3 end = ProbeAt(OgreBake(), kProbeEastBank);
   v1::FindPathRequest request = TownPathRequest(start, end);
   request.set_agent_type("ogre");
-  grpc::ClientContext ctx;
-  SetDeadline(&ctx);
   v1::FindPathResponse served;
-  ASSERT_TRUE(stub_->FindPath(&ctx, request, &served).ok());
+  ASSERT_TRUE(Unary(*stub_, &NavigationStub::FindPath, request, &served).ok());
   NavQuery direct(OgreBake().map);
   PathResult expected;
   ASSERT_TRUE(
@@ -74,10 +63,8 @@ TEST_F(AgentTypesTest, PathsAreFoundOnTheNamedBake) {
 }
 
 TEST_F(AgentTypesTest, ListMapsHasOneEntryPerBake) {
-  grpc::ClientContext ctx;
-  SetDeadline(&ctx);
   v1::ListMapsResponse list;
-  ASSERT_TRUE(stub_->ListMaps(&ctx, v1::ListMapsRequest(), &list).ok());
+  ASSERT_TRUE(Unary(*stub_, &NavigationStub::ListMaps, v1::ListMapsRequest(), &list).ok());
   ASSERT_EQ(list.maps_size(), 2);
   EXPECT_EQ(list.maps(0).agent_type(), "");
   EXPECT_EQ(list.maps(1).agent_type(), "ogre");

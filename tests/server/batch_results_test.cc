@@ -14,20 +14,9 @@
 namespace waymesh::testing {
 namespace {
 
-class BatchResultsTest : public ::testing::Test {
+class BatchResultsTest : public ServedMapsTest {
  protected:
-  void SetUp() override {
-    maps_.Write("town.wmesh", Town().bytes);
-    server_ = StartServer(TestConfig(maps_.path()));
-    ASSERT_NE(server_, nullptr);
-    stub_ = v1::NavigationService::NewStub(Dial(*server_));
-  }
-
   static Vec3 West() { return ProbeAt(Town(), kProbeWestBank); }
-
-  TempDir maps_;
-  std::unique_ptr<server::NavigationServer> server_;
-  std::unique_ptr<v1::NavigationService::Stub> stub_;
 };
 
 // Checks that `error` is the INVALID_FIELD error of `field`.
@@ -47,10 +36,8 @@ TEST_F(BatchResultsTest, OneBadPathRequestFailsOnlyItself) {
   *elsewhere = BankToBankRequest();
   elsewhere->set_map_id("atlantis");
   *batch.add_requests() = BankToBankRequest();
-  grpc::ClientContext ctx;
-  SetDeadline(&ctx);
   v1::FindPathBatchResponse response;
-  const grpc::Status status = stub_->FindPathBatch(&ctx, batch, &response);
+  const grpc::Status status = Unary(*stub_, &NavigationStub::FindPathBatch, batch, &response);
   ASSERT_TRUE(status.ok()) << status.error_message();
   ASSERT_EQ(response.results_size(), 4);
   EXPECT_EQ(response.results(0).response().status(), v1::PATH_STATUS_COMPLETE);
@@ -60,10 +47,8 @@ TEST_F(BatchResultsTest, OneBadPathRequestFailsOnlyItself) {
   EXPECT_EQ(response.results(2).error().code(), grpc::StatusCode::NOT_FOUND);
   EXPECT_EQ(ReasonOf(response.results(2).error()), server::reason::kMapNotFound);
   // The good items are the single call's answers.
-  grpc::ClientContext single_ctx;
-  SetDeadline(&single_ctx);
   v1::FindPathResponse single;
-  ASSERT_TRUE(stub_->FindPath(&single_ctx, BankToBankRequest(), &single).ok());
+  ASSERT_TRUE(Unary(*stub_, &NavigationStub::FindPath, BankToBankRequest(), &single).ok());
   EXPECT_EQ(response.results(3).response().SerializeAsString(), single.SerializeAsString());
 }
 
@@ -77,10 +62,8 @@ TEST_F(BatchResultsTest, ValidateMoveBatchJudgesEveryMove) {
     SetVec(West() + Vec3{0, 0, dz}, move->mutable_end());
   }
   batch.mutable_requests(1)->set_tolerance(-1);  // out of range
-  grpc::ClientContext ctx;
-  SetDeadline(&ctx);
   v1::ValidateMoveBatchResponse response;
-  const grpc::Status status = stub_->ValidateMoveBatch(&ctx, batch, &response);
+  const grpc::Status status = Unary(*stub_, &NavigationStub::ValidateMoveBatch, batch, &response);
   ASSERT_TRUE(status.ok()) << status.error_message();
   ASSERT_EQ(response.results_size(), 3);
   EXPECT_EQ(response.results(0).response().verdict(), v1::ValidateMoveResponse::VERDICT_VALID);
@@ -99,17 +82,13 @@ TEST_F(BatchResultsTest, RaycastBatchCastsEveryRay) {
     SetVec(West() + Vec3{0.3f * float(i), 0, 0.5f}, ray->mutable_end());
   }
   batch.mutable_requests(2)->clear_start();  // a required position missing
-  grpc::ClientContext ctx;
-  SetDeadline(&ctx);
   v1::RaycastBatchResponse response;
-  const grpc::Status status = stub_->RaycastBatch(&ctx, batch, &response);
+  const grpc::Status status = Unary(*stub_, &NavigationStub::RaycastBatch, batch, &response);
   ASSERT_TRUE(status.ok()) << status.error_message();
   ASSERT_EQ(response.results_size(), 3);
   for (int i = 0; i < 2; ++i) {
     v1::RaycastResponse single;
-    grpc::ClientContext single_ctx;
-    SetDeadline(&single_ctx);
-    ASSERT_TRUE(stub_->Raycast(&single_ctx, batch.requests(i), &single).ok());
+    ASSERT_TRUE(Unary(*stub_, &NavigationStub::Raycast, batch.requests(i), &single).ok());
     EXPECT_EQ(response.results(i).response().SerializeAsString(), single.SerializeAsString()) << i;
   }
   ASSERT_TRUE(response.results(2).has_error());
@@ -125,10 +104,8 @@ TEST_F(BatchResultsTest, AnOversizedBatchFailsAsAWhole) {
     SetVec(West(), ray->mutable_start());
     SetVec(West(), ray->mutable_end());
   }
-  grpc::ClientContext ctx;
-  SetDeadline(&ctx);
   v1::RaycastBatchResponse response;
-  const grpc::Status status = stub_->RaycastBatch(&ctx, batch, &response);
+  const grpc::Status status = Unary(*stub_, &NavigationStub::RaycastBatch, batch, &response);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_EQ(ViolatedFields(DetailsOf(status)), "requests");
 }

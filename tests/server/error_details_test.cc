@@ -26,10 +26,8 @@ class ErrorDetailsTest : public ::testing::Test {
   }
 
   grpc::Status Call(const v1::FindPathRequest& request) {
-    grpc::ClientContext ctx;
-    SetDeadline(&ctx);
     v1::FindPathResponse response;
-    return stub_->FindPath(&ctx, request, &response);
+    return Unary(*stub_, &NavigationStub::FindPath, request, &response);
   }
 
   TempDir maps_;

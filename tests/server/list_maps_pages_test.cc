@@ -24,10 +24,8 @@ TEST(ListMapsPagesTest, PagesListEveryMapOnceInOrder) {
   v1::ListMapsRequest request;
   request.set_page_size(4);
   for (int page = 0; page < 10; ++page) {
-    grpc::ClientContext ctx;
-    SetDeadline(&ctx);
     v1::ListMapsResponse response;
-    ASSERT_TRUE(stub->ListMaps(&ctx, request, &response).ok());
+    ASSERT_TRUE(Unary(*stub, &NavigationStub::ListMaps, request, &response).ok());
     EXPECT_LE(response.maps_size(), 4);
     for (const v1::MapInfo& m : response.maps()) {
       listed.push_back(m.agent_type().empty() ? m.map_id() : m.map_id() + "@" + m.agent_type());
@@ -38,10 +36,8 @@ TEST(ListMapsPagesTest, PagesListEveryMapOnceInOrder) {
   EXPECT_THAT(listed, ::testing::ElementsAre("a", "b", "b@ogre", "c", "d", "e"));
 
   request.set_page_token("not a token");
-  grpc::ClientContext ctx;
-  SetDeadline(&ctx);
   v1::ListMapsResponse response;
-  const grpc::Status status = stub->ListMaps(&ctx, request, &response);
+  const grpc::Status status = Unary(*stub, &NavigationStub::ListMaps, request, &response);
   ASSERT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_EQ(ViolatedFields(DetailsOf(status)), "page_token");
 }

@@ -19,32 +19,17 @@
 namespace waymesh::testing {
 namespace {
 
-class NavigationServiceTest : public ::testing::Test {
+class NavigationServiceTest : public ServedMapsTest {
  protected:
-  void SetUp() override {
-    ASSERT_FALSE(town().bytes.empty());
-    maps_.Write("town.wmesh", town().bytes);
-    server_ = StartServer(TestConfig(maps_.path()));
-    ASSERT_NE(server_, nullptr);
-    channel_ = Dial(*server_);
-    stub_ = v1::NavigationService::NewStub(channel_);
-  }
-
   static const DemoTown& town() { return Town(); }
-
-  TempDir maps_;
-  std::unique_ptr<server::NavigationServer> server_;
-  std::shared_ptr<grpc::Channel> channel_;
-  std::unique_ptr<v1::NavigationService::Stub> stub_;
 };
 
 TEST_F(NavigationServiceTest, FindPathMatchesTheDirectQuery) {
   const Vec3 west = ProbeAt(town(), kProbeWestBank);
   const Vec3 east = ProbeAt(town(), kProbeEastBank);
-  grpc::ClientContext ctx;
-  SetDeadline(&ctx);
   v1::FindPathResponse response;
-  const grpc::Status status = stub_->FindPath(&ctx, TownPathRequest(west, east), &response);
+  const grpc::Status status =
+      Unary(*stub_, &NavigationStub::FindPath, TownPathRequest(west, east), &response);
   ASSERT_TRUE(status.ok()) << status.error_message();
   EXPECT_EQ(response.status(), v1::PATH_STATUS_COMPLETE);
   ASSERT_GE(response.waypoints_size(), 2);
@@ -78,10 +63,9 @@ TEST_F(NavigationServiceTest, NoPathAndOffMeshAreStatusesOfOkResponses) {
       {west, west + Vec3{0, -200, 0}, v1::PATH_STATUS_END_OFF_MESH},
   };
   for (const Case& c : cases) {
-    grpc::ClientContext ctx;
-    SetDeadline(&ctx);
     v1::FindPathResponse response;
-    const grpc::Status status = stub_->FindPath(&ctx, TownPathRequest(c.start, c.end), &response);
+    const grpc::Status status =
+        Unary(*stub_, &NavigationStub::FindPath, TownPathRequest(c.start, c.end), &response);
     ASSERT_TRUE(status.ok()) << status.error_message();
     EXPECT_EQ(response.status(), c.want);
     EXPECT_EQ(response.waypoints_size(), 0);
@@ -91,10 +75,8 @@ TEST_F(NavigationServiceTest, NoPathAndOffMeshAreStatusesOfOkResponses) {
 TEST_F(NavigationServiceTest, NodeLimitGivesPartialPaths) {
   v1::FindPathRequest limited = BankToBankRequest();
   limited.mutable_options()->set_max_nodes(4);
-  grpc::ClientContext ctx;
-  SetDeadline(&ctx);
   v1::FindPathResponse cut;
-  ASSERT_TRUE(stub_->FindPath(&ctx, limited, &cut).ok());
+  ASSERT_TRUE(Unary(*stub_, &NavigationStub::FindPath, limited, &cut).ok());
   // PARTIAL whatever allow_partial says: the search was cut, the goal is not unreachable.
   EXPECT_EQ(cut.status(), v1::PATH_STATUS_PARTIAL);
   EXPECT_GE(cut.waypoints_size(), 2);
@@ -108,10 +90,8 @@ TEST_F(NavigationServiceTest, AllowPartialReachesTowardsAnotherIsland) {
   const Vec3 islet = ProbeAt(town(), kProbeIslet);
   v1::FindPathRequest request = TownPathRequest(west, islet);
   request.mutable_options()->set_allow_partial(true);
-  grpc::ClientContext ctx;
-  SetDeadline(&ctx);
   v1::FindPathResponse partial;
-  ASSERT_TRUE(stub_->FindPath(&ctx, request, &partial).ok());
+  ASSERT_TRUE(Unary(*stub_, &NavigationStub::FindPath, request, &partial).ok());
   EXPECT_EQ(partial.status(), v1::PATH_STATUS_PARTIAL);
   ASSERT_GE(partial.waypoints_size(), 2);
   const Vec3 reached = GetVec(partial.waypoints(partial.waypoints_size() - 1).position());
@@ -135,20 +115,16 @@ TEST_F(NavigationServiceTest, FindPathBatchAnswersInOrder) {
   *batch.add_requests() = TownPathRequest(west, east);
   *batch.add_requests() = TownPathRequest(west, west + Vec3{0, 300, 0});
   *batch.add_requests() = TownPathRequest(ramp, east);
-  grpc::ClientContext ctx;
-  SetDeadline(&ctx);
   v1::FindPathBatchResponse response;
-  const grpc::Status status = stub_->FindPathBatch(&ctx, batch, &response);
+  const grpc::Status status = Unary(*stub_, &NavigationStub::FindPathBatch, batch, &response);
   ASSERT_TRUE(status.ok()) << status.error_message();
   ASSERT_EQ(response.results_size(), 3);
   EXPECT_EQ(response.results(0).response().status(), v1::PATH_STATUS_COMPLETE);
   EXPECT_EQ(response.results(1).response().status(), v1::PATH_STATUS_END_OFF_MESH);
   EXPECT_EQ(response.results(2).response().status(), v1::PATH_STATUS_COMPLETE);
   // Same answer as the single call.
-  grpc::ClientContext single_ctx;
-  SetDeadline(&single_ctx);
   v1::FindPathResponse single;
-  ASSERT_TRUE(stub_->FindPath(&single_ctx, TownPathRequest(ramp, east), &single).ok());
+  ASSERT_TRUE(Unary(*stub_, &NavigationStub::FindPath, TownPathRequest(ramp, east), &single).ok());
   EXPECT_EQ(single.SerializeAsString(), response.results(2).response().SerializeAsString());
 }
 
@@ -158,10 +134,8 @@ TEST_F(NavigationServiceTest, ValidateMoveAlongTheSurface) {
   request.set_map_id("town");
   SetVec(west, request.mutable_start());
   SetVec(west + Vec3{0, 0, 0.8f}, request.mutable_end());
-  grpc::ClientContext ctx;
-  SetDeadline(&ctx);
   v1::ValidateMoveResponse response;
-  const grpc::Status status = stub_->ValidateMove(&ctx, request, &response);
+  const grpc::Status status = Unary(*stub_, &NavigationStub::ValidateMove, request, &response);
   ASSERT_TRUE(status.ok()) << status.error_message();
   EXPECT_EQ(response.verdict(), v1::ValidateMoveResponse::VERDICT_VALID);
   EXPECT_EQ(response.reason(), v1::ValidateMoveResponse::REASON_UNSPECIFIED);
@@ -177,10 +151,8 @@ TEST_F(NavigationServiceTest, RandomPointIsOnTheMeshAndSeedsRepeat) {
       SetVec(*center, request.mutable_center());
       request.set_radius(10);
     }
-    grpc::ClientContext ctx;
-    SetDeadline(&ctx);
     v1::RandomPointResponse response;
-    EXPECT_TRUE(stub_->RandomPoint(&ctx, request, &response).ok());
+    EXPECT_TRUE(Unary(*stub_, &NavigationStub::RandomPoint, request, &response).ok());
     return response;
   };
   const v1::RandomPointResponse a = call(42, std::nullopt);
@@ -206,10 +178,8 @@ TEST_F(NavigationServiceTest, RaycastAndNearestPoint) {
   ray.set_map_id("town");
   SetVec(west, ray.mutable_start());
   SetVec(west + Vec3{0, 0, 0.5f}, ray.mutable_end());
-  grpc::ClientContext ctx;
-  SetDeadline(&ctx);
   v1::RaycastResponse hit_or_not;
-  ASSERT_TRUE(stub_->Raycast(&ctx, ray, &hit_or_not).ok());
+  ASSERT_TRUE(Unary(*stub_, &NavigationStub::Raycast, ray, &hit_or_not).ok());
   NavQuery direct(town().map);
   RaycastResult expected;
   ASSERT_TRUE(direct
@@ -223,10 +193,8 @@ TEST_F(NavigationServiceTest, RaycastAndNearestPoint) {
   v1::NearestPointRequest nearest;
   nearest.set_map_id("town");
   SetVec(west + Vec3{0, 1.5f, 0}, nearest.mutable_position());
-  grpc::ClientContext ctx2;
-  SetDeadline(&ctx2);
   v1::NearestPointResponse found;
-  ASSERT_TRUE(stub_->NearestPoint(&ctx2, nearest, &found).ok());
+  ASSERT_TRUE(Unary(*stub_, &NavigationStub::NearestPoint, nearest, &found).ok());
   ASSERT_TRUE(found.found());
   EXPECT_NEAR(found.position().y(), west.y, 0.1f);
   EXPECT_NEAR(found.distance(), 1.5f, 0.1f);
@@ -234,12 +202,10 @@ TEST_F(NavigationServiceTest, RaycastAndNearestPoint) {
 }
 
 TEST_F(NavigationServiceTest, MapInfoAndListMaps) {
-  grpc::ClientContext ctx;
-  SetDeadline(&ctx);
   v1::GetMapInfoRequest request;
   request.set_map_id("town");
   v1::GetMapInfoResponse answer;
-  ASSERT_TRUE(stub_->GetMapInfo(&ctx, request, &answer).ok());
+  ASSERT_TRUE(Unary(*stub_, &NavigationStub::GetMapInfo, request, &answer).ok());
   const v1::MapInfo& info = answer.map();
   const MapInfo& truth = town().map->info();
   EXPECT_EQ(info.map_id(), "town");
@@ -253,10 +219,8 @@ TEST_F(NavigationServiceTest, MapInfoAndListMaps) {
   EXPECT_THAT(info.agent_types(), ::testing::ElementsAre(""));
   EXPECT_GT(info.areas_size(), 0);
 
-  grpc::ClientContext ctx2;
-  SetDeadline(&ctx2);
   v1::ListMapsResponse list;
-  ASSERT_TRUE(stub_->ListMaps(&ctx2, v1::ListMapsRequest(), &list).ok());
+  ASSERT_TRUE(Unary(*stub_, &NavigationStub::ListMaps, v1::ListMapsRequest(), &list).ok());
   ASSERT_EQ(list.maps_size(), 1);
   EXPECT_EQ(list.maps(0).map_id(), "town");
 }
@@ -264,19 +228,19 @@ TEST_F(NavigationServiceTest, MapInfoAndListMaps) {
 TEST_F(NavigationServiceTest, HealthIsServingPerService) {
   auto health = grpc::health::v1::Health::NewStub(channel_);
   for (const char* service : {"", "waymesh.v1.NavigationService"}) {
-    grpc::ClientContext ctx;
-    SetDeadline(&ctx);
     grpc::health::v1::HealthCheckRequest request;
     request.set_service(service);
     grpc::health::v1::HealthCheckResponse response;
+    grpc::ClientContext ctx;
+    SetDeadline(&ctx);
     ASSERT_TRUE(health->Check(&ctx, request, &response).ok()) << service;
     EXPECT_EQ(response.status(), grpc::health::v1::HealthCheckResponse::SERVING) << service;
   }
-  grpc::ClientContext ctx;
-  SetDeadline(&ctx);
   grpc::health::v1::HealthCheckRequest unknown;
   unknown.set_service("no.such.Service");
   grpc::health::v1::HealthCheckResponse response;
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx);
   EXPECT_EQ(health->Check(&ctx, unknown, &response).error_code(), grpc::StatusCode::NOT_FOUND);
 }
 

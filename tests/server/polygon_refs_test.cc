@@ -13,19 +13,10 @@
 namespace waymesh::testing {
 namespace {
 
-class PolygonRefsTest : public ::testing::Test {
+class PolygonRefsTest : public ServedMapsTest {
  protected:
-  void SetUp() override {
-    maps_.Write("town.wmesh", Town(200, 7).bytes);
-    server_ = StartServer(TestConfig(maps_.path()));
-    ASSERT_NE(server_, nullptr);
-    stub_ = v1::NavigationService::NewStub(Dial(*server_));
-  }
-
   grpc::Status Path(const v1::FindPathRequest& request, v1::FindPathResponse* out) {
-    grpc::ClientContext ctx;
-    SetDeadline(&ctx);
-    return stub_->FindPath(&ctx, request, out);
+    return Unary(*stub_, &NavigationStub::FindPath, request, out);
   }
 
   // The polygon NearestPoint puts `pos` on.
@@ -34,17 +25,11 @@ class PolygonRefsTest : public ::testing::Test {
     request.set_map_id("town");
     SetVec(pos, request.mutable_position());
     SetVec({0.2f, 0.5f, 0.2f}, request.mutable_extents());
-    grpc::ClientContext ctx;
-    SetDeadline(&ctx);
     v1::NearestPointResponse found;
-    EXPECT_TRUE(stub_->NearestPoint(&ctx, request, &found).ok());
+    EXPECT_TRUE(Unary(*stub_, &NavigationStub::NearestPoint, request, &found).ok());
     EXPECT_TRUE(found.found());
     return found.poly();
   }
-
-  TempDir maps_;
-  std::unique_ptr<server::NavigationServer> server_;
-  std::unique_ptr<v1::NavigationService::Stub> stub_;
 };
 
 TEST_F(PolygonRefsTest, ReturnedReferencesGiveTheSamePathWithoutSnapping) {
@@ -67,10 +52,10 @@ TEST_F(PolygonRefsTest, ReturnedReferencesGiveTheSamePathWithoutSnapping) {
 // On overlapping floors the reference says which floor the caller means: the position on the
 // bridge deck, pinned to the walkway polygon under it, starts the path on the walkway.
 TEST_F(PolygonRefsTest, AReferencePinsTheFloor) {
-  const Vec3 deck = ProbeAt(Town(200, 7), kProbeDeckOverWalkway);
-  const Vec3 walkway = ProbeAt(Town(200, 7), kProbeWalkwayUnderBridge);
+  const Vec3 deck = ProbeAt(Town(), kProbeDeckOverWalkway);
+  const Vec3 walkway = ProbeAt(Town(), kProbeWalkwayUnderBridge);
   ASSERT_GT(deck.y - walkway.y, 2.0f);
-  v1::FindPathRequest request = TownPathRequest(deck, ProbeAt(Town(200, 7), kProbeEastBank));
+  v1::FindPathRequest request = TownPathRequest(deck, ProbeAt(Town(), kProbeEastBank));
   v1::FindPathResponse unpinned, pinned;
   ASSERT_TRUE(Path(request, &unpinned).ok());
   request.set_start_poly(PolygonAt(walkway));
@@ -84,7 +69,7 @@ TEST_F(PolygonRefsTest, AReferencePinsTheFloor) {
 TEST_F(PolygonRefsTest, AReferenceFromBeforeAReloadIsStale) {
   v1::FindPathResponse before;
   ASSERT_TRUE(Path(BankToBankRequest(), &before).ok());
-  maps_.Write("town.wmesh", Town(200, 8).bytes);
+  maps_.Write("town.wmesh", Town(200, 8).bytes);  // Town() is Town(200, 7)
   ASSERT_TRUE(server_->maps().ReloadNow().ok());
 
   v1::FindPathRequest stale = BankToBankRequest();

@@ -11,19 +11,7 @@
 namespace waymesh::testing {
 namespace {
 
-class SurroundingsTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    maps_.Write("town.wmesh", Town().bytes);
-    server_ = StartServer(TestConfig(maps_.path()));
-    ASSERT_NE(server_, nullptr);
-    stub_ = v1::NavigationService::NewStub(Dial(*server_));
-  }
-
-  TempDir maps_;
-  std::unique_ptr<server::NavigationServer> server_;
-  std::unique_ptr<v1::NavigationService::Stub> stub_;
-};
+using SurroundingsTest = ServedMapsTest;
 
 TEST_F(SurroundingsTest, DistanceToWallIsTheCoreQuerysAnswer) {
   for (const char* probe : {kProbeCourtyard, kProbeWestBank, kProbeDeckCentre}) {
@@ -32,10 +20,8 @@ TEST_F(SurroundingsTest, DistanceToWallIsTheCoreQuerysAnswer) {
     request.set_map_id("town");
     SetVec(at, request.mutable_position());
     request.set_max_radius(25);
-    grpc::ClientContext ctx;
-    SetDeadline(&ctx);
     v1::FindDistanceToWallResponse served;
-    ASSERT_TRUE(stub_->FindDistanceToWall(&ctx, request, &served).ok()) << probe;
+    ASSERT_TRUE(Unary(*stub_, &NavigationStub::FindDistanceToWall, request, &served).ok()) << probe;
 
     NavQuery direct(Town().map);
     WallDistance expected;
@@ -59,10 +45,8 @@ TEST_F(SurroundingsTest, PolygonsInCircleAreTheCoreQuerysAnswer) {
   request.set_map_id("town");
   SetVec(at, request.mutable_center());
   request.set_radius(12);
-  grpc::ClientContext ctx;
-  SetDeadline(&ctx);
   v1::FindPolygonsInCircleResponse served;
-  ASSERT_TRUE(stub_->FindPolygonsInCircle(&ctx, request, &served).ok());
+  ASSERT_TRUE(Unary(*stub_, &NavigationStub::FindPolygonsInCircle, request, &served).ok());
 
   NavQuery direct(Town().map);
   PolygonsInCircle expected;
@@ -84,10 +68,8 @@ TEST_F(SurroundingsTest, PolygonsInCircleAreTheCoreQuerysAnswer) {
   }
 
   request.set_max_polygons(2);  // a small limit truncates
-  grpc::ClientContext limited_ctx;
-  SetDeadline(&limited_ctx);
   v1::FindPolygonsInCircleResponse limited;
-  ASSERT_TRUE(stub_->FindPolygonsInCircle(&limited_ctx, request, &limited).ok());
+  ASSERT_TRUE(Unary(*stub_, &NavigationStub::FindPolygonsInCircle, request, &limited).ok());
   EXPECT_EQ(limited.polygons_size(), 2);
   EXPECT_TRUE(limited.truncated());
 }
@@ -97,10 +79,8 @@ TEST_F(SurroundingsTest, APointOffTheMeshIsSaidSo) {
   request.set_map_id("town");
   SetVec(ProbeAt(Town(), kProbeWestBank) + Vec3{0, 300, 0}, request.mutable_position());
   request.set_max_radius(5);
-  grpc::ClientContext ctx;
-  SetDeadline(&ctx);
   v1::FindDistanceToWallResponse served;
-  ASSERT_TRUE(stub_->FindDistanceToWall(&ctx, request, &served).ok());
+  ASSERT_TRUE(Unary(*stub_, &NavigationStub::FindDistanceToWall, request, &served).ok());
   EXPECT_FALSE(served.start_on_mesh());
   EXPECT_FALSE(served.found());
 }
