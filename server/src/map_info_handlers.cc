@@ -49,7 +49,7 @@ void NavigationService::FillMapInfo(const ServedMap& map, v1::MapInfo* out) cons
 grpc::ServerUnaryReactor* NavigationService::GetMapInfo(grpc::CallbackServerContext* ctx,
                                                         const grpc::ByteBuffer* request,
                                                         grpc::ByteBuffer* response) {
-  grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
+  grpc::ServerUnaryReactor* reactor = NewReactor();
   auto call = Begin<v1::GetMapInfoRequest, v1::GetMapInfoResponse>(RpcMethod::kGetMapInfo, ctx,
                                                                    reactor, request, response);
   if (call == nullptr) return reactor;
@@ -72,7 +72,7 @@ grpc::ServerUnaryReactor* NavigationService::GetMapInfo(grpc::CallbackServerCont
 grpc::ServerUnaryReactor* NavigationService::ListMaps(grpc::CallbackServerContext* ctx,
                                                       const grpc::ByteBuffer* request,
                                                       grpc::ByteBuffer* response) {
-  grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
+  grpc::ServerUnaryReactor* reactor = NewReactor();
   auto call = Begin<v1::ListMapsRequest, v1::ListMapsResponse>(RpcMethod::kListMaps, ctx, reactor,
                                                                request, response);
   if (call == nullptr) return reactor;

@@ -85,8 +85,6 @@ std::unique_ptr<NavigationService::TypedCall<Request, Response>> NavigationServi
   bool admitted;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    // Counted even when refused: Finish() uncounts every call the same way.
-    ++in_flight_;
     admitted = admitting_;
   }
   auto call = std::make_unique<TypedCall<Request, Response>>(this, method, ctx, reactor, response);
@@ -146,7 +144,7 @@ grpc::ServerUnaryReactor* NavigationService::ServeMapQuery(RpcMethod method,
                                                            grpc::ByteBuffer* response,
                                                            ValidateFunction<Request> validate,
                                                            RunMethod<Request, Response> run) {
-  grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
+  grpc::ServerUnaryReactor* reactor = NewReactor();
   auto call = Begin<Request, Response>(method, ctx, reactor, request, response);
   if (call == nullptr) return reactor;
   auto map = CheckedMap(call->request, validate);
@@ -170,7 +168,7 @@ grpc::ServerUnaryReactor* NavigationService::ServeBatch(RpcMethod method,
                                                         grpc::ByteBuffer* response,
                                                         ValidateFunction<Request> validate,
                                                         RunMethod<Request, Response> run) {
-  grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
+  grpc::ServerUnaryReactor* reactor = NewReactor();
   auto call = Begin<BatchRequest, BatchResponse>(method, ctx, reactor, request, response);
   if (call == nullptr) return reactor;
   const BatchRequest* in = &call->request;

@@ -98,8 +98,8 @@ void NavigationService::Call::Finish(absl::Status status) {
                               delay ? std::to_string(delay->count()) : std::string("-1"));
   }
   reactor_->Finish(ToGrpcStatus(status));
-  // After Finish gRPC may free ctx_ and the buffers: touch none of them.
-  service_->Finished();
+  // After Finish gRPC may free ctx_ and the buffers: touch none of them. The reactor tells
+  // the service when the call is over.
 }
 
 void NavigationService::Call::FinishIfDropped() {
@@ -131,6 +131,27 @@ NavigationService::NavigationService(const MapRegistry* maps, WorkerPool* pool,
       metrics_(metrics),
       options_(std::move(options)),
       token_(options_.auth_token) {}
+
+class NavigationService::CountedReactor final : public grpc::ServerUnaryReactor {
+ public:
+  explicit CountedReactor(NavigationService* service) : service_(service) {}
+  // gRPC calls this once everything about the call is done, the status sent included.
+  void OnDone() override {
+    service_->Finished();
+    delete this;
+  }
+
+ private:
+  NavigationService* service_;
+};
+
+grpc::ServerUnaryReactor* NavigationService::NewReactor() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    ++in_flight_;
+  }
+  return new CountedReactor(this);
+}
 
 void NavigationService::Finished() {
   std::lock_guard<std::mutex> lock(mu_);

@@ -130,8 +130,13 @@ class NavigationService final : public RawNavigationService {
                                                         const Request&, Response*);
   template <typename Request>
   using ValidateFunction = absl::Status (*)(const Request&);
+  class CountedReactor;
 
-  // Starts a call: counts it, refuses it when draining or unauthenticated, parses its request
+  // The reactor of a new call, counted in in_flight() until gRPC is done with the call (its
+  // status sent), so a drain never cuts a status still on its way to the client.
+  grpc::ServerUnaryReactor* NewReactor();
+
+  // Starts a call: refuses it when draining or unauthenticated, parses its request
   // (INVALID_ARGUMENT when the bytes are not a Request). Null when refused (the reactor is
   // finished already).
   template <typename Request, typename Response>
