@@ -142,27 +142,39 @@ absl::Status CheckSearchRadius(float radius, absl::string_view field) {
   return CheckRange(radius, 0, true, kMaxSearchRadius, "", field, "metres");
 }
 
+// A request's `filter` and optional search `extents`, checked the same way in every query.
+template <typename Request>
+absl::Status CheckFilterAndExtents(const Request& r) {
+  if (absl::Status s = CheckFilter(r.filter(), "", "filter"); !s.ok()) return s;
+  return CheckExtents(r.has_extents(), r.extents(), "", "extents");
+}
+
+// A request's `start` and `end` positions.
+template <typename Request>
+absl::Status CheckStartAndEnd(const Request& r) {
+  if (absl::Status s = CheckPosition(r.has_start(), r.start(), "", "start"); !s.ok()) return s;
+  return CheckPosition(r.has_end(), r.end(), "", "end");
+}
+
 }  // namespace
 
 absl::Status ValidateFindPath(const v1::FindPathRequest& r) {
   if (absl::Status s = CheckMapName(r.map_id(), r.agent_type()); !s.ok()) return s;
-  if (absl::Status s = CheckPosition(r.has_start(), r.start(), "", "start"); !s.ok()) return s;
-  if (absl::Status s = CheckPosition(r.has_end(), r.end(), "", "end"); !s.ok()) return s;
+  if (absl::Status s = CheckStartAndEnd(r); !s.ok()) return s;
   if (absl::Status s = CheckFilter(r.filter(), "", "filter"); !s.ok()) return s;
   return CheckPathOptions(r.options(), "");
 }
 
 absl::Status ValidateBatchSize(int requests) {
   if (requests <= kMaxBatchRequests) return absl::OkStatus();
-  return Invalid("", "requests",
-                 absl::StrFormat("%d requests in one batch, the limit is %d", requests,
-                                 kMaxBatchRequests));
+  return Invalid(
+      "", "requests",
+      absl::StrFormat("%d requests in one batch, the limit is %d", requests, kMaxBatchRequests));
 }
 
 absl::Status ValidateValidateMove(const v1::ValidateMoveRequest& r) {
   if (absl::Status s = CheckMapName(r.map_id(), r.agent_type()); !s.ok()) return s;
-  if (absl::Status s = CheckPosition(r.has_start(), r.start(), "", "start"); !s.ok()) return s;
-  if (absl::Status s = CheckPosition(r.has_end(), r.end(), "", "end"); !s.ok()) return s;
+  if (absl::Status s = CheckStartAndEnd(r); !s.ok()) return s;
   if (absl::Status s =
           CheckRange(r.max_distance(), 0, false, kMaxDistance, "", "max_distance", "metres");
       !s.ok()) {
@@ -173,8 +185,7 @@ absl::Status ValidateValidateMove(const v1::ValidateMoveRequest& r) {
       !s.ok()) {
     return s;
   }
-  if (absl::Status s = CheckFilter(r.filter(), "", "filter"); !s.ok()) return s;
-  return CheckExtents(r.has_extents(), r.extents(), "", "extents");
+  return CheckFilterAndExtents(r);
 }
 
 absl::Status ValidateRandomPoint(const v1::RandomPointRequest& r) {
@@ -190,10 +201,8 @@ absl::Status ValidateRandomPoint(const v1::RandomPointRequest& r) {
 
 absl::Status ValidateRaycast(const v1::RaycastRequest& r) {
   if (absl::Status s = CheckMapName(r.map_id(), r.agent_type()); !s.ok()) return s;
-  if (absl::Status s = CheckPosition(r.has_start(), r.start(), "", "start"); !s.ok()) return s;
-  if (absl::Status s = CheckPosition(r.has_end(), r.end(), "", "end"); !s.ok()) return s;
-  if (absl::Status s = CheckFilter(r.filter(), "", "filter"); !s.ok()) return s;
-  return CheckExtents(r.has_extents(), r.extents(), "", "extents");
+  if (absl::Status s = CheckStartAndEnd(r); !s.ok()) return s;
+  return CheckFilterAndExtents(r);
 }
 
 absl::Status ValidateNearestPoint(const v1::NearestPointRequest& r) {
@@ -201,8 +210,7 @@ absl::Status ValidateNearestPoint(const v1::NearestPointRequest& r) {
   if (absl::Status s = CheckPosition(r.has_position(), r.position(), "", "position"); !s.ok()) {
     return s;
   }
-  if (absl::Status s = CheckFilter(r.filter(), "", "filter"); !s.ok()) return s;
-  return CheckExtents(r.has_extents(), r.extents(), "", "extents");
+  return CheckFilterAndExtents(r);
 }
 
 absl::Status ValidateFindDistanceToWall(const v1::FindDistanceToWallRequest& r) {
@@ -211,8 +219,7 @@ absl::Status ValidateFindDistanceToWall(const v1::FindDistanceToWallRequest& r) 
     return s;
   }
   if (absl::Status s = CheckSearchRadius(r.max_radius(), "max_radius"); !s.ok()) return s;
-  if (absl::Status s = CheckFilter(r.filter(), "", "filter"); !s.ok()) return s;
-  return CheckExtents(r.has_extents(), r.extents(), "", "extents");
+  return CheckFilterAndExtents(r);
 }
 
 absl::Status ValidateFindPolygonsInCircle(const v1::FindPolygonsInCircleRequest& r) {
@@ -222,12 +229,11 @@ absl::Status ValidateFindPolygonsInCircle(const v1::FindPolygonsInCircleRequest&
   }
   if (absl::Status s = CheckSearchRadius(r.radius(), "radius"); !s.ok()) return s;
   if (r.max_polygons() > kMaxCirclePolygons) {
-    return Invalid("", "max_polygons",
-                   absl::StrFormat("%d is above the limit of %d", r.max_polygons(),
-                                   kMaxCirclePolygons));
+    return Invalid(
+        "", "max_polygons",
+        absl::StrFormat("%d is above the limit of %d", r.max_polygons(), kMaxCirclePolygons));
   }
-  if (absl::Status s = CheckFilter(r.filter(), "", "filter"); !s.ok()) return s;
-  return CheckExtents(r.has_extents(), r.extents(), "", "extents");
+  return CheckFilterAndExtents(r);
 }
 
 absl::Status ValidateGetMapInfo(const v1::GetMapInfoRequest& r) {
