@@ -35,7 +35,7 @@ double Handled(server::NavigationServer& server, const std::string& method,
       .value_or(-1);
 }
 
-// Sends `bytes` as the request of /waymesh.v1.Navigation/<method> and returns the status.
+// Sends `bytes` as the request of /waymesh.v1.NavigationService/<method> and returns the status.
 grpc::Status SendRaw(const std::shared_ptr<grpc::Channel>& channel, const std::string& method,
                      const std::string& bytes) {
   grpc::GenericStub stub(channel);
@@ -45,7 +45,7 @@ grpc::Status SendRaw(const std::shared_ptr<grpc::Channel>& channel, const std::s
   grpc::ByteBuffer request(&slice, 1);
   grpc::ByteBuffer response;
   std::promise<grpc::Status> done;
-  stub.UnaryCall(&ctx, "/waymesh.v1.Navigation/" + method, grpc::StubOptions(), &request, &response,
+  stub.UnaryCall(&ctx, "/waymesh.v1.NavigationService/" + method, grpc::StubOptions(), &request, &response,
                  [&done](grpc::Status status) { done.set_value(status); });
   return done.get_future().get();
 }
