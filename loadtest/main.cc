@@ -1,6 +1,8 @@
 // waymesh-load: a ghz-compatible load generator for any unary gRPC method, driven by a ghz JSON
 // config. Exit 0 after a run, 1 when it cannot run, 2 for bad arguments or config.
 
+#include <sched.h>
+
 #include <csignal>
 #include <fstream>
 #include <iostream>
@@ -12,7 +14,9 @@
 #include "waymesh/loadtest/call_runner.h"
 #include "waymesh/loadtest/channel_credentials.h"
 #include "waymesh/loadtest/command_line.h"
+#include "waymesh/loadtest/csv_report.h"
 #include "waymesh/loadtest/descriptor_source.h"
+#include "waymesh/loadtest/html_report.h"
 #include "waymesh/loadtest/json_report.h"
 #include "waymesh/loadtest/load_config.h"
 #include "waymesh/loadtest/loopback_host.h"
@@ -39,6 +43,45 @@ int Fail(int code, const absl::Status& status) {
   return code;
 }
 
+// ghz's --cpus: keep this process (and so every thread gRPC starts later) on the first
+// `cpus` cores it may use. More than it has is all it has.
+absl::Status RestrictToCpus(uint32_t cpus) {
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0) {
+    return absl::InternalError("--cpus: cannot read this process's CPU affinity");
+  }
+  cpu_set_t chosen;
+  CPU_ZERO(&chosen);
+  uint32_t taken = 0;
+  for (int cpu = 0; cpu < CPU_SETSIZE && taken < cpus; ++cpu) {
+    if (CPU_ISSET(cpu, &allowed)) {
+      CPU_SET(cpu, &chosen);
+      ++taken;
+    }
+  }
+  if (sched_setaffinity(0, sizeof(chosen), &chosen) != 0) {
+    return absl::InternalError("--cpus: cannot set this process's CPU affinity");
+  }
+  return absl::OkStatus();
+}
+
+std::string FormatReport(ReportFormat format, const RunResult& result, const LoadConfig& config,
+                         absl::Time date) {
+  const LoadReport report = Summarize(result);
+  switch (format) {
+    case ReportFormat::kJson:
+      return JsonReport(report, config, date).dump(2) + "\n";
+    case ReportFormat::kCsv:
+      return CsvReport(result);
+    case ReportFormat::kHtml:
+      return HtmlReport(report, config, date);
+    case ReportFormat::kSummary:
+      break;
+  }
+  return FormatSummaryReport(report, config.name);
+}
+
 int Main(const std::vector<std::string>& args) {
   absl::StatusOr<CommandLine> command_line = ParseCommandLine(args);
   if (!command_line.ok()) return Fail(kExitBadConfig, command_line.status());
@@ -52,6 +95,9 @@ int Main(const std::vector<std::string>& args) {
   const absl::Status host_ok =
       command_line->allow_remote ? CheckHostSyntax(config->host) : CheckLoopbackHost(config->host);
   if (!host_ok.ok()) return Fail(kExitBadConfig, host_ok);
+  if (config->cpus > 0) {
+    if (absl::Status s = RestrictToCpus(config->cpus); !s.ok()) return Fail(kExitRunFailed, s);
+  }
 
   absl::StatusOr<std::unique_ptr<DescriptorSource>> descriptors =
       config->protoset.empty() ? DescriptorSource::FromProto(config->proto, config->import_paths)
@@ -88,7 +134,8 @@ int Main(const std::vector<std::string>& args) {
   plan.duration = config->duration;
   plan.concurrency = static_cast<int>(config->concurrency);
   plan.connections = static_cast<int>(config->connections);
-  plan.rps = config->rps;
+  plan.schedule = config->schedule;
+  plan.record_calls = command_line->format == ReportFormat::kCsv;
   plan.timeout = config->timeout;
   plan.connect_timeout = config->connect_timeout;
   plan.interrupt = &g_interrupted;
@@ -97,10 +144,7 @@ int Main(const std::vector<std::string>& args) {
   absl::StatusOr<RunResult> result = RunLoad(plan);
   if (!result.ok()) return Fail(kExitRunFailed, result.status());
 
-  const LoadReport report = Summarize(*result);
-  const std::string text = command_line->format == ReportFormat::kJson
-                               ? JsonReport(report, *config, date).dump(2) + "\n"
-                               : FormatSummaryReport(report, config->name);
+  const std::string text = FormatReport(command_line->format, *result, *config, date);
   std::ostream& out = command_line->output_path.empty() ? std::cout : file;
   out << text;
   out.flush();

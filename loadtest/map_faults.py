@@ -183,7 +183,7 @@ def run_case(args, case_index, work, town_a, town_b, data_file, help_text):
         report = os.path.join(work, f"report{case_index}.json")
         load = subprocess.Popen(
             [args.load, "--proto", os.path.join(ROOT, "proto/waymesh/v1/navigation.proto"),
-             "-i", os.path.join(ROOT, "proto"), "--call", "waymesh.v1.Navigation.FindPath",
+             "-i", os.path.join(ROOT, "proto"), "--call", "waymesh.v1.NavigationService.FindPath",
              "--insecure", "-c", "4", "--connections", "1", "-D", data_file, "-z",
              f"{args.seconds}s", "-t", "5s", "-O", "json", "-o", report,
              f"127.0.0.1:{port}"], stdout=subprocess.DEVNULL)

@@ -34,7 +34,8 @@ ninja -C "$BUILD" waymesh waymesh-server waymesh-load >/dev/null
 WAYMESH=$BUILD/waymesh
 SERVER=$BUILD/server/waymesh-server
 LOAD=$BUILD/loadtest/waymesh-load
-DATA=loadtest/data
+# Request files are generated into the build directory, never into the source tree.
+DATA=$BUILD/loadtest/data
 mkdir -p "$OUT/demo" "$OUT/world16" "$DATA"
 
 # Maps and request data (kept between runs).
@@ -49,6 +50,7 @@ fi
 gen() { [[ -f $DATA/$1.json ]] || "$WAYMESH" loaddata "${@:2}" -o "$DATA/$1.json"; }
 gen findpath "$OUT/demo/demo.wmesh" --rpc FindPath --count 2000 --max-path-distance 50
 gen findpath_wide "$OUT/demo/demo.wmesh" --rpc FindPath --count 500
+gen findpathbatch "$OUT/demo/demo.wmesh" --rpc FindPathBatch --count 50 --batch-size 64 --max-path-distance 50
 gen validatemove "$OUT/demo/demo.wmesh" --rpc ValidateMove --count 2000
 gen raycast "$OUT/demo/demo.wmesh" --rpc Raycast --count 2000
 gen randompoint "$OUT/demo/demo.wmesh" --rpc RandomPoint --count 100
@@ -101,20 +103,23 @@ p99() { python3 -c "import json,sys; d=json.load(open(sys.argv[1]))['latencyDist
 
 echo "== demo world: $("$WAYMESH" inspect "$OUT/demo/demo.wmesh" | awk '/^polygons/ {print $2}') polygons; concurrency $CONCURRENCY over 2 connections, $TOTAL calls a run"
 start_server "$OUT/demo"
-load warmup waymesh.v1.Navigation.FindPath "$DATA/findpath.json" -n 2000 >/dev/null
+load warmup waymesh.v1.NavigationService.FindPath "$DATA/findpath.json" -n 2000 >/dev/null
 echo "| run | calls | req/s | p50 ms | p99 ms | OK | RESOURCE_EXHAUSTED |"
 echo "|---|---|---|---|---|---|---|"
 for round in $(seq 1 "$ROUNDS"); do
   load "health.$round" grpc.health.v1.Health.Check - -n "$TOTAL"; row "health.$round"
-  load "findpath.$round" waymesh.v1.Navigation.FindPath "$DATA/findpath.json" -n "$TOTAL"
+  load "findpath.$round" waymesh.v1.NavigationService.FindPath "$DATA/findpath.json" -n "$TOTAL"
   row "findpath.$round"
 done
 for rpc in ValidateMove Raycast RandomPoint NearestPoint; do
   lc=$(tr A-Z a-z <<<"$rpc")
-  load "$lc" "waymesh.v1.Navigation.$rpc" "$DATA/$lc.json" -n "$TOTAL"; row "$lc"
+  load "$lc" "waymesh.v1.NavigationService.$rpc" "$DATA/$lc.json" -n "$TOTAL"; row "$lc"
 done
-load findpath_wide waymesh.v1.Navigation.FindPath "$DATA/findpath_wide.json" -n 1000
+load findpath_wide waymesh.v1.NavigationService.FindPath "$DATA/findpath_wide.json" -n 1000
 row findpath_wide
+# 64 paths a call: req/s here are batches (x64 for paths per second).
+load findpathbatch waymesh.v1.NavigationService.FindPathBatch "$DATA/findpathbatch.json" -n "$((TOTAL / 64))"
+row findpathbatch
 python3 - "$OUT" "$ROUNDS" <<'PY'
 import json, sys
 out, rounds = sys.argv[1], int(sys.argv[2])
@@ -129,11 +134,11 @@ PY
 
 SAT=$(rps findpath.1)
 HALF=$(python3 -c "print(int($SAT * 0.5))")
-load findpath_half waymesh.v1.Navigation.FindPath "$DATA/findpath.json" -r "$HALF" -z 8s -c 256
+load findpath_half waymesh.v1.NavigationService.FindPath "$DATA/findpath.json" -r "$HALF" -z 8s -c 256
 row findpath_half
 RSS_BEFORE=$(rss_mb)
 DOUBLE=$(python3 -c "print(int($SAT * 2))")
-load findpath_overload waymesh.v1.Navigation.FindPath "$DATA/findpath.json" -r "$DOUBLE" -z 8s -c 1024 --connections 4
+load findpath_overload waymesh.v1.NavigationService.FindPath "$DATA/findpath.json" -r "$DOUBLE" -z 8s -c 1024 --connections 4
 row findpath_overload
 RSS_AFTER=$(rss_mb)
 python3 - "$(p99 findpath_half)" "$(p99 findpath_overload)" "$RSS_BEFORE" "$RSS_AFTER" "$HALF" "$DOUBLE" <<'PY'
@@ -154,7 +159,7 @@ echo "| run | calls | req/s | p50 ms | p99 ms | OK | RESOURCE_EXHAUSTED | tile h
 echo "|---|---|---|---|---|---|---|---|"
 for pattern in zones anywhere; do
   h0=$(metric waymesh_tile_cache_hits_total); m0=$(metric waymesh_tile_cache_misses_total)
-  load "world16_$pattern" waymesh.v1.Navigation.FindPath "$DATA/world16_$pattern.json" -n "$TOTAL"
+  load "world16_$pattern" waymesh.v1.NavigationService.FindPath "$DATA/world16_$pattern.json" -n "$TOTAL"
   h1=$(metric waymesh_tile_cache_hits_total); m1=$(metric waymesh_tile_cache_misses_total)
   echo "$(row "world16_$pattern") $(python3 -c "h=$h1-$h0; m=$m1-$m0; print(f'{h/(h+m):.3f} |')")"
 done

@@ -31,6 +31,7 @@ PACKAGES=(
   default-jdk-headless libgrpc-java libprotobuf-java protobuf-compiler-grpc-java-plugin
   libnetty-java libguava-java libperfmark-java libgoogle-gson-java libgoogle-common-protos-java
   liberror-prone-java libjsr305-java libgeronimo-annotation-1.3-spec-java
+  libnetty-tcnative-java libnetty-tcnative-jni  # TLS of the Java client (Debian's Netty JDK TLS has no ALPN)
 )
 
 missing=()

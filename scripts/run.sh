@@ -57,7 +57,7 @@ if [[ $ready -ne 1 ]]; then
   cat "$OUT/server.log" >&2
   exit 1
 fi
-echo "gRPC:    127.0.0.1:$GRPC_PORT   (waymesh.v1.Navigation, grpc.health.v1, reflection)"
+echo "gRPC:    127.0.0.1:$GRPC_PORT   (waymesh.v1.NavigationService, grpc.health.v1, reflection)"
 echo "metrics: http://127.0.0.1:$METRICS_PORT/metrics   (health: /healthz)"
 echo "log:     $OUT/server.log"
 

@@ -5,6 +5,9 @@
 #   3. every libFuzzer target for a bounded time, from its seed corpus
 #   4. the deployment checks (Dockerfile, Kubernetes manifests, alert rules; offline)
 #   5. the Go and Java example clients against a live server (the ASan build's binaries)
+#   6. buf lint of the public API (proto/, STANDARD rules; @bufbuild/buf from npm)
+#   7. every runnable command of README.md, docs/*.md and loadtest/README.md, as written, on the
+#      ASan build's binaries (scripts/check_docs_commands.py)
 # Ends with one line "waymesh: N passed, M failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -90,6 +93,21 @@ count_plain "$BUILD/deploy.log" deploy
 echo "== Go and Java example clients against a live server"
 bash scripts/test_clients.sh "$BUILD/asan" | tee "$BUILD/clients.log" || true
 count_plain "$BUILD/clients.log" clients
+
+echo "== buf lint of the API (proto/)"
+if (cd proto && timeout 300 npx --yes @bufbuild/buf lint) >"$BUILD/buf.log" 2>&1; then
+  echo "buf lint: ok"
+  passed=$((passed + 1))
+else
+  echo "buf lint: FAILED"; cat "$BUILD/buf.log"
+  failed=$((failed + 1))
+fi
+
+echo "== The documentation's commands (README.md, docs/*.md, loadtest/README.md)"
+# A budget for all of them: they are examples, not benchmarks (about a minute under ASan).
+timeout 240 python3 scripts/check_docs_commands.py "$BUILD/asan" --timeout 120 \
+  | tee "$BUILD/docs.log" || true
+count_plain "$BUILD/docs.log" docs
 
 echo "waymesh: $passed passed, $failed failed"
 [[ $failed -eq 0 && $passed -gt 0 ]]

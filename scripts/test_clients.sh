@@ -6,34 +6,59 @@
 #     waymesh CLI computes on the same map, into the walled courtyard NO_PATH;
 #   - ValidateMove of 3 m on open ground is VALID, and TOO_FAR (rubber-banded to 1 m) with
 #     --max-move=1;
-#   - GetMapInfo reports the polygons, tiles and islands `waymesh inspect` reports;
-#   - an unknown map is NOT_FOUND, an expired deadline DEADLINE_EXCEEDED (exit status 2);
+#   - GetMapInfo reports the polygons, tiles and islands `waymesh inspect` reports, and every
+#     answer the same map version;
+#   - errors come with their google.rpc details, decoded by each language's stock gRPC status
+#     API: an unknown map is NOT_FOUND with ErrorInfo reason MAP_NOT_FOUND (and the map id in
+#     its metadata), an unknown agent type AGENT_TYPE_NOT_FOUND, a NaN start INVALID_ARGUMENT
+#     with a BadRequest violation of start.x; an expired deadline is DEADLINE_EXCEEDED;
 #   - Go and Java print the same lines, and the server's metrics count exactly their calls;
 #   - the server exits 0 on SIGTERM.
+# Then, on a throw-away CA made with openssl:
+#   - TLS: a server with --tls-cert/--tls-key for the name waymesh.test answers both clients
+#     with --tls-ca and --tls-server-name=waymesh.test; without the server name (the
+#     certificate does not name 127.0.0.1) the handshake fails, UNAVAILABLE;
+#   - mutual TLS (--tls-client-ca) with an auth token (WAYMESH_AUTH_TOKEN, read by the server
+#     and the clients alike): answered with --tls-cert/--tls-key and the token; UNAVAILABLE
+#     without the client certificate, UNAUTHENTICATED (reason UNAUTHENTICATED) without the token.
+# And against clients/go's overload stub (RESOURCE_EXHAUSTED with RetryInfo and the
+# grpc-retry-pushback-ms trailer, like an overloaded server), the retry policy of
+# clients/service_config.json: each client retries GetMapInfo after the server's pushback delay
+# (longer than the policy's own maxBackoff) and succeeds on the third attempt; a server that stays
+# overloaded gets exactly maxAttempts attempts, and the client reports RESOURCE_EXHAUSTED with
+# reason OVERLOADED and the retry delay.
 # Usage: scripts/test_clients.sh [BIN_DIR]   (or WAYMESH_BIN_DIR; default build/release): the
 # build dir holding waymesh and server/waymesh-server. Installs nothing.
 # Ends with "clients: N passed, M failed".
 set -uo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh" clients "$@"
+# The token is set only where a check wants it (the clients and the server read it).
+unset WAYMESH_AUTH_TOKEN
 SERVER_PID=""
-# Called by lib.sh's exit trap: a server still running (a failed check left it) is killed.
+STUB_PID=""
+# Called by lib.sh's exit trap: a server or stub still running (a failed check left it) is killed.
 # shellcheck disable=SC2317  # invoked indirectly
 at_exit() {
-  if [[ -n $SERVER_PID ]] && kill -0 "$SERVER_PID" 2>/dev/null; then
-    kill -KILL "$SERVER_PID" 2>/dev/null
-    wait "$SERVER_PID" 2>/dev/null
-  fi
+  local pid
+  for pid in "$SERVER_PID" "$STUB_PID"; do
+    if [[ -n $pid ]] && kill -0 "$pid" 2>/dev/null; then
+      kill -KILL "$pid" 2>/dev/null
+      wait "$pid" 2>/dev/null
+    fi
+  done
 }
 
 for f in "$WAYMESH" "$SERVER"; do
   [[ -x $f ]] || fail "$f is built (ninja -C $BIN_DIR waymesh waymesh-server)"
 done
-require_tools go javac java protoc protoc-gen-go protoc-gen-go-grpc grpc_java_plugin python3
+require_tools go javac java protoc protoc-gen-go protoc-gen-go-grpc grpc_java_plugin python3 openssl
 [[ $failed -eq 0 ]] || finish
 
-check "Go client builds (Debian protoc-gen-go, Go gRPC, offline)" 600 bash clients/go/build.sh "$TMP/go"
-check "Java client builds (Debian grpc_java_plugin, grpc-java jars)" 600 bash clients/java/build.sh "$TMP/java"
+check "Go client builds (Debian protoc-gen-go, Go gRPC, genproto google.rpc, offline)" 600 \
+  bash clients/go/build.sh "$TMP/go"
+check "Java client builds (Debian grpc_java_plugin, grpc-java jars, google.rpc from proto/)" 600 \
+  bash clients/java/build.sh "$TMP/java"
 
 # The demo town (tools/demo_world, waymesh/demo_world/demo_world.h) and the CLI's own answers on it: the reference.
 MAPS=$TMP/maps
@@ -62,34 +87,60 @@ ISLANDS=$(awk '$1 == "islands" {print $2}' "$TMP/inspect.txt")
 [[ $(ref 0 2) == COMPLETE && $(ref 1 2) == COMPLETE && $(ref 2 2) == NO_PATH && -n $POLYGONS ]] ||
   fail "the demo town has the expected reference answers (ford and rooftop COMPLETE, courtyard NO_PATH)"
 
-# A real server on loopback; port 0 = a free port, which it logs.
-"$SERVER" --maps-dir="$MAPS" --listen-address=127.0.0.1 --port=0 \
-  --metrics-address=127.0.0.1 --metrics-port=0 --reload-interval=0 --shutdown-grace=2s \
-  >"$TMP/server.log" 2>&1 &
-SERVER_PID=$!
-GRPC_PORT="" METRICS_PORT=""
-for _ in $(seq 1 300); do
-  line=$(grep -m1 'waymesh-server serving' "$TMP/server.log")
-  if [[ -n $line ]]; then
-    GRPC_PORT=$(echo "$line" | sed -n 's/.* on 127\.0\.0\.1:\([0-9]*\) .*/\1/p')
-    METRICS_PORT=$(echo "$line" | sed -n 's/.*metrics on 127\.0\.0\.1:\([0-9]*\).*/\1/p')
-    break
+# start_server NAME ARGS...: a real server on loopback serving the town with ARGS; port 0 = a
+# free port, which it logs. Sets SERVER_PID, GRPC_PORT and METRICS_PORT; on failure ends the run.
+start_server() {
+  local name=$1 line
+  shift
+  "$SERVER" --maps-dir="$MAPS" --listen-address=127.0.0.1 --port=0 \
+    --metrics-address=127.0.0.1 --metrics-port=0 --reload-interval=0 --shutdown-grace=2s "$@" \
+    >"$TMP/server-$name.log" 2>&1 &
+  SERVER_PID=$!
+  GRPC_PORT="" METRICS_PORT=""
+  for _ in $(seq 1 300); do
+    line=$(grep -m1 'waymesh-server serving' "$TMP/server-$name.log")
+    if [[ -n $line ]]; then
+      GRPC_PORT=$(echo "$line" | sed -n 's/.* on 127\.0\.0\.1:\([0-9]*\) .*/\1/p')
+      METRICS_PORT=$(echo "$line" | sed -n 's/.*metrics on 127\.0\.0\.1:\([0-9]*\).*/\1/p')
+      break
+    fi
+    kill -0 "$SERVER_PID" 2>/dev/null || break
+    sleep 0.1
+  done
+  if [[ -z $GRPC_PORT || -z $METRICS_PORT ]]; then
+    fail "waymesh-server ($name) starts on 127.0.0.1"
+    sed 's/^/    /' "$TMP/server-$name.log" | tail -n 20
+    finish
   fi
-  kill -0 "$SERVER_PID" 2>/dev/null || break
-  sleep 0.1
-done
-if [[ -z $GRPC_PORT || -z $METRICS_PORT ]]; then
-  fail "waymesh-server starts on 127.0.0.1"
-  sed 's/^/    /' "$TMP/server.log" | tail -n 20
-  finish
-fi
-pass "waymesh-server starts on 127.0.0.1 (gRPC $GRPC_PORT, metrics $METRICS_PORT)"
+  pass "waymesh-server ($name) starts on 127.0.0.1 (gRPC $GRPC_PORT, metrics $METRICS_PORT)"
+}
 
-# Both clients dial through the DNS resolver with round_robin, as in Kubernetes.
-TARGET=dns:///127.0.0.1:$GRPC_PORT
+# stop_server NAME: SIGTERM drains and exits 0 (within --shutdown-grace=2s plus a margin; else
+# it is killed).
+stop_server() {
+  local status=timeout
+  kill -TERM "$SERVER_PID"
+  for _ in $(seq 1 100); do
+    if ! kill -0 "$SERVER_PID" 2>/dev/null; then
+      wait "$SERVER_PID"
+      status=$?
+      break
+    fi
+    sleep 0.1
+  done
+  if [[ $status == 0 ]]; then pass "waymesh-server ($1) exits 0 on SIGTERM"; else
+    fail "waymesh-server ($1) exits 0 on SIGTERM (exit status: $status)"
+    sed 's/^/    /' "$TMP/server-$1.log" | tail -n 20
+    kill -KILL "$SERVER_PID" 2>/dev/null
+    wait "$SERVER_PID" 2>/dev/null
+  fi
+  SERVER_PID=""
+}
+
 GO=$TMP/go/bin/waymesh-example
 JAVA=$TMP/java/bin/waymesh-example
-# run LANG NAME EXPECTED_EXIT ARGS...: runs one client; output in $TMP/LANG-NAME.txt.
+# run LANG NAME EXPECTED_EXIT ARGS...: runs one client against $TARGET; output in
+# $TMP/LANG-NAME.txt.
 run() {
   local lang=$1 name=$2 want=$3 bin
   shift 3
@@ -109,10 +160,12 @@ expect() {
     sed 's/^/    /' "$TMP/$1-$2.txt"
   fi
 }
+# number LANG NAME KEY: the number after " KEY=" on the first line that has one.
+number() { sed -n "s/.* $3=\([-0-9.]*\).*/\1/p" "$TMP/$1-$2.txt" | head -n1; }
 # near LANG NAME KEY WANT TOLERANCE DESCRIPTION: the number after "KEY=" is WANT +- TOLERANCE.
 near() {
   local got
-  got=$(sed -n "s/.* $3=\([-0-9.]*\).*/\1/p" "$TMP/$1-$2.txt" | head -n1)
+  got=$(number "$1" "$2" "$3")
   if awk -v g="$got" -v w="$4" -v t="$5" 'BEGIN {exit !(g != "" && (g - w) <= t && (w - g) <= t)}'; then
     pass "$1 $2: $6 ($3=$got, want $4)"
   else
@@ -124,51 +177,83 @@ near() {
 # at_least LANG NAME KEY MIN DESCRIPTION: the number after "KEY=" is >= MIN.
 at_least() {
   local got
-  got=$(sed -n "s/.* $3=\([-0-9.]*\).*/\1/p" "$TMP/$1-$2.txt" | head -n1)
+  got=$(number "$1" "$2" "$3")
   if awk -v g="$got" -v m="$4" 'BEGIN {exit !(g != "" && g + 0.001 >= m)}'; then
     pass "$1 $2: $5 ($3=$got >= $4)"
   else
     fail "$1 $2: $5 ($3=${got:-none} < $4)"
   fi
 }
-
-for lang in go java; do
-  if run $lang ford 0 --map=town --from="$WEST" --to="$(goal "$FORD")" --move-to="$AHEAD" --max-move=1; then
-    expect $lang ford '^health: SERVING$' "health check SERVING"
-    expect $lang ford "^map: town polygons=$POLYGONS tiles=$TILES islands=$ISLANDS\$" "GetMapInfo matches waymesh inspect"
-    expect $lang ford '^path: COMPLETE waypoints=[2-9][0-9]* ' "FindPath across the ford is COMPLETE"
-    near $lang ford length "$(ref 0 3)" 0.01 "FindPath length equals the CLI's"
-    expect $lang ford '^move: INVALID reason=TOO_FAR ' "ValidateMove beyond --max-move is TOO_FAR"
-    near $lang ford distance 1 0.05 "TOO_FAR move is rubber-banded to max-move"
+# one_version LANG NAME: every answer of the run carries the same map version.
+one_version() {
+  local versions
+  versions=$(grep -o ' version=[0-9]*' "$TMP/$1-$2.txt" | sort -u)
+  if [[ $(echo "$versions" | wc -l) -eq 1 && -n $versions ]]; then
+    pass "$1 $2: GetMapInfo, FindPath and ValidateMove answer on one map version ($versions )"
+  else
+    fail "$1 $2: one map version in every answer (got: $(echo "$versions" | tr '\n' ' '))"
   fi
-  if run $lang roof 0 --map=town --from="$WEST" --to="$(goal "$ROOF")" --move-to="$AHEAD"; then
-    expect $lang roof '^path: COMPLETE waypoints=([4-9]|[1-9][0-9]+) ' "FindPath to the rooftop (bridge or ford, ladder) is COMPLETE"
+}
+# same_answers NAME...: Go and Java printed the same lines for each run NAME.
+same_answers() {
+  local name
+  for name in "$@"; do
+    if [[ -s $TMP/go-$name.txt ]] && cmp -s "$TMP/go-$name.txt" "$TMP/java-$name.txt"; then
+      pass "go and java print the same answers ($name)"
+    else
+      fail "go and java print the same answers ($name)"
+      diff "$TMP/go-$name.txt" "$TMP/java-$name.txt" | sed 's/^/    /'
+    fi
+  done
+}
+
+start_server plaintext
+# Both clients dial through the DNS resolver with round_robin, as in Kubernetes.
+TARGET=dns:///127.0.0.1:$GRPC_PORT
+for lang in go java; do
+  if run $lang ford 0 --map=town --start="$WEST" --end="$(goal "$FORD")" --move-to="$AHEAD" --max-move=1; then
+    expect $lang ford '^health: SERVING$' "health check of waymesh.v1.NavigationService SERVING"
+    expect $lang ford "^map: town version=[0-9]+ polygons=$POLYGONS tiles=$TILES islands=$ISLANDS\$" \
+      "GetMapInfo matches waymesh inspect"
+    expect $lang ford '^path: PATH_STATUS_COMPLETE waypoints=[2-9][0-9]* ' "FindPath across the ford is COMPLETE"
+    near $lang ford length "$(ref 0 3)" 0.01 "FindPath length equals the CLI's"
+    expect $lang ford '^move: VERDICT_INVALID reason=REASON_TOO_FAR ' "ValidateMove beyond --max-move is TOO_FAR"
+    near $lang ford distance 1 0.05 "TOO_FAR move is rubber-banded to max-move"
+    one_version $lang ford
+  fi
+  if run $lang roof 0 --map=town --start="$WEST" --end="$(goal "$ROOF")" --move-to="$AHEAD"; then
+    expect $lang roof '^path: PATH_STATUS_COMPLETE waypoints=([4-9]|[1-9][0-9]+) ' \
+      "FindPath to the rooftop (bridge or ford, ladder) is COMPLETE"
     near $lang roof length "$(ref 1 3)" 0.01 "FindPath length equals the CLI's"
     at_least $lang roof length "$(echo "$ROOF" | awk '{print sqrt(($4-$1)^2 + ($5-$2)^2 + ($6-$3)^2)}')" \
       "FindPath is no shorter than the straight line"
-    expect $lang roof '^move: VALID reason=REASON_NONE ' "ValidateMove on open ground is VALID"
+    expect $lang roof '^move: VERDICT_VALID reason=REASON_UNSPECIFIED ' "ValidateMove on open ground is VALID"
     near $lang roof distance 3 0.05 "VALID move reaches the destination"
   fi
-  if run $lang yard 0 --map=town --from="$WEST" --to="$(goal "$YARD")"; then
-    expect $lang yard '^path: NO_PATH waypoints=0 ' "FindPath into the walled courtyard is NO_PATH"
+  if run $lang yard 0 --map=town --start="$WEST" --end="$(goal "$YARD")"; then
+    expect $lang yard '^path: PATH_STATUS_NO_PATH waypoints=0 ' "FindPath into the walled courtyard is NO_PATH"
   fi
-  if run $lang missing 2 --map=no-such-map --from="$WEST" --to="$(goal "$FORD")"; then
+  if run $lang missing 2 --map=no-such-map --start="$WEST" --end="$(goal "$FORD")"; then
     expect $lang missing '^error: GetMapInfo: NOT_FOUND: ' "unknown map is NOT_FOUND"
+    expect $lang missing '^error-info: reason=MAP_NOT_FOUND domain=waymesh\.dev map_id=no-such-map$' \
+      "unknown map: ErrorInfo reason MAP_NOT_FOUND, the map id in its metadata"
+  fi
+  if run $lang agent 2 --map=town --agent-type=ogre; then
+    expect $lang agent '^error: GetMapInfo: NOT_FOUND: ' "unknown agent type is NOT_FOUND"
+    expect $lang agent '^error-info: reason=AGENT_TYPE_NOT_FOUND domain=waymesh\.dev( |$)' \
+      "unknown agent type: ErrorInfo reason AGENT_TYPE_NOT_FOUND"
+  fi
+  if run $lang nan 2 --map=town --start=NaN,0,0 --end="$(goal "$FORD")"; then
+    expect $lang nan '^error: FindPath: INVALID_ARGUMENT: ' "NaN start is INVALID_ARGUMENT"
+    expect $lang nan '^error-info: reason=INVALID_FIELD domain=waymesh\.dev( |$)' "NaN start: ErrorInfo reason INVALID_FIELD"
+    expect $lang nan '^bad-request: field=start\.x description=.' "NaN start: BadRequest names start.x"
   fi
   if run $lang deadline 2 --map=town --deadline-ms=0; then
     expect $lang deadline '^error: Health.Check: DEADLINE_EXCEEDED: ' "expired deadline is DEADLINE_EXCEEDED"
   fi
 done
-
 # Same requests, same answers, whatever the language (error texts are the server's).
-for name in ford roof yard missing; do
-  if [[ -s $TMP/go-$name.txt ]] && cmp -s "$TMP/go-$name.txt" "$TMP/java-$name.txt"; then
-    pass "go and java print the same answers ($name)"
-  else
-    fail "go and java print the same answers ($name)"
-    diff "$TMP/go-$name.txt" "$TMP/java-$name.txt" | sed 's/^/    /'
-  fi
-done
+same_answers ford roof yard missing agent nan
 
 # The answers came from this server: its counters saw exactly the clients' calls.
 python3 - "$METRICS_PORT" >"$TMP/metrics.txt" 2>&1 <<'EOF'
@@ -176,30 +261,150 @@ import sys, urllib.request
 print(urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/metrics", timeout=5).read().decode())
 EOF
 metric() { awk -v s="$1" '$1 == s {print $2}' "$TMP/metrics.txt"; }
+# handled METHOD CODE: the grpc_server_handled_total series (labels in the exposition's order).
+handled() {
+  echo "grpc_server_handled_total{grpc_code=\"$2\",grpc_method=\"$1\",grpc_service=\"waymesh.v1.NavigationService\",grpc_type=\"unary\"}"
+}
 for want in 'waymesh_path_results_total{status="complete"} 4' 'waymesh_path_results_total{status="no_path"} 2' \
-  'grpc_server_handled_total{grpc_code="NotFound",grpc_method="GetMapInfo",grpc_service="waymesh.v1.Navigation",grpc_type="unary"} 2' \
+  "$(handled GetMapInfo NotFound) 4" "$(handled FindPath InvalidArgument) 2" \
   'waymesh_move_validations_total{reason="too_far"} 2' 'waymesh_move_validations_total{reason="valid"} 2'; do
   series=${want% *}
   if [[ $(metric "$series") == "${want##* }" ]]; then pass "server metrics: $want"; else
     fail "server metrics: $series is $(metric "$series"), want ${want##* }"
   fi
 done
+stop_server plaintext
 
-# SIGTERM drains and exits 0 (within --shutdown-grace=2s plus a margin; else cleanup kills it).
-kill -TERM "$SERVER_PID"
-status=timeout
-for _ in $(seq 1 100); do
-  if ! kill -0 "$SERVER_PID" 2>/dev/null; then
-    wait "$SERVER_PID"
-    status=$?
-    SERVER_PID=""
-    break
-  fi
-  sleep 0.1
-done
-if [[ $status == 0 ]]; then pass "waymesh-server exits 0 on SIGTERM"; else
-  fail "waymesh-server exits 0 on SIGTERM (exit status: $status)"
-  sed 's/^/    /' "$TMP/server.log" | tail -n 20
+# A throw-away CA, a server certificate for the name waymesh.test only and a client certificate
+# (keys in PKCS#8, which Java's TLS reads).
+PKI=$TMP/pki
+mkdir -p "$PKI"
+# issue NAME EXTENSIONS: NAME.key and NAME.pem signed by the CA.
+issue() {
+  openssl req -new -newkey rsa:2048 -nodes -keyout "$PKI/$1.key" -subj "/CN=$1" -out "$PKI/$1.csr" &&
+    printf '%s\n' "$2" >"$PKI/$1.ext" &&
+    openssl x509 -req -in "$PKI/$1.csr" -CA "$PKI/ca.pem" -CAkey "$PKI/ca.key" -CAcreateserial \
+      -days 1 -extfile "$PKI/$1.ext" -out "$PKI/$1.pem"
+}
+if {
+  openssl req -x509 -newkey rsa:2048 -nodes -keyout "$PKI/ca.key" -subj /CN=waymesh-test-ca \
+    -days 1 -out "$PKI/ca.pem" &&
+    issue server $'subjectAltName=DNS:waymesh.test\nextendedKeyUsage=serverAuth' &&
+    issue client 'extendedKeyUsage=clientAuth'
+} >"$TMP/pki.log" 2>&1; then
+  pass "throw-away CA, server and client certificates (openssl)"
+else
+  fail "throw-away CA, server and client certificates (openssl)"
+  sed 's/^/    /' "$TMP/pki.log" | tail -n 20
+  finish
 fi
+
+start_server tls --tls-cert="$PKI/server.pem" --tls-key="$PKI/server.key"
+TARGET=dns:///127.0.0.1:$GRPC_PORT
+TLS_ARGS=(--tls-ca="$PKI/ca.pem" --tls-server-name=waymesh.test)
+for lang in go java; do
+  if run $lang tls 0 --map=town "${TLS_ARGS[@]}" --start="$WEST" --end="$(goal "$FORD")"; then
+    expect $lang tls '^health: SERVING$' "TLS (--tls-ca, --tls-server-name): health SERVING"
+    expect $lang tls '^path: PATH_STATUS_COMPLETE ' "TLS: FindPath across the ford is COMPLETE"
+  fi
+  if run $lang tls-wrong-name 2 --map=town --tls-ca="$PKI/ca.pem"; then
+    expect $lang tls-wrong-name '^error: Health.Check: UNAVAILABLE: ' \
+      "TLS: a certificate that does not name the target is refused (UNAVAILABLE)"
+  fi
+done
+same_answers tls
+stop_server tls
+
+TOKEN=waymesh-test-token
+WAYMESH_AUTH_TOKEN=$TOKEN start_server mtls --tls-cert="$PKI/server.pem" --tls-key="$PKI/server.key" \
+  --tls-client-ca="$PKI/ca.pem"
+TARGET=dns:///127.0.0.1:$GRPC_PORT
+MTLS_ARGS=("${TLS_ARGS[@]}" --tls-cert="$PKI/client.pem" --tls-key="$PKI/client.key")
+for lang in go java; do
+  if WAYMESH_AUTH_TOKEN=$TOKEN run $lang mtls 0 --map=town "${MTLS_ARGS[@]}" --start="$WEST" \
+    --end="$(goal "$FORD")"; then
+    expect $lang mtls '^path: PATH_STATUS_COMPLETE ' \
+      "mutual TLS (--tls-cert/--tls-key) with WAYMESH_AUTH_TOKEN: FindPath is COMPLETE"
+  fi
+  if WAYMESH_AUTH_TOKEN=$TOKEN run $lang mtls-no-cert 2 --map=town "${TLS_ARGS[@]}"; then
+    expect $lang mtls-no-cert '^error: Health.Check: UNAVAILABLE: ' \
+      "mutual TLS: a client without a certificate is refused (UNAVAILABLE)"
+  fi
+  if run $lang mtls-no-token 2 --map=town "${MTLS_ARGS[@]}"; then
+    expect $lang mtls-no-token '^error: GetMapInfo: UNAUTHENTICATED: ' \
+      "mutual TLS without WAYMESH_AUTH_TOKEN: UNAUTHENTICATED"
+    expect $lang mtls-no-token '^error-info: reason=UNAUTHENTICATED domain=waymesh\.dev( |$)' \
+      "no token: ErrorInfo reason UNAUTHENTICATED"
+  fi
+done
+same_answers mtls mtls-no-token
+stop_server mtls
+
+# The retry policy against the overload stub. PUSHBACK_MS is longer than the policy's
+# maxBackoff, so a retry that waited at least PUSHBACK_MS honoured the server's trailer.
+PUSHBACK_MS=700
+read -r MAX_ATTEMPTS MAX_BACKOFF_MS < <(python3 -c '
+import json, sys
+p = json.load(open(sys.argv[1]))["methodConfig"][0]["retryPolicy"]
+print(p["maxAttempts"], round(float(p["maxBackoff"].rstrip("s")) * 1000))' clients/service_config.json)
+((MAX_BACKOFF_MS < PUSHBACK_MS)) ||
+  fail "the retry test's pushback ($PUSHBACK_MS ms) exceeds the policy's maxBackoff ($MAX_BACKOFF_MS ms)"
+# start_stub NAME ARGS...: the overload stub; sets STUB_PID and TARGET.
+start_stub() {
+  local name=$1 port=""
+  shift
+  "$TMP/go/bin/overload-stub" "$@" >"$TMP/stub-$name.log" 2>&1 &
+  STUB_PID=$!
+  for _ in $(seq 1 100); do
+    port=$(awk '/^listening on/ {print $3}' "$TMP/stub-$name.log")
+    [[ -n $port ]] && break
+    sleep 0.1
+  done
+  TARGET=dns:///127.0.0.1:$port
+  [[ -n $port ]] || fail "overload stub ($name) starts"
+}
+stop_stub() {
+  kill "$STUB_PID" 2>/dev/null
+  wait "$STUB_PID" 2>/dev/null
+  STUB_PID=""
+}
+# attempts_of STUB FIRST LAST: "at_ms code" of the stub's attempts FIRST..LAST.
+attempts_of() { awk -v a="$2" -v b="$3" '$1 == "attempt" && $2 >= a && $2 <= b {print $3, $4}' "$TMP/stub-$1.log"; }
+
+start_stub pushback --failures=2 --pushback-ms=$PUSHBACK_MS
+first=1
+for lang in go java; do
+  if run $lang retry 0 --map=town --deadline-ms=10000; then
+    expect $lang retry '^map: town ' "RESOURCE_EXHAUSTED twice, then answered: the retry policy retried"
+  fi
+  attempts=$(attempts_of pushback $first $((first + 2)))
+  if [[ $(echo "$attempts" | awk '{print $2}' | tr '\n' ' ') == "code=RESOURCE_EXHAUSTED code=RESOURCE_EXHAUSTED code=OK " ]] &&
+    echo "$attempts" | awk -F'[= ]' -v p=$PUSHBACK_MS 'NR > 1 && $2 - prev < p {bad = 1} {prev = $2} END {exit bad}'; then
+    pass "$lang retry: 3 attempts, each retry after the server's pushback ($(echo "$attempts" | awk '{print $1}' | tr '\n' ' ')>= $PUSHBACK_MS ms apart)"
+  else
+    fail "$lang retry: 3 attempts, each retry after the ${PUSHBACK_MS} ms pushback (stub saw: $(echo "$attempts" | tr '\n' ';'))"
+  fi
+  first=$((first + 3))
+done
+stop_stub
+
+start_stub exhausted --failures=1000000 --pushback-ms=50
+first=1
+for lang in go java; do
+  if run $lang exhausted 2 --map=town --deadline-ms=10000; then
+    expect $lang exhausted '^error: GetMapInfo: RESOURCE_EXHAUSTED: ' "an overload that lasts: RESOURCE_EXHAUSTED"
+    expect $lang exhausted '^error-info: reason=OVERLOADED domain=waymesh\.dev$' "overload: ErrorInfo reason OVERLOADED"
+    expect $lang exhausted '^retry-info: delay_ms=50$' "overload: RetryInfo delay"
+  fi
+  got=$(awk '$1 == "attempt" {n++} END {print n + 0}' "$TMP/stub-exhausted.log")
+  if [[ $got -eq $((first - 1 + MAX_ATTEMPTS)) ]]; then
+    pass "$lang exhausted: exactly maxAttempts ($MAX_ATTEMPTS) attempts"
+  else
+    fail "$lang exhausted: $((got - first + 1)) attempts, want maxAttempts ($MAX_ATTEMPTS)"
+  fi
+  first=$((first + MAX_ATTEMPTS))
+done
+same_answers retry exhausted
+stop_stub
 
 finish

@@ -4,9 +4,10 @@
 #   - promtool: the alerting rules parse and their unit tests pass;
 #   - kustomize renders (when kubectl is present) of deploy/base and deploy/overlays/sharded;
 #   - deploy/validate (npm kubernetes-models, pinned by its lockfile): every object against its
-#     API schema, and the manifests against waymesh-server itself: flag names and values, probe,
-#     Service and NetworkPolicy ports, termination grace vs --shutdown-grace, resources vs the
-#     tile cache, the Dockerfile's ports and user;
+#     API schema, and the manifests against waymesh-server itself: flag names and values, probe
+#     ports and health service names (those of proto/waymesh/v1), Service and NetworkPolicy
+#     ports, termination grace vs --shutdown-grace, resources vs the tile cache, the
+#     Dockerfile's ports and user;
 #   - the runtime stage of the Dockerfile installs the packages of every library the built
 #     binaries link;
 #   - mutation tests: broken copies of the manifests (wrong probe port, unknown flag, short
@@ -66,7 +67,7 @@ else
 fi
 
 VALIDATE=(node deploy/validate/validate.mjs --server-flags server/src/server_flags.cc
-  "${HELP_ARGS[@]}")
+  --proto proto/waymesh/v1/navigation.proto "${HELP_ARGS[@]}")
 timeout 120 "${VALIDATE[@]}" --dockerfile Dockerfile \
   --rules deploy/monitoring/waymesh-alerts.yaml --operations-doc docs/operations.md \
   --metrics-doc docs/metrics.md --runtime-packages-out "$TMP/runtime-packages.txt" \
@@ -148,6 +149,7 @@ check "TLS variant of the base (probes on --health-port) passes" 60 \
   "${VALIDATE[@]}" --dockerfile "$tls_dir/Dockerfile" --bundle "tls=$(join "${tls_files[@]}")"
 grep -q WAYMESH_TLS_CERT "$tls_dir/$F" || fail "TLS variant: sed added no TLS flags"
 mutate "readiness probe on another port" $D '/readinessProbe:/,/port:/s/port: 8081/port: 8082/' "probes target"
+mutate "probe asks for the pre-v1 service name" $D '0,/service: waymesh.v1.NavigationService/s//service: waymesh.v1.Navigation/' "is not registered"
 mutate "server answers health elsewhere than the probes" $F 's/WAYMESH_HEALTH_PORT: "8081"/WAYMESH_HEALTH_PORT: "8082"/' "probes target"
 mutate "health port differs from the container port" $F 's/WAYMESH_HEALTH_PORT: "8081"/WAYMESH_HEALTH_PORT: "8082"/' "container ports match"
 mutate "TLS on and probes on the TLS port" $D 's/port: 8081/port: 50051/; /^        - name: waymesh$/,/image:/s|image: .*|&\n          args: ["--tls-cert=/tls/tls.crt", "--tls-key=/tls/tls.key"]|' "probes target"

@@ -26,7 +26,7 @@ namespace {
 
 constexpr char kUsage[] =
     "waymesh-server: navigation queries (FindPath, ValidateMove, RandomPoint, Raycast, ...) on\n"
-    "compiled .wmesh maps over gRPC (waymesh.v1.Navigation), with health, reflection and\n"
+    "compiled .wmesh maps over gRPC (waymesh.v1.NavigationService), with health, reflection and\n"
     "Prometheus metrics.\n\n"
     "  waymesh-server --maps-dir=DIR [--port=50051] [--metrics-port=9464] [--workers=N]";
 

@@ -1,5 +1,6 @@
 // `waymesh loaddata MAP.wmesh --rpc FindPath --count N [-o FILE]`: request samples for load
-// tests, written as the `data` array of a ghz config (docs: loadtest/README.md).
+// tests, written as the `data` array of a ghz config (docs: loadtest/README.md). Batch RPCs
+// (FindPathBatch, ...) get --count messages of --batch-size requests each.
 
 #include <filesystem>
 #include <iostream>
@@ -47,7 +48,7 @@ int RunLoadData(LoadDataArgs& args) {
     std::cerr << "waymesh loaddata: " << s.message() << "\n";
     return kExitFailure;
   }
-  std::cerr << "wrote " << args.options.count << " " << args.rpc << " requests to " << args.out_path
+  std::cerr << "wrote " << args.options.count << " " << args.rpc << " messages to " << args.out_path
             << "\n";
   return kExitOk;
 }
@@ -58,9 +59,15 @@ void RegisterLoadData(CLI::App* cmd, int* exit_code) {
   auto args = std::make_shared<LoadDataArgs>();
   AddMapArg(cmd, args->map_path);
   cmd->add_option("--rpc", args->rpc,
-                  "FindPath, ValidateMove, Raycast, RandomPoint or NearestPoint")
+                  "FindPath, FindPathBatch, ValidateMove, ValidateMoveBatch, Raycast, "
+                  "RaycastBatch, RandomPoint, NearestPoint, FindDistanceToWall or "
+                  "FindPolygonsInCircle")
       ->capture_default_str();
-  cmd->add_option("--count", args->options.count, "requests to write")->capture_default_str();
+  cmd->add_option("--count", args->options.count, "request messages to write (batch RPCs: batches)")
+      ->capture_default_str();
+  cmd->add_option("--batch-size", args->options.batch_size,
+                  "requests in each message of a batch RPC (1..1024)")
+      ->capture_default_str();
   cmd->add_option("--map-id", args->options.map_id,
                   "map id in the requests (default: the file name without .wmesh)");
   cmd->add_option("--seed", args->options.seed, "random seed")->capture_default_str();
@@ -76,6 +83,9 @@ void RegisterLoadData(CLI::App* cmd, int* exit_code) {
   cmd->add_option("--move-length", args->options.move_length, "ValidateMove move length (m)")
       ->capture_default_str();
   cmd->add_option("--ray-length", args->options.ray_length, "Raycast length (m)")
+      ->capture_default_str();
+  cmd->add_option("--radius", args->options.query_radius,
+                  "FindDistanceToWall max_radius / FindPolygonsInCircle radius (m)")
       ->capture_default_str();
   cmd->add_option("-o,--output", args->out_path, "output file (default: standard output)");
   cmd->callback([args, exit_code] { *exit_code = RunLoadData(*args); });

@@ -47,8 +47,9 @@ constexpr Verb kVerbs[] = {
      "settings, and compile it to .wmesh",
      waymesh::cli::RegisterBake},
     {"loaddata",
-     "Write random valid requests drawn from a map as a ghz `data` JSON array (reachable "
-     "FindPath pairs, moves for ValidateMove, rays, points), for ghz or waymesh-load",
+     "Write random valid requests drawn from a map as a ghz `data` JSON array for any RPC "
+     "(reachable FindPath pairs, moves, rays, points, circles; batches of --batch-size), for "
+     "ghz or waymesh-load",
      waymesh::cli::RegisterLoadData},
     {"crowd",
      "Run a crowd scenario headless and summarise arrivals, overlaps, wall clearance "

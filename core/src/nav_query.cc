@@ -142,24 +142,50 @@ absl::StatusOr<std::optional<SurfacePoint>> NavQuery::NearestPoint(Vec3 pos, Vec
 
 absl::Status NavQuery::FindPath(Vec3 start, Vec3 goal, const QueryFilter& filter,
                                 const PathOptions& options, PathResult* out) {
+  return FindPath(PathEnd{start, std::nullopt}, PathEnd{goal, std::nullopt}, filter, options, out);
+}
+
+namespace {
+
+// Where a path end is on the mesh: clamped into the polygon it names, or snapped within the
+// extents (nullopt when nothing passing the filter is there).
+absl::StatusOr<std::optional<SurfacePoint>> PlacePathEnd(QueryContext& ctx, const PathEnd& end,
+                                                         Vec3 half_extents,
+                                                         const QueryFilter& filter,
+                                                         const char* what) {
+  if (!end.poly) return internal::NearestPoint(ctx, end.pos, half_extents, filter);
+  if (absl::Status s = CheckRefIn(ctx, *end.poly, what); !s.ok()) return s;
+  const PolyIndex p = end.poly->index();
+  return SurfacePoint{*end.poly, internal::ClosestPointOnPoly(ctx.Tile(p.tile), p.poly, end.pos)};
+}
+
+}  // namespace
+
+absl::Status NavQuery::FindPath(const PathEnd& start, const PathEnd& goal,
+                                const QueryFilter& filter, const PathOptions& options,
+                                PathResult* out) {
   internal::PinScope pins(*ctx_);
-  if (absl::Status s = CheckPoint(start, "start"); !s.ok()) return s;
-  if (absl::Status s = CheckPoint(goal, "goal"); !s.ok()) return s;
+  if (absl::Status s = CheckPoint(start.pos, "start"); !s.ok()) return s;
+  if (absl::Status s = CheckPoint(goal.pos, "goal"); !s.ok()) return s;
   if (absl::Status s = CheckExtents(options.half_extents); !s.ok()) return s;
-  const auto s = internal::NearestPoint(*ctx_, start, options.half_extents, filter);
-  if (!s) {
+  const absl::StatusOr<std::optional<SurfacePoint>> s =
+      PlacePathEnd(*ctx_, start, options.half_extents, filter, "the start");
+  if (!s.ok()) return s.status();
+  if (!*s) {
     ClearPath(out, QueryStatus::kStartOffMesh);
     out->start = out->end = SurfacePoint{};
     return TileStatus(*ctx_);
   }
-  const auto g = internal::NearestPoint(*ctx_, goal, options.half_extents, filter);
-  if (!g) {
+  const absl::StatusOr<std::optional<SurfacePoint>> g =
+      PlacePathEnd(*ctx_, goal, options.half_extents, filter, "the goal");
+  if (!g.ok()) return g.status();
+  if (!*g) {
     ClearPath(out, QueryStatus::kEndOffMesh);
-    out->start = *s;
+    out->start = **s;
     out->end = SurfacePoint{};
     return TileStatus(*ctx_);
   }
-  return FindPath(*s, *g, filter, options, out);
+  return FindPath(**s, **g, filter, options, out);
 }
 
 absl::Status NavQuery::FindPath(const SurfacePoint& start, const SurfacePoint& goal,

@@ -10,8 +10,6 @@ import { selects } from "./selectors.mjs";
 
 // The container that runs waymesh-server in a Deployment (the image's entrypoint).
 const SERVER_CONTAINER = "waymesh";
-// Health service names the server registers (besides "", the whole server).
-const HEALTH_SERVICES = ["", "waymesh.v1.Navigation"];
 // Memory a pod must have besides the tile cache: measured ~20 MiB baseline and ~8 MiB per
 // worker, plus headroom for message buffers (--max-message-bytes per call in flight) and
 // allocator slack (docs/operations.md, Sizing).
@@ -147,7 +145,7 @@ function checkDeployment(d, objects, ctx) {
       if (probe.grpc) {
         if (probePorts.length === 0) e.push(`${kind}: TLS is on (--tls-cert) and gRPC probes speak plaintext only: set --health-port and probe it`);
         else if (!probePorts.includes(probe.grpc.port)) e.push(`${kind}: gRPC probe on port ${probe.grpc.port}, the server answers plaintext health on ${probePorts.join(" or ")}${tls ? " (the API port uses TLS)" : ""}`);
-        if (!HEALTH_SERVICES.includes(probe.grpc.service ?? "")) e.push(`${kind}: health service "${probe.grpc.service}" is not registered by the server`);
+        if (!ctx.healthServices.includes(probe.grpc.service ?? "")) e.push(`${kind}: health service "${probe.grpc.service}" is not registered by the server (it answers ${ctx.healthServices.map((s) => `"${s}"`).join(", ")})`);
       } else if (probe.httpGet) {
         const port = resolvePort(server, probe.httpGet.port) ?? probe.httpGet.port;
         if (port !== metricsPort || probe.httpGet.path !== "/healthz") e.push(`${kind}: HTTP probes must be GET /healthz on the metrics port ${metricsPort}`);

@@ -1,5 +1,6 @@
 // Offline validation of Waymesh's deployment files (run by scripts/test_deploy.sh):
 //   node validate.mjs --server-flags server/src/server_flags.cc [--server-help help.txt]
+//     --proto proto/waymesh/v1/navigation.proto
 //     --dockerfile Dockerfile --rules deploy/monitoring/waymesh-alerts.yaml
 //     --operations-doc docs/operations.md --metrics-doc docs/metrics.md
 //     [--runtime-packages-out FILE] --bundle NAME=FILE[,FILE...] ...
@@ -13,6 +14,7 @@ import { parseAllDocuments } from "yaml";
 import { alertChecks } from "./alerts.mjs";
 import { consistencyChecks } from "./consistency.mjs";
 import { dockerfileChecks, parseDockerfile, runtimePackages } from "./dockerfile.mjs";
+import { healthServices } from "./health_services.mjs";
 import { schemaError } from "./schema.mjs";
 import { serverFlags } from "./server_flags.mjs";
 
@@ -20,6 +22,7 @@ const { values: opts } = parseArgs({
   options: {
     "server-flags": { type: "string" },
     "server-help": { type: "string" },
+    proto: { type: "string" },
     dockerfile: { type: "string" },
     rules: { type: "string" },
     "operations-doc": { type: "string" },
@@ -52,6 +55,8 @@ const flags = guarded("server flags", () =>
   serverFlags(opts["server-flags"], opts["server-help"] && readFileSync(opts["server-help"], "utf8")),
 );
 if (!flags) process.exit(1);
+const services = guarded("health service names", () => healthServices(opts.proto));
+if (!services) process.exit(1);
 
 let imageUser;
 if (opts.dockerfile) {
@@ -84,6 +89,6 @@ for (const spec of opts.bundle) {
       objects.push(obj);
     }
   }
-  consistencyChecks(objects, { bundle, flags, imageUser }).forEach(report);
+  consistencyChecks(objects, { bundle, flags, imageUser, healthServices: services }).forEach(report);
 }
 process.exit(failed ? 1 : 0);

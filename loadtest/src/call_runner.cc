@@ -25,6 +25,9 @@ constexpr int kMaxResponseBytes = 64 << 20;
 // Latencies kept up front for count-limited runs (8 bytes each).
 constexpr uint64_t kMaxReservedLatencies = 10'000'000;
 constexpr int kCodeCount = 17;  // grpc::StatusCode OK .. UNAUTHENTICATED
+// A call due further out than this never starts (a schedule slowing to nearly nothing); it
+// also keeps the time arithmetic far from overflow.
+constexpr absl::Duration kLatestDue = absl::Hours(24 * 365);
 
 class LoadRunner {
  public:
@@ -50,7 +53,7 @@ class LoadRunner {
     last_done_ = start_;
     has_deadline_ = plan_.duration > absl::ZeroDuration();
     if (has_deadline_) deadline_ = start_ + absl::ToChronoNanoseconds(plan_.duration);
-    if (plan_.rps > 0) {
+    if (IsPaced(plan_.schedule)) {
       DispatchPaced();
     } else {
       DispatchClosedLoop();
@@ -140,12 +143,18 @@ class LoadRunner {
       } else {
         ++result_.status_counts[CodeName(status.error_code())];
       }
+      const int64_t latency_ns = std::chrono::nanoseconds(now - slot.started).count();
+      std::string error;
       if (status.ok()) {
-        result_.ok_latencies_ns.push_back(std::chrono::nanoseconds(now - slot.started).count());
+        result_.ok_latencies_ns.push_back(latency_ns);
       } else {
-        ++result_.error_counts[ErrorText(status.error_code(), status.error_message())];
+        error = ErrorText(status.error_code(), status.error_message());
+        ++result_.error_counts[error];
       }
-      if (plan_.rps > 0) {  // the dispatcher reuses the slot
+      if (plan_.record_calls) {
+        result_.calls.push_back({latency_ns, CodeName(status.error_code()), std::move(error)});
+      }
+      if (IsPaced(plan_.schedule)) {  // the dispatcher reuses the slot
         free_slots_.push_back(&slot - slots_.data());
         --in_flight_;
         cv_.notify_all();
@@ -173,16 +182,15 @@ class LoadRunner {
     for (size_t i = 0; i < first.size(); ++i) Start(slots_[i], first[i]);
   }
 
-  // Call k is due at start + k / rps whether or not earlier calls have finished (open loop),
-  // but starts only when one of the `concurrency` slots is free.
+  // Call k is due when the schedule says (const: start + k / rps) whether or not earlier calls
+  // have finished (open loop), but starts only when one of the `concurrency` slots is free.
+  // A schedule whose rate falls to zero for good ends the run.
   void DispatchPaced() {
     for (size_t i = 0; i < slots_.size(); ++i) free_slots_.push_back(slots_.size() - 1 - i);
-    const double period_ns = 1e9 / plan_.rps;
+    absl::Duration due_after_start = FirstDue(plan_.schedule);
     for (uint64_t k = 0; plan_.total == 0 || k < plan_.total;) {
-      if (Interrupted()) break;
-      const Clock::time_point due =
-          start_ +
-          std::chrono::nanoseconds(static_cast<int64_t>(period_ns * static_cast<double>(k)));
+      if (Interrupted() || due_after_start > kLatestDue) break;
+      const Clock::time_point due = start_ + absl::ToChronoNanoseconds(due_after_start);
       const Clock::time_point now = Clock::now();
       if (PastDeadline(due) || PastDeadline(now)) break;
       std::unique_lock<std::mutex> lock(mu_);
@@ -196,6 +204,7 @@ class LoadRunner {
       lock.unlock();
       Start(slot, k);
       ++k;
+      due_after_start = NextDue(plan_.schedule, due_after_start);
     }
   }
 

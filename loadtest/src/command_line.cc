@@ -60,7 +60,8 @@ absl::StatusOr<json> FlagValue(const std::string& flag, const ConfigKey& key,
       }
       return json(n);
     }
-    case KeyKind::kNumber: {
+    case KeyKind::kNumber:
+    case KeyKind::kSignedNumber: {
       double x;
       if (!absl::SimpleAtod(text, &x)) {
         return absl::InvalidArgumentError(
@@ -93,6 +94,15 @@ absl::StatusOr<json> FlagValue(const std::string& flag, const ConfigKey& key,
 }
 
 }  // namespace
+
+absl::StatusOr<ReportFormat> ParseReportFormat(absl::string_view name) {
+  if (name == "summary") return ReportFormat::kSummary;
+  if (name == "json") return ReportFormat::kJson;
+  if (name == "csv") return ReportFormat::kCsv;
+  if (name == "html") return ReportFormat::kHtml;
+  return absl::InvalidArgumentError(
+      absl::StrCat("--format: expected summary, json, csv or html, got \"", name, "\""));
+}
 
 absl::StatusOr<CommandLine> ParseCommandLine(const std::vector<std::string>& args) {
   CommandLine out;
@@ -133,14 +143,9 @@ absl::StatusOr<CommandLine> ParseCommandLine(const std::vector<std::string>& arg
     if (name == "config") {
       out.config_path = *value;
     } else if (name == "format") {
-      if (*value == "summary") {
-        out.format = ReportFormat::kSummary;
-      } else if (*value == "json") {
-        out.format = ReportFormat::kJson;
-      } else {
-        return absl::InvalidArgumentError(
-            absl::StrCat(flag, ": expected \"summary\" or \"json\", got \"", *value, "\""));
-      }
+      absl::StatusOr<ReportFormat> format = ParseReportFormat(*value);
+      if (!format.ok()) return format.status();
+      out.format = *format;
     } else if (name == "output") {
       out.output_path = *value;
     } else if (name == "allow-remote" || name == "help") {
@@ -171,14 +176,22 @@ Every config key is also a flag and overrides the config file:
                          directory, /usr/share/grpc-proto, /usr/include)
   --protoset FILE        binary FileDescriptorSet (protoc --descriptor_set_out --include_imports)
   -i, --import-paths A,B extra import directories for --proto
-  --call NAME            method, e.g. waymesh.v1.Navigation.FindPath
+  --call NAME            method, e.g. waymesh.v1.NavigationService.FindPath
   --host HOST:PORT       server (also the positional argument); loopback only
   --insecure             plaintext (otherwise TLS: --cacert, --cert, --key, --cname)
+  --skipTLS              TLS without checking the server's certificate
   -n, --total N          calls to make (default 200 when no --duration)
   -z, --duration D       stop starting calls after D (Go duration: 10s, 500ms, 1m)
   -c, --concurrency N    calls in flight in total (default 50)
   --connections N        separate connections the calls are spread over (default 1)
   -r, --rps R            start at most R calls per second overall (default 0: no pacing)
+  --load-schedule S      const (default: --rps), step or line:
+    --load-start R         rate at the start (calls/s)
+    --load-step R          step: added every --load-step-duration; line: added per second
+    --load-step-duration D step: length of each step
+    --load-end R           the rate stops changing here
+    --load-max-duration D  ... or after this long
+  --cpus N               run on N of the cores this process may use (default: all)
   -t, --timeout D        each call's deadline (default 20s)
   --connect-timeout D    to open each connection before the run (default 10s)
   -d, --data JSON        request message, or array of messages sent round-robin
@@ -186,7 +199,8 @@ Every config key is also a flag and overrides the config file:
   -m, --metadata JSON    request headers, e.g. '{"authorization":"Bearer x"}'
   --name TEXT            name copied into the report
 Output:
-  -O, --format F         summary (default) or json (ghz's JSON report)
+  -O, --format F         summary (default), json (ghz's JSON report), csv (one line per
+                         call: duration (ms),status,error) or html (a self-contained page)
   -o, --output FILE      write the report to FILE instead of standard output
   --allow-remote         allow a host that is not loopback (127.0.0.0/8, localhost, [::1])
   -h, --help             this text

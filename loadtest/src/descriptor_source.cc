@@ -141,9 +141,9 @@ absl::StatusOr<const pb::MethodDescriptor*> DescriptorSource::FindMethod(
   if (const size_t slash = name.rfind('/'); slash != std::string::npos) name[slash] = '.';
   const size_t dot = name.rfind('.');
   if (dot == std::string::npos || dot == 0 || dot + 1 == name.size()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("call \"", call,
-                     "\": expected package.Service.Method, e.g. waymesh.v1.Navigation.FindPath"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "call \"", call,
+        "\": expected package.Service.Method, e.g. waymesh.v1.NavigationService.FindPath"));
   }
   const std::string service_name = name.substr(0, dot);
   const pb::ServiceDescriptor* service = pool_->FindServiceByName(service_name);

@@ -87,6 +87,10 @@ absl::Status CheckValue(const ConfigKey& key, const json& value, absl::string_vi
     case KeyKind::kString:
     case KeyKind::kPath:
       if (!value.is_string()) return bad("must be a string");
+      if (absl::string_view(key.name) == "load-schedule") {
+        absl::StatusOr<ScheduleKind> kind = ParseScheduleKind(value.get<std::string>());
+        if (!kind.ok()) return bad("must be const, step or line");
+      }
       return absl::OkStatus();
     case KeyKind::kPathList:
       if (!value.is_array()) return bad("must be an array of directory paths");
@@ -116,6 +120,11 @@ absl::Status CheckValue(const ConfigKey& key, const json& value, absl::string_vi
     case KeyKind::kNumber:
       if (!value.is_number() || !std::isfinite(value.get<double>()) || value.get<double>() < 0) {
         return bad("must be a number >= 0");
+      }
+      return absl::OkStatus();
+    case KeyKind::kSignedNumber:
+      if (!value.is_number() || !std::isfinite(value.get<double>())) {
+        return bad("must be a number");
       }
       return absl::OkStatus();
     case KeyKind::kDuration: {
@@ -157,9 +166,8 @@ absl::StatusOr<json> ReadJsonFile(const std::string& path, absl::string_view wha
     }
     const uintmax_t bytes = std::filesystem::file_size(path, error);
     if (!error && bytes > kMaxJsonFileBytes) {
-      return absl::InvalidArgumentError(absl::StrCat(what, " ", path, ": ", bytes,
-                                                     " bytes, more than the limit of ",
-                                                     kMaxJsonFileBytes));
+      return absl::InvalidArgumentError(absl::StrCat(
+          what, " ", path, ": ", bytes, " bytes, more than the limit of ", kMaxJsonFileBytes));
     }
   }
   std::ifstream in(path, std::ios::binary);
@@ -185,21 +193,90 @@ const std::vector<std::pair<std::string, std::string>>& Alternatives() {
   return *pairs;
 }
 
+// The load-* keys of a step or line schedule, or rps alone for const.
+absl::Status ResolveSchedule(const json& merged, LoadConfig* config) {
+  LoadSchedule& schedule = config->schedule;
+  if (merged.contains("load-schedule")) {
+    schedule.kind = *ParseScheduleKind(merged["load-schedule"].get<std::string>());
+  }
+  schedule.rps = config->rps;
+  const auto bad = [](absl::string_view what) {
+    return absl::InvalidArgumentError(absl::StrCat("\"load-schedule\": ", what));
+  };
+  static constexpr const char* kLoadKeys[] = {"load-start", "load-end", "load-step",
+                                              "load-step-duration", "load-max-duration"};
+  if (schedule.kind == ScheduleKind::kConst) {
+    for (const char* key : kLoadKeys) {
+      if (merged.contains(key)) {
+        return bad(
+            absl::StrCat("\"", key, "\" needs a step or line schedule (const uses \"rps\")"));
+      }
+    }
+    return absl::OkStatus();
+  }
+  const std::string kind = ScheduleKindName(schedule.kind);
+  if (config->rps > 0) {
+    return bad(absl::StrCat(kind,
+                            " takes its rates from \"load-start\", \"load-step\" and "
+                            "\"load-end\", not \"rps\""));
+  }
+  if (!merged.contains("load-step") || merged["load-step"].get<double>() == 0) {
+    return bad(absl::StrCat(kind, " needs a non-zero \"load-step\""));
+  }
+  schedule.step = merged["load-step"].get<double>();
+  if (merged.contains("load-start")) schedule.start = merged["load-start"].get<double>();
+  if (merged.contains("load-end")) schedule.end = merged["load-end"].get<double>();
+  if (merged.contains("load-max-duration")) {
+    schedule.max_duration = *ParseGoDuration(merged["load-max-duration"].get<std::string>());
+  }
+  if (schedule.kind == ScheduleKind::kStep) {
+    if (!merged.contains("load-step-duration")) {
+      return bad("step needs \"load-step-duration\" (how long each step lasts)");
+    }
+    schedule.step_duration = *ParseGoDuration(merged["load-step-duration"].get<std::string>());
+  } else if (merged.contains("load-step-duration")) {
+    return bad("\"load-step-duration\" is for step schedules (line's load-step is per second)");
+  }
+  if (schedule.start <= 0 && (schedule.step < 0 || (schedule.end && *schedule.end <= 0))) {
+    return bad("this schedule never starts a call (its rate stays at zero)");
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 const std::vector<ConfigKey>& ConfigKeys() {
   static const auto* keys = new std::vector<ConfigKey>{
-      {"name", KeyKind::kString},       {"proto", KeyKind::kPath},
-      {"protoset", KeyKind::kPath},     {"import-paths", KeyKind::kPathList},
-      {"call", KeyKind::kString},       {"host", KeyKind::kString},
-      {"insecure", KeyKind::kBool},     {"cacert", KeyKind::kPath},
-      {"cert", KeyKind::kPath},         {"key", KeyKind::kPath},
-      {"cname", KeyKind::kString},      {"total", KeyKind::kCount},
-      {"duration", KeyKind::kDuration}, {"concurrency", KeyKind::kCount},
-      {"connections", KeyKind::kCount}, {"rps", KeyKind::kNumber},
-      {"timeout", KeyKind::kDuration},  {"connect-timeout", KeyKind::kDuration},
-      {"data", KeyKind::kData},         {"data-file", KeyKind::kPath},
+      {"name", KeyKind::kString},
+      {"proto", KeyKind::kPath},
+      {"protoset", KeyKind::kPath},
+      {"import-paths", KeyKind::kPathList},
+      {"call", KeyKind::kString},
+      {"host", KeyKind::kString},
+      {"insecure", KeyKind::kBool},
+      {"cacert", KeyKind::kPath},
+      {"cert", KeyKind::kPath},
+      {"key", KeyKind::kPath},
+      {"cname", KeyKind::kString},
+      {"total", KeyKind::kCount},
+      {"duration", KeyKind::kDuration},
+      {"concurrency", KeyKind::kCount},
+      {"connections", KeyKind::kCount},
+      {"rps", KeyKind::kNumber},
+      {"timeout", KeyKind::kDuration},
+      {"connect-timeout", KeyKind::kDuration},
+      {"data", KeyKind::kData},
+      {"data-file", KeyKind::kPath},
       {"metadata", KeyKind::kMetadata},
+      // ghz's names, spelled as ghz spells them.
+      {"skipTLS", KeyKind::kBool},
+      {"cpus", KeyKind::kCount},
+      {"load-schedule", KeyKind::kString},
+      {"load-start", KeyKind::kNumber},
+      {"load-end", KeyKind::kNumber},
+      {"load-step", KeyKind::kSignedNumber},
+      {"load-step-duration", KeyKind::kDuration},
+      {"load-max-duration", KeyKind::kDuration},
   };
   return *keys;
 }
@@ -277,6 +354,9 @@ absl::StatusOr<LoadConfig> ResolveConfig(const std::string& config_path, const j
   if (merged.contains("concurrency")) config.concurrency = merged["concurrency"].get<uint32_t>();
   if (merged.contains("connections")) config.connections = merged["connections"].get<uint32_t>();
   if (merged.contains("rps")) config.rps = merged["rps"].get<double>();
+  if (merged.contains("skipTLS")) config.skip_tls = merged["skipTLS"].get<bool>();
+  if (merged.contains("cpus")) config.cpus = merged["cpus"].get<uint32_t>();
+  if (absl::Status s = ResolveSchedule(merged, &config); !s.ok()) return s;
   duration("timeout", &config.timeout);
   duration("connect-timeout", &config.connect_timeout);
   if (merged.contains("data")) config.data = merged["data"];
@@ -291,7 +371,7 @@ absl::StatusOr<LoadConfig> ResolveConfig(const std::string& config_path, const j
     return absl::InvalidArgumentError(absl::StrCat("missing ", what));
   };
   if (config.call.empty()) {
-    return missing("\"call\" (the method to load, e.g. \"waymesh.v1.Navigation.FindPath\")");
+    return missing("\"call\" (the method to load, e.g. \"waymesh.v1.NavigationService.FindPath\")");
   }
   if (config.proto.empty() && config.protoset.empty()) {
     return missing("\"proto\" (a .proto file) or \"protoset\" (a FileDescriptorSet)");
@@ -301,6 +381,11 @@ absl::StatusOr<LoadConfig> ResolveConfig(const std::string& config_path, const j
     return absl::InvalidArgumentError(
         absl::StrCat("\"connections\" (", config.connections, ") must not exceed \"concurrency\" (",
                      config.concurrency, "): each connection needs at least one call in flight"));
+  }
+  if (config.insecure && config.skip_tls) {
+    return absl::InvalidArgumentError(
+        "\"insecure\" (plaintext) and \"skipTLS\" (TLS without checking the server's "
+        "certificate) exclude each other");
   }
   if (config.cert.empty() != config.key.empty()) {
     return absl::InvalidArgumentError("\"cert\" and \"key\" go together (client certificate)");
@@ -336,6 +421,21 @@ json ConfigToJson(const LoadConfig& config) {
   out["concurrency"] = config.concurrency;
   out["connections"] = config.connections;
   out["rps"] = config.rps;
+  if (config.skip_tls) out["skipTLS"] = true;
+  if (config.cpus > 0) out["cpus"] = config.cpus;
+  const LoadSchedule& schedule = config.schedule;
+  if (schedule.kind != ScheduleKind::kConst) {
+    out["load-schedule"] = ScheduleKindName(schedule.kind);
+    out["load-start"] = schedule.start;
+    out["load-step"] = schedule.step;
+    if (schedule.end) out["load-end"] = *schedule.end;
+    if (schedule.kind == ScheduleKind::kStep) {
+      out["load-step-duration"] = FormatGoDuration(schedule.step_duration);
+    }
+    if (schedule.max_duration > absl::ZeroDuration()) {
+      out["load-max-duration"] = FormatGoDuration(schedule.max_duration);
+    }
+  }
   out["timeout"] = FormatGoDuration(config.timeout);
   out["connect-timeout"] = FormatGoDuration(config.connect_timeout);
   opt("data-file", config.data_file);

@@ -1,23 +1,21 @@
 #include "waymesh/server/call_interrupt.h"
 
-#include <string>
+#include "waymesh/server/error_model.h"
 
 namespace waymesh::server {
 
 absl::Status CallLiveness(bool cancelled, std::chrono::system_clock::time_point deadline,
                           std::chrono::system_clock::time_point now) {
-  if (cancelled) return absl::CancelledError("the call was cancelled");
-  if (now >= deadline) return absl::DeadlineExceededError("the call's deadline passed");
+  if (cancelled) return WithReason(absl::CancelledError("the call was cancelled"), reason::kCancelled);
+  if (now >= deadline) {
+    return WithReason(absl::DeadlineExceededError("the call's deadline passed"),
+                      reason::kDeadlineExceeded);
+  }
   return absl::OkStatus();
 }
 
 absl::Status CallInterrupt::Check() {
   return CallLiveness(ctx_->IsCancelled(), deadline_, std::chrono::system_clock::now());
-}
-
-grpc::Status ToGrpcStatus(const absl::Status& status) {
-  if (status.ok()) return grpc::Status::OK;
-  return grpc::Status(static_cast<grpc::StatusCode>(status.code()), std::string(status.message()));
 }
 
 }  // namespace waymesh::server

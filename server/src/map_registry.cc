@@ -13,7 +13,7 @@
 #include "absl/time/clock.h"
 #include "spdlog/spdlog.h"
 #include "waymesh/core/search_tables.h"
-#include "waymesh/server/request_validation.h"
+#include "waymesh/server/map_name.h"
 
 namespace waymesh::server {
 namespace {
@@ -42,6 +42,7 @@ ServedMap::ServedMap(std::string id, uint64_t version, std::shared_ptr<const Nav
                      std::shared_ptr<const CachedTileSource> source, FileIdentity file,
                      absl::Time loaded)
     : id_(std::move(id)),
+      name_(SplitMapKey(id_)),
       version_(version),
       map_(std::move(map)),
       source_(std::move(source)),
@@ -115,7 +116,7 @@ absl::StatusOr<std::map<std::string, MapRegistry::MapFileEntry>> MapRegistry::Li
     // stat, not open: looking at a FIFO or device must not wait or have side effects.
     struct stat st;
     if (::stat(entry.path.c_str(), &st) != 0) continue;  // removed meanwhile (or a dangling link)
-    if (absl::Status s = ValidateMapId(id, "map id"); !s.ok()) {
+    if (absl::Status s = ValidateMapKey(id); !s.ok()) {
       if (!warned_names_.contains(name)) {
         spdlog::warn("{}: not served: {}", entry.path, std::string(s.message()));
         warned_names_.insert(name);

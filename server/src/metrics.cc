@@ -15,8 +15,9 @@ namespace waymesh::server {
 namespace {
 
 constexpr std::string_view kMethodNames[kRpcMethodCount] = {
-    "FindPath", "FindPathBatch", "ValidateMove", "RandomPoint",
-    "Raycast",  "NearestPoint",  "GetMapInfo",   "ListMaps",
+    "FindPath",          "FindPathBatch", "ValidateMove",       "RandomPoint",
+    "Raycast",           "NearestPoint",  "GetMapInfo",         "ListMaps",
+    "ValidateMoveBatch", "RaycastBatch",  "FindDistanceToWall", "FindPolygonsInCircle",
 };
 
 // Spelled as go-grpc-prometheus spells codes.Code.String(), so dashboards match.

@@ -28,15 +28,15 @@ PathOptions ToPathOptions(const v1::PathOptions& options, uint32_t server_max_no
 v1::PathStatus ToPathStatus(QueryStatus status) {
   switch (status) {
     case QueryStatus::kComplete:
-      return v1::COMPLETE;
+      return v1::PATH_STATUS_COMPLETE;
     case QueryStatus::kPartial:
-      return v1::PARTIAL;
+      return v1::PATH_STATUS_PARTIAL;
     case QueryStatus::kNoPath:
-      return v1::NO_PATH;
+      return v1::PATH_STATUS_NO_PATH;
     case QueryStatus::kStartOffMesh:
-      return v1::START_OFF_MESH;
+      return v1::PATH_STATUS_START_OFF_MESH;
     case QueryStatus::kEndOffMesh:
-      return v1::END_OFF_MESH;
+      return v1::PATH_STATUS_END_OFF_MESH;
   }
   return v1::PATH_STATUS_UNSPECIFIED;
 }
@@ -45,12 +45,15 @@ void ToProto(const PathResult& result, v1::FindPathResponse* out) {
   const v1::PathStatus status = ToPathStatus(result.status);
   out->set_status(status);
   out->set_nodes_expanded(result.nodes_expanded);
-  if (result.status != QueryStatus::kStartOffMesh)
+  if (result.status != QueryStatus::kStartOffMesh) {
     ToProto(result.start.pos, out->mutable_snapped_start());
+    out->set_start_poly(result.start.poly.bits());
+  }
   if (result.status != QueryStatus::kStartOffMesh && result.status != QueryStatus::kEndOffMesh) {
     ToProto(result.end.pos, out->mutable_snapped_end());
+    out->set_end_poly(result.end.poly.bits());
   }
-  if (status != v1::COMPLETE && status != v1::PARTIAL) return;
+  if (status != v1::PATH_STATUS_COMPLETE && status != v1::PATH_STATUS_PARTIAL) return;
   out->set_length(static_cast<float>(result.length));
   out->set_truncated(result.truncated);
   out->mutable_waypoints()->Reserve(static_cast<int>(result.waypoints.size()));

@@ -7,13 +7,14 @@
 #include "absl/strings/str_format.h"
 #include "waymesh/core/tolerances.h"
 #include "waymesh/io/number_text.h"
+#include "waymesh/server/error_model.h"
 
 namespace waymesh::server {
 namespace {
 
-// "<prefix><field>: <problem>" as INVALID_ARGUMENT.
+// "<prefix><field>: <problem>" as INVALID_ARGUMENT with its field violation.
 absl::Status Invalid(absl::string_view prefix, absl::string_view field, absl::string_view problem) {
-  return absl::InvalidArgumentError(absl::StrCat(prefix, field, ": ", problem));
+  return FieldViolation(absl::StrCat(prefix, field), problem);
 }
 
 absl::Status CheckFinite(float v, absl::string_view prefix, absl::string_view field) {
@@ -123,35 +124,57 @@ absl::Status ValidateMapId(absl::string_view id, absl::string_view field) {
   return absl::OkStatus();
 }
 
-absl::Status ValidateFindPath(const v1::FindPathRequest& r, absl::string_view prefix) {
-  if (absl::Status s = ValidateMapId(r.map_id(), absl::StrCat(prefix, "map_id")); !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = CheckPosition(r.has_start(), r.start(), prefix, "start"); !s.ok()) return s;
-  if (absl::Status s = CheckPosition(r.has_end(), r.end(), prefix, "end"); !s.ok()) return s;
-  if (absl::Status s = CheckFilter(r.filter(), prefix, "filter"); !s.ok()) return s;
-  return CheckPathOptions(r.options(), prefix);
+absl::Status ValidateAgentType(absl::string_view agent_type, absl::string_view field) {
+  if (agent_type.empty()) return absl::OkStatus();
+  return ValidateMapId(agent_type, field);
 }
 
-absl::Status ValidateFindPathBatch(const v1::FindPathBatchRequest& r) {
-  if (r.requests_size() > kMaxBatchRequests) {
-    return Invalid("", "requests",
-                   absl::StrFormat("%d paths in one batch, the limit is %d", r.requests_size(),
-                                   kMaxBatchRequests));
-  }
-  for (int i = 0; i < r.requests_size(); ++i) {
-    if (absl::Status s = ValidateFindPath(r.requests(i), absl::StrCat("requests[", i, "]."));
-        !s.ok()) {
-      return s;
-    }
-  }
-  return absl::OkStatus();
+namespace {
+
+// The map a request names: map_id and agent_type.
+absl::Status CheckMapName(absl::string_view map_id, absl::string_view agent_type) {
+  if (absl::Status s = ValidateMapId(map_id); !s.ok()) return s;
+  return ValidateAgentType(agent_type);
+}
+
+// A search radius: finite, in (0, kMaxSearchRadius].
+absl::Status CheckSearchRadius(float radius, absl::string_view field) {
+  return CheckRange(radius, 0, true, kMaxSearchRadius, "", field, "metres");
+}
+
+// A request's `filter` and optional search `extents`, checked the same way in every query.
+template <typename Request>
+absl::Status CheckFilterAndExtents(const Request& r) {
+  if (absl::Status s = CheckFilter(r.filter(), "", "filter"); !s.ok()) return s;
+  return CheckExtents(r.has_extents(), r.extents(), "", "extents");
+}
+
+// A request's `start` and `end` positions.
+template <typename Request>
+absl::Status CheckStartAndEnd(const Request& r) {
+  if (absl::Status s = CheckPosition(r.has_start(), r.start(), "", "start"); !s.ok()) return s;
+  return CheckPosition(r.has_end(), r.end(), "", "end");
+}
+
+}  // namespace
+
+absl::Status ValidateFindPath(const v1::FindPathRequest& r) {
+  if (absl::Status s = CheckMapName(r.map_id(), r.agent_type()); !s.ok()) return s;
+  if (absl::Status s = CheckStartAndEnd(r); !s.ok()) return s;
+  if (absl::Status s = CheckFilter(r.filter(), "", "filter"); !s.ok()) return s;
+  return CheckPathOptions(r.options(), "");
+}
+
+absl::Status ValidateBatchSize(int requests) {
+  if (requests <= kMaxBatchRequests) return absl::OkStatus();
+  return Invalid(
+      "", "requests",
+      absl::StrFormat("%d requests in one batch, the limit is %d", requests, kMaxBatchRequests));
 }
 
 absl::Status ValidateValidateMove(const v1::ValidateMoveRequest& r) {
-  if (absl::Status s = ValidateMapId(r.map_id()); !s.ok()) return s;
-  if (absl::Status s = CheckPosition(r.has_from(), r.from(), "", "from"); !s.ok()) return s;
-  if (absl::Status s = CheckPosition(r.has_to(), r.to(), "", "to"); !s.ok()) return s;
+  if (absl::Status s = CheckMapName(r.map_id(), r.agent_type()); !s.ok()) return s;
+  if (absl::Status s = CheckStartAndEnd(r); !s.ok()) return s;
   if (absl::Status s =
           CheckRange(r.max_distance(), 0, false, kMaxDistance, "", "max_distance", "metres");
       !s.ok()) {
@@ -162,12 +185,11 @@ absl::Status ValidateValidateMove(const v1::ValidateMoveRequest& r) {
       !s.ok()) {
     return s;
   }
-  if (absl::Status s = CheckFilter(r.filter(), "", "filter"); !s.ok()) return s;
-  return CheckExtents(r.has_extents(), r.extents(), "", "extents");
+  return CheckFilterAndExtents(r);
 }
 
 absl::Status ValidateRandomPoint(const v1::RandomPointRequest& r) {
-  if (absl::Status s = ValidateMapId(r.map_id()); !s.ok()) return s;
+  if (absl::Status s = CheckMapName(r.map_id(), r.agent_type()); !s.ok()) return s;
   if (absl::Status s = CheckFilter(r.filter(), "", "filter"); !s.ok()) return s;
   if (!r.has_center()) {
     // Without a center the radius means nothing, but garbage still is garbage.
@@ -178,24 +200,53 @@ absl::Status ValidateRandomPoint(const v1::RandomPointRequest& r) {
 }
 
 absl::Status ValidateRaycast(const v1::RaycastRequest& r) {
-  if (absl::Status s = ValidateMapId(r.map_id()); !s.ok()) return s;
-  if (absl::Status s = CheckPosition(r.has_start(), r.start(), "", "start"); !s.ok()) return s;
-  if (absl::Status s = CheckPosition(r.has_end(), r.end(), "", "end"); !s.ok()) return s;
-  if (absl::Status s = CheckFilter(r.filter(), "", "filter"); !s.ok()) return s;
-  return CheckExtents(r.has_extents(), r.extents(), "", "extents");
+  if (absl::Status s = CheckMapName(r.map_id(), r.agent_type()); !s.ok()) return s;
+  if (absl::Status s = CheckStartAndEnd(r); !s.ok()) return s;
+  return CheckFilterAndExtents(r);
 }
 
 absl::Status ValidateNearestPoint(const v1::NearestPointRequest& r) {
-  if (absl::Status s = ValidateMapId(r.map_id()); !s.ok()) return s;
+  if (absl::Status s = CheckMapName(r.map_id(), r.agent_type()); !s.ok()) return s;
   if (absl::Status s = CheckPosition(r.has_position(), r.position(), "", "position"); !s.ok()) {
     return s;
   }
-  if (absl::Status s = CheckFilter(r.filter(), "", "filter"); !s.ok()) return s;
-  return CheckExtents(r.has_extents(), r.extents(), "", "extents");
+  return CheckFilterAndExtents(r);
+}
+
+absl::Status ValidateFindDistanceToWall(const v1::FindDistanceToWallRequest& r) {
+  if (absl::Status s = CheckMapName(r.map_id(), r.agent_type()); !s.ok()) return s;
+  if (absl::Status s = CheckPosition(r.has_position(), r.position(), "", "position"); !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = CheckSearchRadius(r.max_radius(), "max_radius"); !s.ok()) return s;
+  return CheckFilterAndExtents(r);
+}
+
+absl::Status ValidateFindPolygonsInCircle(const v1::FindPolygonsInCircleRequest& r) {
+  if (absl::Status s = CheckMapName(r.map_id(), r.agent_type()); !s.ok()) return s;
+  if (absl::Status s = CheckPosition(r.has_center(), r.center(), "", "center"); !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = CheckSearchRadius(r.radius(), "radius"); !s.ok()) return s;
+  if (r.max_polygons() > kMaxCirclePolygons) {
+    return Invalid(
+        "", "max_polygons",
+        absl::StrFormat("%d is above the limit of %d", r.max_polygons(), kMaxCirclePolygons));
+  }
+  return CheckFilterAndExtents(r);
 }
 
 absl::Status ValidateGetMapInfo(const v1::GetMapInfoRequest& r) {
-  return ValidateMapId(r.map_id());
+  return CheckMapName(r.map_id(), r.agent_type());
+}
+
+absl::Status ValidateListMaps(const v1::ListMapsRequest& r) {
+  if (r.page_size() < 0 || r.page_size() > kMaxListPageSize) {
+    return Invalid("", "page_size",
+                   absl::StrFormat("%d must be in [0, %d] (0 = %d)", r.page_size(),
+                                   kMaxListPageSize, kDefaultListPageSize));
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace waymesh::server

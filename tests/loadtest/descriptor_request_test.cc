@@ -28,11 +28,12 @@ std::unique_ptr<DescriptorSource> Navigation() {
 TEST(DescriptorSourceTest, FindsMethodsInAProtoParsedAtRunTime) {
   std::unique_ptr<DescriptorSource> source = Navigation();
   ASSERT_NE(source, nullptr);
-  for (const char* call : {"waymesh.v1.Navigation.FindPath", "waymesh.v1.Navigation/FindPath",
-                           "/waymesh.v1.Navigation/FindPath"}) {
+  for (const char* call :
+       {"waymesh.v1.NavigationService.FindPath", "waymesh.v1.NavigationService/FindPath",
+        "/waymesh.v1.NavigationService/FindPath"}) {
     auto method = source->FindMethod(call);
     ASSERT_TRUE(method.ok()) << call << ": " << method.status();
-    EXPECT_EQ(MethodPath(**method), "/waymesh.v1.Navigation/FindPath");
+    EXPECT_EQ(MethodPath(**method), "/waymesh.v1.NavigationService/FindPath");
     EXPECT_EQ((*method)->input_type()->full_name(), "waymesh.v1.FindPathRequest");
   }
   // Without import paths the file's own directory serves.
@@ -50,7 +51,7 @@ TEST(DescriptorSourceTest, FindsMethodsInAProtoParsedAtRunTime) {
 TEST(DescriptorSourceTest, MissingMethodsListWhatThereIs) {
   std::unique_ptr<DescriptorSource> source = Navigation();
   ASSERT_NE(source, nullptr);
-  auto no_method = source->FindMethod("waymesh.v1.Navigation.FlyTo");
+  auto no_method = source->FindMethod("waymesh.v1.NavigationService.FlyTo");
   ASSERT_FALSE(no_method.ok());
   EXPECT_EQ(no_method.status().code(), absl::StatusCode::kNotFound);
   EXPECT_THAT(no_method.status().message(), AllOf(HasSubstr("FlyTo"), HasSubstr("FindPath")));
@@ -90,9 +91,9 @@ TEST(DescriptorSourceTest, ReadsAProtosetMadeByProtoc) {
   ASSERT_TRUE(code.ok() && *code == 0) << output;
   auto source = DescriptorSource::FromProtoset(protoset);
   ASSERT_TRUE(source.ok()) << source.status();
-  auto method = (*source)->FindMethod("waymesh.v1.Navigation.ValidateMove");
+  auto method = (*source)->FindMethod("waymesh.v1.NavigationService.ValidateMove");
   ASSERT_TRUE(method.ok()) << method.status();
-  EXPECT_EQ(MethodPath(**method), "/waymesh.v1.Navigation/ValidateMove");
+  EXPECT_EQ(MethodPath(**method), "/waymesh.v1.NavigationService/ValidateMove");
 
   const std::string junk = dir.Write("junk.protoset", "this is not a descriptor set");
   auto bad = DescriptorSource::FromProtoset(junk);
@@ -103,7 +104,7 @@ TEST(DescriptorSourceTest, ReadsAProtosetMadeByProtoc) {
 TEST(RequestBuilderTest, SerializesEachArrayElement) {
   std::unique_ptr<DescriptorSource> source = Navigation();
   ASSERT_NE(source, nullptr);
-  const auto* type = (*source->FindMethod("waymesh.v1.Navigation.FindPath"))->input_type();
+  const auto* type = (*source->FindMethod("waymesh.v1.NavigationService.FindPath"))->input_type();
   auto requests = BuildRequests(*type, nlohmann::json::parse(R"([
       {"map_id": "demo", "start": {"x": 1, "y": 0, "z": 2}, "end": {"x": 3, "y": 0, "z": 4}},
       {"mapId": "other"}])"));
@@ -128,7 +129,7 @@ TEST(RequestBuilderTest, SerializesEachArrayElement) {
 TEST(RequestBuilderTest, NamesTheElementThatIsNotTheRequestType) {
   std::unique_ptr<DescriptorSource> source = Navigation();
   ASSERT_NE(source, nullptr);
-  const auto* type = (*source->FindMethod("waymesh.v1.Navigation.FindPath"))->input_type();
+  const auto* type = (*source->FindMethod("waymesh.v1.NavigationService.FindPath"))->input_type();
   auto unknown_field = BuildRequests(*type, nlohmann::json::parse(R"([{}, {}, {"mapp_id": "x"}])"));
   ASSERT_FALSE(unknown_field.ok());
   EXPECT_THAT(

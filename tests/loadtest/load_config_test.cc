@@ -17,7 +17,7 @@ using ::testing::Pair;
 using testing::ScratchDir;
 
 constexpr char kMinimal[] =
-    R"({"proto": "nav.proto", "call": "waymesh.v1.Navigation.FindPath", "host": "127.0.0.1:1"})";
+    R"({"proto": "nav.proto", "call": "waymesh.v1.NavigationService.FindPath", "host": "127.0.0.1:1"})";
 
 absl::StatusOr<LoadConfig> FromFile(const ScratchDir& dir, const std::string& text,
                                     const std::vector<std::string>& flags = {}) {
@@ -40,7 +40,7 @@ TEST(LoadConfigTest, ReadsEveryGhzKey) {
   dir.Write("configs/requests.json", R"([{"map_id": "a"}, {"map_id": "b"}])");
   absl::StatusOr<LoadConfig> config = FromFile(dir, R"({
     "name": "smoke", "proto": "nav.proto", "import-paths": ["protos", "/abs/protos"],
-    "call": "waymesh.v1.Navigation.FindPath", "host": "localhost:50051", "insecure": true,
+    "call": "waymesh.v1.NavigationService.FindPath", "host": "localhost:50051", "insecure": true,
     "total": 2000, "duration": "1m30s", "concurrency": 64, "connections": 4, "rps": 250.5,
     "timeout": "500ms", "connect-timeout": "2s", "data-file": "requests.json",
     "metadata": {"Authorization": "Bearer t0k", "x-shard": "7"}})");
@@ -49,7 +49,7 @@ TEST(LoadConfigTest, ReadsEveryGhzKey) {
   EXPECT_EQ(config->name, "smoke");
   EXPECT_EQ(config->proto, base + "nav.proto");  // relative to the config file
   EXPECT_THAT(config->import_paths, ElementsAre(base + "protos", "/abs/protos"));
-  EXPECT_EQ(config->call, "waymesh.v1.Navigation.FindPath");
+  EXPECT_EQ(config->call, "waymesh.v1.NavigationService.FindPath");
   EXPECT_EQ(config->host, "localhost:50051");
   EXPECT_TRUE(config->insecure);
   EXPECT_EQ(config->total, 2000u);
@@ -188,7 +188,7 @@ TEST(LoadConfigTest, EffectiveConfigUsesGhzKeysAndHidesTokens) {
       dir, kMinimal, {"-n", "300", "-c", "8", "-m", R"({"authorization": "Bearer secret"})"});
   ASSERT_TRUE(config.ok()) << config.status();
   const nlohmann::json options = ConfigToJson(*config);
-  EXPECT_EQ(options["call"], "waymesh.v1.Navigation.FindPath");
+  EXPECT_EQ(options["call"], "waymesh.v1.NavigationService.FindPath");
   EXPECT_EQ(options["total"], 300);
   EXPECT_EQ(options["concurrency"], 8);
   EXPECT_EQ(options["timeout"], "20s");
@@ -218,6 +218,66 @@ TEST(CommandLineTest, OutputFlags) {
   EXPECT_TRUE(ParseCommandLine({"-h"})->help);
 }
 
+TEST(LoadConfigTest, ReadsGhzSchedulesTlsAndCpuKeys) {
+  ScratchDir dir;
+  absl::StatusOr<LoadConfig> step = FromFile(
+      dir, kMinimal,
+      {"--load-schedule", "step", "--load-start", "50", "--load-step", "-10", "--load-end", "10",
+       "--load-step-duration", "2s", "--load-max-duration=1m", "--skipTLS", "--cpus", "1"});
+  ASSERT_TRUE(step.ok()) << step.status();
+  EXPECT_EQ(step->schedule.kind, ScheduleKind::kStep);
+  EXPECT_EQ(step->schedule.start, 50);
+  EXPECT_EQ(step->schedule.step, -10);
+  EXPECT_EQ(step->schedule.end, 10);
+  EXPECT_EQ(step->schedule.step_duration, absl::Seconds(2));
+  EXPECT_EQ(step->schedule.max_duration, absl::Minutes(1));
+  EXPECT_TRUE(step->skip_tls);
+  EXPECT_EQ(step->cpus, 1u);
+  const nlohmann::json options = ConfigToJson(*step);
+  EXPECT_EQ(options["load-schedule"], "step");
+  EXPECT_EQ(options["load-step-duration"], "2s");
+  EXPECT_EQ(options["skipTLS"], true);
+  // The report's options read back as the same schedule.
+  absl::StatusOr<LoadConfig> again = FromFile(dir, options.dump());
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_EQ(again->schedule.step, -10);
+  EXPECT_EQ(again->schedule.end, 10);
+
+  absl::StatusOr<LoadConfig> line =
+      FromFile(dir, R"({"proto": "p", "call": "a.B.C", "host": "127.0.0.1:1",
+                        "load-schedule": "line", "load-start": 5, "load-step": 5})");
+  ASSERT_TRUE(line.ok()) << line.status();
+  EXPECT_EQ(line->schedule.kind, ScheduleKind::kLine);
+  EXPECT_EQ(RateAt(line->schedule, absl::Seconds(3)), 20);
+  absl::StatusOr<LoadConfig> constant = FromFile(dir, kMinimal, {"--rps", "100"});
+  ASSERT_TRUE(constant.ok()) << constant.status();
+  EXPECT_EQ(constant->schedule.kind, ScheduleKind::kConst);
+  EXPECT_EQ(constant->schedule.rps, 100);
+}
+
+TEST(LoadConfigTest, SchedulesThatCannotWorkSayWhy) {
+  ScratchDir dir;
+  EXPECT_THAT(ErrorOf(dir, kMinimal, {"--load-schedule", "ramp"}),
+              AllOf(HasSubstr("load-schedule"), HasSubstr("const, step or line")));
+  EXPECT_THAT(ErrorOf(dir, kMinimal, {"--load-step", "5"}), HasSubstr("needs a step or line"));
+  EXPECT_THAT(ErrorOf(dir, kMinimal, {"--load-schedule", "step", "--load-start", "5"}),
+              HasSubstr("non-zero \"load-step\""));
+  EXPECT_THAT(ErrorOf(dir, kMinimal, {"--load-schedule", "step", "--load-step", "5"}),
+              HasSubstr("load-step-duration"));
+  EXPECT_THAT(
+      ErrorOf(dir, kMinimal, {"--load-schedule", "line", "--load-step", "5", "--rps", "10"}),
+      HasSubstr("not \"rps\""));
+  EXPECT_THAT(ErrorOf(dir, kMinimal, {"--load-schedule", "line", "--load-step", "-5"}),
+              HasSubstr("never starts a call"));
+  EXPECT_THAT(ErrorOf(dir, kMinimal, {"--insecure", "--skipTLS"}), HasSubstr("skipTLS"));
+  EXPECT_THAT(ErrorOf(dir, kMinimal, {"--load-start", "-1"}), HasSubstr("load-start"));
+}
+
+TEST(CommandLineTest, CsvAndHtmlFormats) {
+  EXPECT_EQ(ParseCommandLine({"-O", "csv"})->format, ReportFormat::kCsv);
+  EXPECT_EQ(ParseCommandLine({"--format=html"})->format, ReportFormat::kHtml);
+}
+
 TEST(CommandLineTest, BadFlagsNameTheFlag) {
   const auto error = [](const std::vector<std::string>& args) {
     absl::StatusOr<CommandLine> cl = ParseCommandLine(args);
@@ -225,7 +285,8 @@ TEST(CommandLineTest, BadFlagsNameTheFlag) {
     return std::string(cl.status().message());
   };
   EXPECT_THAT(error({"--totl", "5"}), HasSubstr("--totl"));
-  EXPECT_THAT(error({"-O", "yaml"}), AllOf(HasSubstr("--format"), HasSubstr("yaml")));
+  EXPECT_THAT(error({"-O", "yaml"}),
+              AllOf(HasSubstr("--format"), HasSubstr("yaml"), HasSubstr("csv or html")));
   EXPECT_THAT(error({"--total"}), AllOf(HasSubstr("--total"), HasSubstr("needs a value")));
   EXPECT_THAT(error({"--total", "-5"}), HasSubstr("--total"));
   EXPECT_THAT(error({"--rps", "fast"}), HasSubstr("--rps"));
@@ -238,7 +299,7 @@ TEST(LoadConfigTest, ADataFileThatIsNotARegularFileIsRefusedNotRead) {
   ScratchDir dir;
   // /dev/zero never ends: reading it would take all memory.
   absl::StatusOr<LoadConfig> config = FromFile(dir, R"({
-    "proto": "nav.proto", "call": "waymesh.v1.Navigation.FindPath", "host": "127.0.0.1:1",
+    "proto": "nav.proto", "call": "waymesh.v1.NavigationService.FindPath", "host": "127.0.0.1:1",
     "data-file": "/dev/zero"})");
   ASSERT_FALSE(config.ok());
   EXPECT_THAT(std::string(config.status().message()), HasSubstr("/dev/zero: not a regular file"));

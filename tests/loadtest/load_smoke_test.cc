@@ -1,13 +1,17 @@
 // End to end: waymesh-load against a real waymesh-server on loopback serving the demo town,
-// for Health.Check and FindPath (OK and NotFound), reading its JSON report; and the binary's
-// exit code 2 for configs it must refuse. Short bounded runs: this also runs under ASan.
+// for Health.Check and FindPath (OK and NotFound), reading its JSON report; every checked-in
+// config with requests from `waymesh loaddata`; a step schedule, the CSV report, --cpus, and
+// --skipTLS against a TLS server; and the binary's exit code 2 for configs it must refuse.
+// Short bounded runs: this also runs under ASan.
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
@@ -24,6 +28,7 @@ namespace {
 using ::testing::HasSubstr;
 using ::waymesh::loadtest::testing::kHealthProto;
 using ::waymesh::loadtest::testing::kNavigationProto;
+using ::waymesh::loadtest::testing::kProtoRoot;
 using ::waymesh::loadtest::testing::ScratchDir;
 using ::waymesh::testing::ChildProcess;
 using ::waymesh::testing::RunProgram;
@@ -157,16 +162,17 @@ TEST_F(LoadSmokeTest, HealthCheckFindPathAndNotFound) {
 
   // FindPath: a ghz config file with a data file beside it (relative path), round-robin data.
   dir_.Write("load/requests.json", requests_.dump());
-  const std::string config =
-      dir_.Write("load/findpath.json", nlohmann::json({{"proto", kNavigationProto},
-                                                       {"call", "waymesh.v1.Navigation.FindPath"},
-                                                       {"host", host_},
-                                                       {"insecure", true},
-                                                       {"total", 1000},
-                                                       {"concurrency", 2},
-                                                       {"timeout", "10s"},
-                                                       {"data-file", "requests.json"}})
-                                           .dump());
+  const std::string config = dir_.Write(
+      "load/findpath.json", nlohmann::json({{"proto", kNavigationProto},
+                                            {"import-paths", {kProtoRoot}},
+                                            {"call", "waymesh.v1.NavigationService.FindPath"},
+                                            {"host", host_},
+                                            {"insecure", true},
+                                            {"total", 1000},
+                                            {"concurrency", 2},
+                                            {"timeout", "10s"},
+                                            {"data-file", "requests.json"}})
+                                .dump());
   nlohmann::json find_path = LoadJson({"--config", config, "--total", "300", "-c", "8"});
   ExpectAllOk(find_path, 300);
   EXPECT_EQ(find_path["options"]["concurrency"], 8);  // the flag won over the file
@@ -209,12 +215,142 @@ TEST_F(LoadSmokeTest, HealthCheckFindPathAndNotFound) {
   EXPECT_THAT(out, HasSubstr("Status code distribution:\n  [OK]   40 responses"));
 }
 
+// Every checked-in config, loaded with requests `waymesh loaddata` draws for its RPC from this
+// map: all OK. Fails when a config's call or the generated data no longer fit the API.
+TEST_F(LoadSmokeTest, CheckedInConfigsRunWithLoaddataRequests) {
+  const std::string map = dir_.path() + "/maps/demo.wmesh";
+  for (const char* name : {"findpath", "findpathbatch", "validatemove", "raycast", "randompoint",
+                           "nearestpoint", "health"}) {
+    SCOPED_TRACE(name);
+    const std::string config = absl::StrCat(WAYMESH_LOADTEST_DIR, "/", name, ".json");
+    const nlohmann::json parsed = nlohmann::json::parse(ReadFile(config), nullptr, false);
+    ASSERT_TRUE(parsed.is_object()) << config;
+    std::vector<std::string> args = {"--config", config, "-n", "40", "-c", "4", host_};
+    const std::string call = parsed["call"];
+    if (call.rfind("waymesh.v1.NavigationService.", 0) == 0) {
+      const std::string rpc = call.substr(call.rfind('.') + 1);
+      const std::string data = dir_.path() + "/data/" + name + ".json";
+      std::string out;
+      std::filesystem::create_directories(dir_.path() + "/data");
+      ASSERT_EQ(RunTool({WAYMESH_CLI, "loaddata", map, "--rpc", rpc, "--count", "10",
+                         "--batch-size", "4", "--max-path-distance", "40", "-o", data},
+                        &out),
+                0)
+          << out;
+      args.insert(args.end(), {"-D", data});
+    }
+    ExpectAllOk(LoadJson(args), 40);
+  }
+}
+
+TEST_F(LoadSmokeTest, StepScheduleCsvReportAndCpus) {
+  // 100 calls/s for half a second, then 300/s: 50 + 150 calls are due within the second.
+  nlohmann::json step = LoadJson({"--proto",    kHealthProto,
+                                  "--call",     "grpc.health.v1.Health.Check",
+                                  "--insecure", "--load-schedule",
+                                  "step",       "--load-start",
+                                  "100",        "--load-step",
+                                  "200",        "--load-step-duration",
+                                  "500ms",      "--load-end",
+                                  "300",        "-z",
+                                  "1s",         "-c",
+                                  "8",          "--cpus",
+                                  "1",          host_});
+  EXPECT_GE(step["count"].get<int>(), 190) << step.dump(2);
+  EXPECT_LE(step["count"].get<int>(), 200) << step.dump(2);
+  EXPECT_GE(step["total"].get<int64_t>(), 990'000'000) << step.dump(2);
+  EXPECT_EQ(step["statusCodeDistribution"]["OK"], step["count"]);
+  EXPECT_EQ(step["options"]["load-schedule"], "step");
+  EXPECT_EQ(step["options"]["cpus"], 1);
+
+  const std::string csv = dir_.path() + "/calls.csv";
+  std::string out;
+  ASSERT_EQ(
+      RunTool({WAYMESH_LOAD_BIN, "--proto", kHealthProto, "--call", "grpc.health.v1.Health.Check",
+               "--insecure", "-n", "30", "-c", "3", "-O", "csv", "-o", csv, host_},
+              &out),
+      0)
+      << out;
+  const std::vector<std::string> lines = absl::StrSplit(ReadFile(csv), '\n', absl::SkipEmpty());
+  ASSERT_EQ(lines.size(), 31u);
+  EXPECT_EQ(lines[0], "duration (ms),status,error");
+  for (size_t i = 1; i < lines.size(); ++i) {
+    const std::vector<std::string> cells = absl::StrSplit(lines[i], ',');
+    ASSERT_EQ(cells.size(), 3u) << lines[i];
+    double ms = -1;
+    EXPECT_TRUE(absl::SimpleAtod(cells[0], &ms) && ms >= 0) << lines[i];
+    EXPECT_EQ(cells[1], "OK");
+    EXPECT_EQ(cells[2], "");
+  }
+}
+
+// --skipTLS talks TLS to a server whose self-signed certificate nothing vouches for; without it
+// the same run cannot connect.
+TEST(LoadTlsTest, SkipTlsAcceptsAnUnverifiedServerCertificate) {
+  ScratchDir dir;
+  dir.Write("maps/.keep", "");
+  absl::StatusOr<std::string> openssl = waymesh::testing::FindProgram("openssl");
+  ASSERT_TRUE(openssl.ok()) << openssl.status();
+  std::string out;
+  ASSERT_EQ(RunTool({*openssl, "req", "-x509", "-newkey", "ec", "-pkeyopt",
+                     "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", dir.path() + "/key.pem",
+                     "-out", dir.path() + "/cert.pem", "-days", "2", "-subj", "/CN=localhost",
+                     "-addext", "subjectAltName=IP:127.0.0.1"},
+                    &out),
+            0)
+      << out;
+  absl::StatusOr<int> port = waymesh::testing::PickFreeLoopbackPort();
+  ASSERT_TRUE(port.ok()) << port.status();
+  const std::string host = absl::StrCat("127.0.0.1:", *port);
+  auto server = ChildProcess::Start(
+      {WAYMESH_SERVER_BIN, "--maps-dir=" + dir.path() + "/maps", "--listen-address=127.0.0.1",
+       absl::StrCat("--port=", *port), "--metrics-port=-1", "--workers=1",
+       "--tls-cert=" + dir.path() + "/cert.pem", "--tls-key=" + dir.path() + "/key.pem"},
+      dir.path() + "/server.log");
+  ASSERT_TRUE(server.ok()) << server.status();
+  const std::vector<std::string> health = {WAYMESH_LOAD_BIN,
+                                           "--proto",
+                                           kHealthProto,
+                                           "--call",
+                                           "grpc.health.v1.Health.Check",
+                                           "-n",
+                                           "20",
+                                           "-c",
+                                           "2",
+                                           "--connect-timeout",
+                                           "1s",
+                                           "-O",
+                                           "json"};
+  int code = -1;
+  for (int i = 0; i < 100 && code != 0 && (*server)->Running(); ++i) {
+    std::vector<std::string> argv = health;
+    argv.insert(argv.end(), {"--skipTLS", host});
+    code = RunTool(argv, &out);
+  }
+  ASSERT_EQ(code, 0) << out << "\n" << (*server)->Log();
+  const nlohmann::json report = nlohmann::json::parse(out, nullptr, false);
+  ASSERT_TRUE(report.is_object()) << out;
+  EXPECT_EQ(report["statusCodeDistribution"]["OK"], 20) << out;
+  EXPECT_EQ(report["options"]["skipTLS"], true);
+
+  std::vector<std::string> verified = health;
+  verified.push_back(host);
+  EXPECT_EQ(RunTool(verified, &out), 1) << out;  // the system roots do not know this server
+  EXPECT_THAT(out, HasSubstr("cannot connect"));
+  EXPECT_EQ((*server)->Stop(), 0) << (*server)->Log();
+}
+
 TEST(LoadBinaryTest, RefusesBadConfigsWithExitCodeTwo) {
   ScratchDir dir;
   std::string out;
-  const std::vector<std::string> base = {
-      WAYMESH_LOAD_BIN, "--proto", kNavigationProto, "--call", "waymesh.v1.Navigation.FindPath",
-      "--insecure"};
+  const std::vector<std::string> base = {WAYMESH_LOAD_BIN,
+                                         "--proto",
+                                         kNavigationProto,
+                                         "-i",
+                                         kProtoRoot,
+                                         "--call",
+                                         "waymesh.v1.NavigationService.FindPath",
+                                         "--insecure"};
   const auto run = [&](std::vector<std::string> extra) {
     std::vector<std::string> argv = base;
     argv.insert(argv.end(), extra.begin(), extra.end());
@@ -225,7 +361,7 @@ TEST(LoadBinaryTest, RefusesBadConfigsWithExitCodeTwo) {
   EXPECT_THAT(out, HasSubstr("--allow-remote"));
   EXPECT_EQ(run({"-d", R"([{"map_id": "a"}, {"map_id": 5}])", "127.0.0.1:1"}), 2);
   EXPECT_THAT(out, AllOf(HasSubstr("data[1]"), HasSubstr("map_id")));
-  EXPECT_EQ(run({"--call", "waymesh.v1.Navigation.Teleport", "127.0.0.1:1"}), 2);
+  EXPECT_EQ(run({"--call", "waymesh.v1.NavigationService.Teleport", "127.0.0.1:1"}), 2);
   EXPECT_THAT(out, HasSubstr("Teleport"));
   EXPECT_EQ(run({"--duration", "10", "127.0.0.1:1"}), 2);
   EXPECT_THAT(out, HasSubstr("duration"));

@@ -1,7 +1,11 @@
-// The two report formats: ghz's summary text and ghz's JSON report shape.
+// The report formats: ghz's summary text, ghz's JSON report shape, ghz's per-call CSV and the
+// self-contained HTML page.
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "waymesh/loadtest/csv_report.h"
+#include "waymesh/loadtest/html_report.h"
 #include "waymesh/loadtest/json_report.h"
 #include "waymesh/loadtest/run_statistics.h"
 #include "waymesh/loadtest/summary_report.h"
@@ -10,6 +14,7 @@ namespace waymesh::loadtest {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 LoadReport Sample() {
   RunResult run;
@@ -55,12 +60,12 @@ TEST(SummaryReportTest, NoErrorSectionWithoutErrors) {
 
 TEST(JsonReportTest, HasGhzShapeWithNanosecondIntegers) {
   LoadConfig config;
-  config.call = "waymesh.v1.Navigation.FindPath";
+  config.call = "waymesh.v1.NavigationService.FindPath";
   config.host = "127.0.0.1:50051";
   config.total = 13;
   const nlohmann::ordered_json j = JsonReport(Sample(), config, absl::FromUnixSeconds(1700000000));
   EXPECT_EQ(j["date"], "2023-11-14T22:13:20Z");
-  EXPECT_EQ(j["options"]["call"], "waymesh.v1.Navigation.FindPath");
+  EXPECT_EQ(j["options"]["call"], "waymesh.v1.NavigationService.FindPath");
   EXPECT_EQ(j["options"]["total"], 13);
   EXPECT_EQ(j["endReason"], "normal");
   for (const char* key : {"count", "total", "average", "fastest", "slowest"}) {
@@ -90,6 +95,40 @@ TEST(JsonReportTest, HasGhzShapeWithNanosecondIntegers) {
               ::testing::ElementsAre("date", "options", "endReason", "count", "total", "average",
                                      "fastest", "slowest", "rps", "errorDistribution",
                                      "statusCodeDistribution", "latencyDistribution", "histogram"));
+}
+
+TEST(CsvReportTest, OneLinePerCallInGhzColumnsWithQuotedErrors) {
+  RunResult run;
+  run.calls = {{1'234'567, "OK", ""},
+               {20'000, "NotFound", "rpc error: code = NotFound desc = map \"a,b\" is unknown"}};
+  EXPECT_EQ(CsvReport(run),
+            "duration (ms),status,error\n"
+            "1.23,OK,\n"
+            "0.02,NotFound,\"rpc error: code = NotFound desc = map \"\"a,b\"\" is unknown\"\n");
+  EXPECT_EQ(CsvReport(RunResult()), "duration (ms),status,error\n");
+}
+
+TEST(HtmlReportTest, SelfContainedPageWithEverySectionAndEscapedText) {
+  LoadConfig config;
+  config.name = "FindPath <town>";
+  config.call = "waymesh.v1.NavigationService.FindPath";
+  config.host = "127.0.0.1:50051";
+  const std::string html = HtmlReport(Sample(), config, absl::FromUnixSeconds(0));
+  EXPECT_THAT(html, HasSubstr("<!DOCTYPE html>"));
+  EXPECT_THAT(html, HasSubstr("<title>FindPath &lt;town&gt; - waymesh-load</title>"));
+  EXPECT_THAT(html, HasSubstr("1970-01-01T00:00:00Z"));
+  for (const char* section : {"Summary", "Response time histogram", "Latency distribution",
+                              "Status code distribution", "Error distribution", "Options"}) {
+    EXPECT_THAT(html, HasSubstr(absl::StrCat("<h2>", section, "</h2>"))) << section;
+  }
+  EXPECT_THAT(html, HasSubstr("<th class=\"l\">Count</th><td>13</td>"));
+  EXPECT_THAT(html, HasSubstr("<td>99 %</td><td>10.00 ms</td>"));
+  EXPECT_THAT(html, HasSubstr("no map &quot;atlantis&quot;"));  // error text escaped
+  // Ten histogram rows; the fullest bucket's bar is the widest (20em).
+  EXPECT_THAT(html, HasSubstr("width:20.00em"));
+  // Nothing fetched or run: it opens as it is.
+  EXPECT_THAT(html, Not(HasSubstr("<script")));
+  EXPECT_THAT(html, Not(HasSubstr("http")));
 }
 
 }  // namespace

@@ -49,7 +49,7 @@ void BackgroundCallers::RecordFailure(const grpc::Status& status) {
 
 void BackgroundCallers::Loop(const std::string& target) {
   auto stub =
-      v1::Navigation::NewStub(grpc::CreateChannel(target, grpc::InsecureChannelCredentials()));
+      v1::NavigationService::NewStub(grpc::CreateChannel(target, grpc::InsecureChannelCredentials()));
   for (int i = 0; i < kMaxCallsPerThread && !stop_; ++i) {
     grpc::ClientContext ctx;
     SetDeadline(&ctx);
@@ -63,7 +63,7 @@ void BackgroundCallers::Loop(const std::string& target) {
     } else {
       v1::GetMapInfoRequest r;
       r.set_map_id("town");
-      v1::MapInfo info;
+      v1::GetMapInfoResponse info;
       status = stub->GetMapInfo(&ctx, r, &info);
     }
     if (!status.ok()) RecordFailure(status);

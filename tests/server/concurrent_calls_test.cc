@@ -21,7 +21,7 @@ constexpr int kCallsPerThread = 24;
 class CallMix {
  public:
   explicit CallMix(std::shared_ptr<grpc::Channel> channel)
-      : stub_(v1::Navigation::NewStub(std::move(channel))) {
+      : stub_(v1::NavigationService::NewStub(std::move(channel))) {
     for (const DemoProbe& p : Town().truth.probes) probes_.push_back(p.position);
   }
 
@@ -44,8 +44,8 @@ class CallMix {
       case 1: {
         v1::ValidateMoveRequest r;
         r.set_map_id("town");
-        SetVec(a, r.mutable_from());
-        SetVec(a + Vec3{2, 0, 1}, r.mutable_to());
+        SetVec(a, r.mutable_start());
+        SetVec(a + Vec3{2, 0, 1}, r.mutable_end());
         v1::ValidateMoveResponse response;
         status = stub_->ValidateMove(&ctx, r, &response);
         out = response.SerializeAsString();
@@ -86,7 +86,7 @@ class CallMix {
   }
 
  private:
-  std::unique_ptr<v1::Navigation::Stub> stub_;
+  std::unique_ptr<v1::NavigationService::Stub> stub_;
   std::vector<Vec3> probes_;
 };
 

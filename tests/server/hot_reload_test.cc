@@ -14,14 +14,14 @@ namespace waymesh::testing {
 namespace {
 
 v1::MapInfo Info(const server::NavigationServer& server) {
-  auto stub = v1::Navigation::NewStub(Dial(server));
+  auto stub = v1::NavigationService::NewStub(Dial(server));
   grpc::ClientContext ctx;
   SetDeadline(&ctx);
   v1::GetMapInfoRequest r;
   r.set_map_id("town");
-  v1::MapInfo info;
+  v1::GetMapInfoResponse info;
   EXPECT_TRUE(stub->GetMapInfo(&ctx, r, &info).ok());
-  return info;
+  return info.map();
 }
 
 TEST(HotReloadTest, GoodMapSwapsAndCorruptMapKeepsServingWhileClientsCall) {

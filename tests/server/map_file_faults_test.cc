@@ -145,14 +145,14 @@ std::vector<FaultCase> Cases() {
 // The source hash of the map "town" the server serves, or the error.
 std::string ServedHash(const std::string& target) {
   auto stub =
-      v1::Navigation::NewStub(grpc::CreateChannel(target, grpc::InsecureChannelCredentials()));
+      v1::NavigationService::NewStub(grpc::CreateChannel(target, grpc::InsecureChannelCredentials()));
   grpc::ClientContext ctx;
   SetDeadline(&ctx, absl::Seconds(5));
   v1::GetMapInfoRequest request;
   request.set_map_id("town");
-  v1::MapInfo info;
+  v1::GetMapInfoResponse info;
   const grpc::Status status = stub->GetMapInfo(&ctx, request, &info);
-  return status.ok() ? info.source_hash() : "error: " + status.error_message();
+  return status.ok() ? info.map().source_hash() : "error: " + status.error_message();
 }
 
 class MapFileFaultTest : public ::testing::TestWithParam<FaultCase> {};

@@ -19,34 +19,19 @@
 namespace waymesh::testing {
 namespace {
 
-class NavigationServiceTest : public ::testing::Test {
+class NavigationServiceTest : public ServedMapsTest {
  protected:
-  void SetUp() override {
-    ASSERT_FALSE(town().bytes.empty());
-    maps_.Write("town.wmesh", town().bytes);
-    server_ = StartServer(TestConfig(maps_.path()));
-    ASSERT_NE(server_, nullptr);
-    channel_ = Dial(*server_);
-    stub_ = v1::Navigation::NewStub(channel_);
-  }
-
   static const DemoTown& town() { return Town(); }
-
-  TempDir maps_;
-  std::unique_ptr<server::NavigationServer> server_;
-  std::shared_ptr<grpc::Channel> channel_;
-  std::unique_ptr<v1::Navigation::Stub> stub_;
 };
 
 TEST_F(NavigationServiceTest, FindPathMatchesTheDirectQuery) {
   const Vec3 west = ProbeAt(town(), kProbeWestBank);
   const Vec3 east = ProbeAt(town(), kProbeEastBank);
-  grpc::ClientContext ctx;
-  SetDeadline(&ctx);
   v1::FindPathResponse response;
-  const grpc::Status status = stub_->FindPath(&ctx, TownPathRequest(west, east), &response);
+  const grpc::Status status =
+      Unary(*stub_, &NavigationStub::FindPath, TownPathRequest(west, east), &response);
   ASSERT_TRUE(status.ok()) << status.error_message();
-  EXPECT_EQ(response.status(), v1::COMPLETE);
+  EXPECT_EQ(response.status(), v1::PATH_STATUS_COMPLETE);
   ASSERT_GE(response.waypoints_size(), 2);
   EXPECT_TRUE(response.waypoints(0).flags() & v1::WAYPOINT_FLAG_START);
   EXPECT_TRUE(response.waypoints(response.waypoints_size() - 1).flags() & v1::WAYPOINT_FLAG_END);
@@ -72,15 +57,15 @@ TEST_F(NavigationServiceTest, NoPathAndOffMeshAreStatusesOfOkResponses) {
     v1::PathStatus want;
   };
   const Case cases[] = {
-      {west, ProbeAt(town(), kProbeIslet), v1::NO_PATH},  // the river islet is an island
-      {west + Vec3{0, 200, 0}, west, v1::START_OFF_MESH},
-      {west, west + Vec3{0, -200, 0}, v1::END_OFF_MESH},
+      {west, ProbeAt(town(), kProbeIslet),
+       v1::PATH_STATUS_NO_PATH},  // the river islet is an island
+      {west + Vec3{0, 200, 0}, west, v1::PATH_STATUS_START_OFF_MESH},
+      {west, west + Vec3{0, -200, 0}, v1::PATH_STATUS_END_OFF_MESH},
   };
   for (const Case& c : cases) {
-    grpc::ClientContext ctx;
-    SetDeadline(&ctx);
     v1::FindPathResponse response;
-    const grpc::Status status = stub_->FindPath(&ctx, TownPathRequest(c.start, c.end), &response);
+    const grpc::Status status =
+        Unary(*stub_, &NavigationStub::FindPath, TownPathRequest(c.start, c.end), &response);
     ASSERT_TRUE(status.ok()) << status.error_message();
     EXPECT_EQ(response.status(), c.want);
     EXPECT_EQ(response.waypoints_size(), 0);
@@ -90,14 +75,36 @@ TEST_F(NavigationServiceTest, NoPathAndOffMeshAreStatusesOfOkResponses) {
 TEST_F(NavigationServiceTest, NodeLimitGivesPartialPaths) {
   v1::FindPathRequest limited = BankToBankRequest();
   limited.mutable_options()->set_max_nodes(4);
-  grpc::ClientContext ctx;
-  SetDeadline(&ctx);
   v1::FindPathResponse cut;
-  ASSERT_TRUE(stub_->FindPath(&ctx, limited, &cut).ok());
+  ASSERT_TRUE(Unary(*stub_, &NavigationStub::FindPath, limited, &cut).ok());
   // PARTIAL whatever allow_partial says: the search was cut, the goal is not unreachable.
-  EXPECT_EQ(cut.status(), v1::PARTIAL);
+  EXPECT_EQ(cut.status(), v1::PATH_STATUS_PARTIAL);
   EXPECT_GE(cut.waypoints_size(), 2);
   EXPECT_LE(cut.nodes_expanded(), 4u * 4u);
+}
+
+// allow_partial to a goal on another island (the river islet) gives PARTIAL to the reachable
+// point closest to it, as Unity and Detour do; without it the answer is NO_PATH.
+TEST_F(NavigationServiceTest, AllowPartialReachesTowardsAnotherIsland) {
+  const Vec3 west = ProbeAt(town(), kProbeWestBank);
+  const Vec3 islet = ProbeAt(town(), kProbeIslet);
+  v1::FindPathRequest request = TownPathRequest(west, islet);
+  request.mutable_options()->set_allow_partial(true);
+  v1::FindPathResponse partial;
+  ASSERT_TRUE(Unary(*stub_, &NavigationStub::FindPath, request, &partial).ok());
+  EXPECT_EQ(partial.status(), v1::PATH_STATUS_PARTIAL);
+  ASSERT_GE(partial.waypoints_size(), 2);
+  const Vec3 reached = GetVec(partial.waypoints(partial.waypoints_size() - 1).position());
+  // The path ends on the start's island, nearer the islet than where it began.
+  EXPECT_LT(DistanceXZ(reached, islet), DistanceXZ(west, islet));
+
+  NavQuery direct(town().map);
+  PathOptions options;
+  options.allow_partial = true;
+  PathResult expected;
+  ASSERT_TRUE(
+      direct.FindPath(west, islet, QueryFilter(town().map->info()), options, &expected).ok());
+  EXPECT_EQ(reached, expected.waypoints.back().pos);
 }
 
 TEST_F(NavigationServiceTest, FindPathBatchAnswersInOrder) {
@@ -108,36 +115,30 @@ TEST_F(NavigationServiceTest, FindPathBatchAnswersInOrder) {
   *batch.add_requests() = TownPathRequest(west, east);
   *batch.add_requests() = TownPathRequest(west, west + Vec3{0, 300, 0});
   *batch.add_requests() = TownPathRequest(ramp, east);
-  grpc::ClientContext ctx;
-  SetDeadline(&ctx);
   v1::FindPathBatchResponse response;
-  const grpc::Status status = stub_->FindPathBatch(&ctx, batch, &response);
+  const grpc::Status status = Unary(*stub_, &NavigationStub::FindPathBatch, batch, &response);
   ASSERT_TRUE(status.ok()) << status.error_message();
-  ASSERT_EQ(response.responses_size(), 3);
-  EXPECT_EQ(response.responses(0).status(), v1::COMPLETE);
-  EXPECT_EQ(response.responses(1).status(), v1::END_OFF_MESH);
-  EXPECT_EQ(response.responses(2).status(), v1::COMPLETE);
+  ASSERT_EQ(response.results_size(), 3);
+  EXPECT_EQ(response.results(0).response().status(), v1::PATH_STATUS_COMPLETE);
+  EXPECT_EQ(response.results(1).response().status(), v1::PATH_STATUS_END_OFF_MESH);
+  EXPECT_EQ(response.results(2).response().status(), v1::PATH_STATUS_COMPLETE);
   // Same answer as the single call.
-  grpc::ClientContext single_ctx;
-  SetDeadline(&single_ctx);
   v1::FindPathResponse single;
-  ASSERT_TRUE(stub_->FindPath(&single_ctx, TownPathRequest(ramp, east), &single).ok());
-  EXPECT_EQ(single.SerializeAsString(), response.responses(2).SerializeAsString());
+  ASSERT_TRUE(Unary(*stub_, &NavigationStub::FindPath, TownPathRequest(ramp, east), &single).ok());
+  EXPECT_EQ(single.SerializeAsString(), response.results(2).response().SerializeAsString());
 }
 
 TEST_F(NavigationServiceTest, ValidateMoveAlongTheSurface) {
   const Vec3 west = ProbeAt(town(), kProbeWestBank);
   v1::ValidateMoveRequest request;
   request.set_map_id("town");
-  SetVec(west, request.mutable_from());
-  SetVec(west + Vec3{0, 0, 0.8f}, request.mutable_to());
-  grpc::ClientContext ctx;
-  SetDeadline(&ctx);
+  SetVec(west, request.mutable_start());
+  SetVec(west + Vec3{0, 0, 0.8f}, request.mutable_end());
   v1::ValidateMoveResponse response;
-  const grpc::Status status = stub_->ValidateMove(&ctx, request, &response);
+  const grpc::Status status = Unary(*stub_, &NavigationStub::ValidateMove, request, &response);
   ASSERT_TRUE(status.ok()) << status.error_message();
-  EXPECT_EQ(response.verdict(), v1::ValidateMoveResponse::VALID);
-  EXPECT_EQ(response.reason(), v1::ValidateMoveResponse::REASON_NONE);
+  EXPECT_EQ(response.verdict(), v1::ValidateMoveResponse::VERDICT_VALID);
+  EXPECT_EQ(response.reason(), v1::ValidateMoveResponse::REASON_UNSPECIFIED);
   EXPECT_NEAR(response.distance(), 0.8f, 0.06f);
 }
 
@@ -150,10 +151,8 @@ TEST_F(NavigationServiceTest, RandomPointIsOnTheMeshAndSeedsRepeat) {
       SetVec(*center, request.mutable_center());
       request.set_radius(10);
     }
-    grpc::ClientContext ctx;
-    SetDeadline(&ctx);
     v1::RandomPointResponse response;
-    EXPECT_TRUE(stub_->RandomPoint(&ctx, request, &response).ok());
+    EXPECT_TRUE(Unary(*stub_, &NavigationStub::RandomPoint, request, &response).ok());
     return response;
   };
   const v1::RandomPointResponse a = call(42, std::nullopt);
@@ -179,10 +178,8 @@ TEST_F(NavigationServiceTest, RaycastAndNearestPoint) {
   ray.set_map_id("town");
   SetVec(west, ray.mutable_start());
   SetVec(west + Vec3{0, 0, 0.5f}, ray.mutable_end());
-  grpc::ClientContext ctx;
-  SetDeadline(&ctx);
   v1::RaycastResponse hit_or_not;
-  ASSERT_TRUE(stub_->Raycast(&ctx, ray, &hit_or_not).ok());
+  ASSERT_TRUE(Unary(*stub_, &NavigationStub::Raycast, ray, &hit_or_not).ok());
   NavQuery direct(town().map);
   RaycastResult expected;
   ASSERT_TRUE(direct
@@ -196,10 +193,8 @@ TEST_F(NavigationServiceTest, RaycastAndNearestPoint) {
   v1::NearestPointRequest nearest;
   nearest.set_map_id("town");
   SetVec(west + Vec3{0, 1.5f, 0}, nearest.mutable_position());
-  grpc::ClientContext ctx2;
-  SetDeadline(&ctx2);
   v1::NearestPointResponse found;
-  ASSERT_TRUE(stub_->NearestPoint(&ctx2, nearest, &found).ok());
+  ASSERT_TRUE(Unary(*stub_, &NavigationStub::NearestPoint, nearest, &found).ok());
   ASSERT_TRUE(found.found());
   EXPECT_NEAR(found.position().y(), west.y, 0.1f);
   EXPECT_NEAR(found.distance(), 1.5f, 0.1f);
@@ -207,12 +202,11 @@ TEST_F(NavigationServiceTest, RaycastAndNearestPoint) {
 }
 
 TEST_F(NavigationServiceTest, MapInfoAndListMaps) {
-  grpc::ClientContext ctx;
-  SetDeadline(&ctx);
   v1::GetMapInfoRequest request;
   request.set_map_id("town");
-  v1::MapInfo info;
-  ASSERT_TRUE(stub_->GetMapInfo(&ctx, request, &info).ok());
+  v1::GetMapInfoResponse answer;
+  ASSERT_TRUE(Unary(*stub_, &NavigationStub::GetMapInfo, request, &answer).ok());
+  const v1::MapInfo& info = answer.map();
   const MapInfo& truth = town().map->info();
   EXPECT_EQ(info.map_id(), "town");
   EXPECT_EQ(info.polygons(), truth.polygon_count);
@@ -220,33 +214,33 @@ TEST_F(NavigationServiceTest, MapInfoAndListMaps) {
   EXPECT_EQ(info.tiles(), town().map->tile_count());
   EXPECT_EQ(info.islands(), truth.islands.size());
   EXPECT_EQ(info.file_bytes(), town().bytes.size());
-  EXPECT_GT(info.loaded_unix_ms(), 0);
+  EXPECT_GT(info.load_time().seconds(), 1700000000);
+  EXPECT_EQ(info.map_version(), 1u);
+  EXPECT_THAT(info.agent_types(), ::testing::ElementsAre(""));
   EXPECT_GT(info.areas_size(), 0);
 
-  grpc::ClientContext ctx2;
-  SetDeadline(&ctx2);
   v1::ListMapsResponse list;
-  ASSERT_TRUE(stub_->ListMaps(&ctx2, v1::ListMapsRequest(), &list).ok());
+  ASSERT_TRUE(Unary(*stub_, &NavigationStub::ListMaps, v1::ListMapsRequest(), &list).ok());
   ASSERT_EQ(list.maps_size(), 1);
   EXPECT_EQ(list.maps(0).map_id(), "town");
 }
 
 TEST_F(NavigationServiceTest, HealthIsServingPerService) {
   auto health = grpc::health::v1::Health::NewStub(channel_);
-  for (const char* service : {"", "waymesh.v1.Navigation"}) {
-    grpc::ClientContext ctx;
-    SetDeadline(&ctx);
+  for (const char* service : {"", "waymesh.v1.NavigationService"}) {
     grpc::health::v1::HealthCheckRequest request;
     request.set_service(service);
     grpc::health::v1::HealthCheckResponse response;
+    grpc::ClientContext ctx;
+    SetDeadline(&ctx);
     ASSERT_TRUE(health->Check(&ctx, request, &response).ok()) << service;
     EXPECT_EQ(response.status(), grpc::health::v1::HealthCheckResponse::SERVING) << service;
   }
-  grpc::ClientContext ctx;
-  SetDeadline(&ctx);
   grpc::health::v1::HealthCheckRequest unknown;
   unknown.set_service("no.such.Service");
   grpc::health::v1::HealthCheckResponse response;
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx);
   EXPECT_EQ(health->Check(&ctx, unknown, &response).error_code(), grpc::StatusCode::NOT_FOUND);
 }
 
@@ -254,7 +248,7 @@ TEST_F(NavigationServiceTest, HealthIsServingPerService) {
 TEST_F(NavigationServiceTest, ReflectionListsTheService) {
   absl::StatusOr<std::string> services = ReflectionListServices(channel_);
   ASSERT_TRUE(services.ok()) << services.status();
-  EXPECT_THAT(*services, ::testing::HasSubstr("waymesh.v1.Navigation"));
+  EXPECT_THAT(*services, ::testing::HasSubstr("waymesh.v1.NavigationService"));
 }
 
 }  // namespace

@@ -31,7 +31,7 @@ TEST(PrometheusScrapeTest, PrometheusReadsCountersAndHistogramsFromMetricsEndpoi
   auto up = prom.WaitFor("up{job=\"waymesh\"}", [](double v) { return v == 1; });
   ASSERT_TRUE(up.ok()) << up.status() << "\n" << prom.Log();
   const std::string count_query =
-      "sum(grpc_server_handling_seconds_count{grpc_service=\"waymesh.v1.Navigation\","
+      "sum(grpc_server_handling_seconds_count{grpc_service=\"waymesh.v1.NavigationService\","
       "grpc_method=\"FindPath\",grpc_type=\"unary\"})";
   auto count = prom.WaitFor(count_query, [](double v) { return v == 6; });
   EXPECT_TRUE(count.ok()) << count.status();

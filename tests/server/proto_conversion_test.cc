@@ -9,11 +9,11 @@ namespace waymesh::server {
 namespace {
 
 TEST(ProtoConversionTest, EveryQueryStatusHasItsWireStatus) {
-  EXPECT_EQ(ToPathStatus(QueryStatus::kComplete), v1::COMPLETE);
-  EXPECT_EQ(ToPathStatus(QueryStatus::kPartial), v1::PARTIAL);
-  EXPECT_EQ(ToPathStatus(QueryStatus::kNoPath), v1::NO_PATH);
-  EXPECT_EQ(ToPathStatus(QueryStatus::kStartOffMesh), v1::START_OFF_MESH);
-  EXPECT_EQ(ToPathStatus(QueryStatus::kEndOffMesh), v1::END_OFF_MESH);
+  EXPECT_EQ(ToPathStatus(QueryStatus::kComplete), v1::PATH_STATUS_COMPLETE);
+  EXPECT_EQ(ToPathStatus(QueryStatus::kPartial), v1::PATH_STATUS_PARTIAL);
+  EXPECT_EQ(ToPathStatus(QueryStatus::kNoPath), v1::PATH_STATUS_NO_PATH);
+  EXPECT_EQ(ToPathStatus(QueryStatus::kStartOffMesh), v1::PATH_STATUS_START_OFF_MESH);
+  EXPECT_EQ(ToPathStatus(QueryStatus::kEndOffMesh), v1::PATH_STATUS_END_OFF_MESH);
 }
 
 TEST(ProtoConversionTest, NoPathAnswersCarryNoWaypointsPartialOnesDo) {
@@ -23,13 +23,13 @@ TEST(ProtoConversionTest, NoPathAnswersCarryNoWaypointsPartialOnesDo) {
   r.length = 12;
   v1::FindPathResponse out;
   ToProto(r, &out);
-  EXPECT_EQ(out.status(), v1::NO_PATH);
+  EXPECT_EQ(out.status(), v1::PATH_STATUS_NO_PATH);
   EXPECT_EQ(out.waypoints_size(), 0);
   EXPECT_EQ(out.length(), 0);
   r.status = QueryStatus::kPartial;
   v1::FindPathResponse partial;
   ToProto(r, &partial);
-  EXPECT_EQ(partial.status(), v1::PARTIAL);
+  EXPECT_EQ(partial.status(), v1::PATH_STATUS_PARTIAL);
   EXPECT_EQ(partial.waypoints_size(), 3);
   EXPECT_EQ(partial.length(), 12);
 }

@@ -59,8 +59,8 @@ TEST(RequestValidationTest, MinimalRequestsPass) {
   EXPECT_TRUE(ValidateFindPath(GoodPath()).ok());
   v1::ValidateMoveRequest move;
   move.set_map_id("town");
-  Set(move.mutable_from(), 0, 0, 0);
-  Set(move.mutable_to(), 1, 0, 1);
+  Set(move.mutable_start(), 0, 0, 0);
+  Set(move.mutable_end(), 1, 0, 1);
   EXPECT_TRUE(ValidateValidateMove(move).ok());
   v1::RandomPointRequest random;
   random.set_map_id("town");
@@ -160,28 +160,26 @@ TEST(RequestValidationTest, PathOptionLimits) {
   }
 }
 
-TEST(RequestValidationTest, BatchNamesTheItem) {
-  v1::FindPathBatchRequest batch;
-  for (int i = 0; i < 5; ++i) *batch.add_requests() = GoodPath();
-  EXPECT_TRUE(ValidateFindPathBatch(batch).ok());
-  batch.mutable_requests(3)->mutable_start()->set_x(kNaN);
-  ExpectInvalid(ValidateFindPathBatch(batch), "requests[3].start.x");
-  batch.mutable_requests(3)->mutable_start()->set_x(0);
-  batch.mutable_requests(4)->set_map_id("../up");
-  ExpectInvalid(ValidateFindPathBatch(batch), "requests[4].map_id");
+TEST(RequestValidationTest, BatchesHoldAtMostTheLimit) {
+  EXPECT_TRUE(ValidateBatchSize(kMaxBatchRequests).ok());
+  ExpectInvalid(ValidateBatchSize(kMaxBatchRequests + 1), "requests");
+}
 
-  v1::FindPathBatchRequest big;
-  for (int i = 0; i <= kMaxBatchRequests; ++i) *big.add_requests() = GoodPath();
-  ExpectInvalid(ValidateFindPathBatch(big), "requests");
-  big.mutable_requests()->RemoveLast();
-  EXPECT_TRUE(ValidateFindPathBatch(big).ok());
+TEST(RequestValidationTest, AgentTypesFollowTheMapIdRules) {
+  v1::FindPathRequest r = GoodPath();
+  r.set_agent_type("ogre");
+  EXPECT_TRUE(ValidateFindPath(r).ok());
+  r.set_agent_type("../ogre");
+  ExpectInvalid(ValidateFindPath(r), "agent_type");
+  r.set_agent_type("og@re");
+  ExpectInvalid(ValidateFindPath(r), "agent_type");
 }
 
 TEST(RequestValidationTest, MoveLimits) {
   v1::ValidateMoveRequest r;
   r.set_map_id("town");
-  Set(r.mutable_from(), 0, 0, 0);
-  Set(r.mutable_to(), 1, 0, 1);
+  Set(r.mutable_start(), 0, 0, 0);
+  Set(r.mutable_end(), 1, 0, 1);
   r.set_max_distance(kInf);
   ExpectInvalid(ValidateValidateMove(r), "max_distance");
   r.set_max_distance(-1);
@@ -191,8 +189,8 @@ TEST(RequestValidationTest, MoveLimits) {
   ExpectInvalid(ValidateValidateMove(r), "tolerance");
   r.set_tolerance(0.1f);
   EXPECT_TRUE(ValidateValidateMove(r).ok());
-  r.clear_from();
-  ExpectInvalid(ValidateValidateMove(r), "from");
+  r.clear_start();
+  ExpectInvalid(ValidateValidateMove(r), "start");
 }
 
 TEST(RequestValidationTest, RandomPointRadiusNeedsToBePositiveWithACenter) {

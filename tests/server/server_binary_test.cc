@@ -102,7 +102,7 @@ TEST(ServerBinaryTest, ServesFromTheEnvironmentAndStopsCleanlyOnSigterm) {
                     &out),
             0)
       << out;
-  EXPECT_THAT(out, HasSubstr("\"COMPLETE\""));
+  EXPECT_THAT(out, HasSubstr("\"PATH_STATUS_COMPLETE\""));
   EXPECT_THAT(out, HasSubstr("\"waypoints\""));
   EXPECT_EQ(RunTool({WAYMESH_CLIENT_BIN, "--target=" + target, "--map=atlantis", "--start=0,0,0",
                      "--end=1,0,1"},

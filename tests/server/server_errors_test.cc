@@ -1,17 +1,20 @@
 // Every error code the service promises, over real TCP: INVALID_ARGUMENT naming the field,
-// NOT_FOUND, UNAUTHENTICATED, RESOURCE_EXHAUSTED from a full queue (at once, then as overload
-// shedding) and from the message size limit, DEADLINE_EXCEEDED and CANCELLED for calls that
-// expired or were cancelled while queued (their query never runs).
+// NOT_FOUND, UNAUTHENTICATED, RESOURCE_EXHAUSTED from a full queue (at once, with RetryInfo and
+// the pushback trailer, then as overload shedding) and from the message size limit,
+// DEADLINE_EXCEEDED and CANCELLED for calls that expired or were cancelled while queued (their
+// query never runs).
 
 #include <atomic>
 #include <limits>
 #include <thread>
 
-#include "support/demo_town.h"
+#include "error_details.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "support/demo_town.h"
 #include "test_server.h"
 #include "waymesh/server/call_interrupt.h"
+#include "waymesh/server/error_model.h"
 
 namespace waymesh::testing {
 namespace {
@@ -28,16 +31,25 @@ class ServerErrorsTest : public ::testing::Test {
   void Start(server::ServerConfig config, server::ServerHooks hooks = {}) {
     server_ = StartServer(config, std::move(hooks));
     ASSERT_NE(server_, nullptr);
-    stub_ = v1::Navigation::NewStub(Dial(*server_));
+    stub_ = v1::NavigationService::NewStub(Dial(*server_));
   }
 
+  // A FindPath call; the trailing metadata it got lands in *trailers when given.
   grpc::Status Call(const v1::FindPathRequest& request, absl::Duration deadline = absl::Seconds(20),
-                    const std::string& token = "") {
+                    const std::string& token = "",
+                    std::multimap<std::string, std::string>* trailers = nullptr) {
     grpc::ClientContext ctx;
     SetDeadline(&ctx, deadline);
     if (!token.empty()) ctx.AddMetadata("authorization", "Bearer " + token);
     v1::FindPathResponse response;
-    return stub_->FindPath(&ctx, request, &response);
+    const grpc::Status status = stub_->FindPath(&ctx, request, &response);
+    if (trailers != nullptr) {
+      for (const auto& [key, value] : ctx.GetServerTrailingMetadata()) {
+        trailers->emplace(std::string(key.data(), key.size()),
+                          std::string(value.data(), value.size()));
+      }
+    }
+    return status;
   }
 
   // Waits (bounded) until the server counts `n` unfinished calls.
@@ -51,7 +63,7 @@ class ServerErrorsTest : public ::testing::Test {
 
   TempDir maps_;
   std::unique_ptr<server::NavigationServer> server_;
-  std::unique_ptr<v1::Navigation::Stub> stub_;
+  std::unique_ptr<v1::NavigationService::Stub> stub_;
 };
 
 TEST_F(ServerErrorsTest, InvalidArgumentNamesTheField) {
@@ -82,8 +94,8 @@ TEST_F(ServerErrorsTest, InvalidArgumentNamesTheField) {
 
   v1::ValidateMoveRequest move;
   move.set_map_id("town");
-  SetVec({0, 0, 0}, move.mutable_from());
-  SetVec({1, 0, 0}, move.mutable_to());
+  SetVec({0, 0, 0}, move.mutable_start());
+  SetVec({1, 0, 0}, move.mutable_end());
   move.set_tolerance(-3);
   grpc::ClientContext ctx;
   SetDeadline(&ctx);
@@ -105,7 +117,7 @@ TEST_F(ServerErrorsTest, UnknownMapIsNotFound) {
   SetDeadline(&ctx);
   v1::GetMapInfoRequest info;
   info.set_map_id("atlantis");
-  v1::MapInfo out;
+  v1::GetMapInfoResponse out;
   EXPECT_EQ(stub_->GetMapInfo(&ctx, info, &out).error_code(), grpc::StatusCode::NOT_FOUND);
 }
 
@@ -132,9 +144,21 @@ TEST_F(ServerErrorsTest, FullQueueIsResourceExhaustedAtOnce) {
   std::thread b([&] { second = Call(BankToBankRequest()); });
   ASSERT_TRUE(WaitInFlight(2));  // the second waits in the queue
   const absl::Time before = absl::Now();
-  const grpc::Status third = Call(BankToBankRequest());
+  std::multimap<std::string, std::string> trailers;
+  const grpc::Status third = Call(BankToBankRequest(), absl::Seconds(20), "", &trailers);
   EXPECT_EQ(third.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
   EXPECT_LT(absl::Now() - before, absl::Seconds(5));  // answered without waiting for a worker
+  // Reason OVERLOADED, and how long to wait twice: a RetryInfo for clients that read details,
+  // the pushback trailer for gRPC's retry policy (the same delay).
+  const google::rpc::Status details = DetailsOf(third);
+  EXPECT_EQ(ReasonOf(details), server::reason::kOverloaded);
+  const std::optional<google::rpc::RetryInfo> retry = DetailOf<google::rpc::RetryInfo>(details);
+  ASSERT_TRUE(retry.has_value());
+  const int64_t delay_ms =
+      retry->retry_delay().seconds() * 1000 + retry->retry_delay().nanos() / 1000000;
+  EXPECT_EQ(delay_ms, server::kOverloadRetryDelay.count());
+  ASSERT_EQ(trailers.count("grpc-retry-pushback-ms"), 1u);
+  EXPECT_EQ(trailers.find("grpc-retry-pushback-ms")->second, std::to_string(delay_ms));
   // The overflow starts an overload episode (shedding is on by default): refusals say so.
   EXPECT_THAT(server_->metrics().Render(), HasSubstr("\nwaymesh_overloaded 1\n"));
   const grpc::Status fourth = Call(BankToBankRequest());
@@ -199,8 +223,9 @@ TEST(CallLivenessTest, CancelledBeatsDeadlineAndBothStopWork) {
   EXPECT_TRUE(server::CallLiveness(false, later, now).ok());
   EXPECT_EQ(server::CallLiveness(false, now, now).code(), absl::StatusCode::kDeadlineExceeded);
   EXPECT_EQ(server::CallLiveness(true, later, now).code(), absl::StatusCode::kCancelled);
-  EXPECT_EQ(server::ToGrpcStatus(absl::DeadlineExceededError("x")).error_code(),
+  EXPECT_EQ(server::ToGrpcStatus(server::CallLiveness(false, now, now)).error_code(),
             grpc::StatusCode::DEADLINE_EXCEEDED);
+  EXPECT_EQ(server::ReasonOf(server::CallLiveness(true, later, now)), "CANCELLED");
   EXPECT_TRUE(server::ToGrpcStatus(absl::OkStatus()).ok());
 }
 

@@ -88,7 +88,7 @@ bool WaitServing(ChildProcess& server, grpc::Channel& channel) {
   return false;
 }
 
-grpc::Status FindPath(waymesh::v1::Navigation::Stub& stub, const std::string& map_id, Vec3 start,
+grpc::Status FindPath(waymesh::v1::NavigationService::Stub& stub, const std::string& map_id, Vec3 start,
                       Vec3 end, waymesh::v1::FindPathResponse* response) {
   grpc::ClientContext context;
   context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
@@ -130,12 +130,12 @@ TEST(ServerMetricsEndToEndTest, PrometheusReadsHandlingSecondsOfRealCalls) {
                                            grpc::InsecureChannelCredentials(), args);
   ASSERT_TRUE(WaitServing(**server, *channel)) << (*server)->Log();
 
-  auto stub = waymesh::v1::Navigation::NewStub(channel);
+  auto stub = waymesh::v1::NavigationService::NewStub(channel);
   for (int i = 0; i < kOkCalls; ++i) {
     waymesh::v1::FindPathResponse response;
     grpc::Status status = FindPath(*stub, "town", town->west_bank, town->east_bank, &response);
     ASSERT_TRUE(status.ok()) << status.error_message();
-    EXPECT_EQ(response.status(), waymesh::v1::COMPLETE);
+    EXPECT_EQ(response.status(), waymesh::v1::PATH_STATUS_COMPLETE);
   }
   const float nan = std::numeric_limits<float>::quiet_NaN();
   waymesh::v1::FindPathResponse ignored;
@@ -167,7 +167,7 @@ TEST(ServerMetricsEndToEndTest, PrometheusReadsHandlingSecondsOfRealCalls) {
   auto up = prom.WaitFor("up{job=\"waymesh\"}", exactly(1));
   ASSERT_TRUE(up.ok()) << up.status() << "\n" << prom.Log();
   const std::string find_path =
-      "grpc_service=\"waymesh.v1.Navigation\",grpc_method=\"FindPath\",grpc_type=\"unary\"";
+      "grpc_service=\"waymesh.v1.NavigationService\",grpc_method=\"FindPath\",grpc_type=\"unary\"";
   auto count =
       prom.WaitFor(absl::StrCat("sum(grpc_server_handling_seconds_count{", find_path, "})"),
                    exactly(kOkCalls + 2));

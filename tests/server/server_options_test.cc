@@ -18,7 +18,7 @@ class ServerOptionsTest : public ::testing::Test {
 
   // ListMaps on `channel`; the status only.
   static grpc::Status ListMaps(const std::shared_ptr<grpc::Channel>& channel) {
-    auto stub = v1::Navigation::NewStub(channel);
+    auto stub = v1::NavigationService::NewStub(channel);
     grpc::ClientContext ctx;
     SetDeadline(&ctx);
     v1::ListMapsResponse response;

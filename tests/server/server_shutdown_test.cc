@@ -39,7 +39,7 @@ class ServerShutdownTest : public ::testing::Test {
     server_ = StartServer(config, std::move(hooks));
     ASSERT_NE(server_, nullptr);
     channel_ = Dial(*server_);
-    stub_ = v1::Navigation::NewStub(channel_);
+    stub_ = v1::NavigationService::NewStub(channel_);
   }
 
   Health::ServingStatus HealthOf(const std::string& service) {
@@ -56,17 +56,17 @@ class ServerShutdownTest : public ::testing::Test {
   TempDir maps_;
   std::unique_ptr<server::NavigationServer> server_;
   std::shared_ptr<grpc::Channel> channel_;
-  std::unique_ptr<v1::Navigation::Stub> stub_;
+  std::unique_ptr<v1::NavigationService::Stub> stub_;
 };
 
 TEST_F(ServerShutdownTest, DrainingFlipsHealthAndRefusesNewCalls) {
   Start();
   EXPECT_EQ(HealthOf(""), Health::SERVING);
-  EXPECT_EQ(HealthOf("waymesh.v1.Navigation"), Health::SERVING);
+  EXPECT_EQ(HealthOf("waymesh.v1.NavigationService"), Health::SERVING);
   ASSERT_TRUE(Call().ok());
   server_->BeginDrain();
   EXPECT_EQ(HealthOf(""), Health::NOT_SERVING);
-  EXPECT_EQ(HealthOf("waymesh.v1.Navigation"), Health::NOT_SERVING);
+  EXPECT_EQ(HealthOf("waymesh.v1.NavigationService"), Health::NOT_SERVING);
   EXPECT_EQ(Call().error_code(), grpc::StatusCode::UNAVAILABLE);
   server_->Shutdown(absl::Seconds(1));
 }
@@ -92,7 +92,7 @@ TEST_F(ServerShutdownTest, ShutdownDrainsCallsInFlight) {
   // While it drains: not serving, new work refused, old work still pending.
   Health::ServingStatus seen = Health::SERVING;
   for (int i = 0; i < 400 && seen != Health::NOT_SERVING; ++i) {
-    seen = HealthOf("waymesh.v1.Navigation");
+    seen = HealthOf("waymesh.v1.NavigationService");
     if (seen != Health::NOT_SERVING) std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   EXPECT_EQ(seen, Health::NOT_SERVING);
@@ -135,7 +135,7 @@ class CodeCounter {
   CodeCounter(const std::string& target, int threads) {
     for (int t = 0; t < threads; ++t) {
       threads_.emplace_back([this, target] {
-        auto stub = v1::Navigation::NewStub(
+        auto stub = v1::NavigationService::NewStub(
             grpc::CreateChannel(target, grpc::InsecureChannelCredentials()));
         for (int i = 0; i < 1000000 && !stop_; ++i) {
           grpc::ClientContext ctx;
@@ -213,7 +213,7 @@ TEST_F(ServerShutdownTest, AnIdleServerExitsAtOnceWithAClientConnected) {
   SetDeadline(&ctx);
   v1::FindPathResponse response;
   ASSERT_TRUE(
-      v1::Navigation::NewStub(channel)->FindPath(&ctx, BankToBankRequest(), &response).ok());
+      v1::NavigationService::NewStub(channel)->FindPath(&ctx, BankToBankRequest(), &response).ok());
   // The channel stays connected while the server is told to stop.
   const absl::Time start = absl::Now();
   (*server)->process().Signal(SIGTERM);

@@ -67,7 +67,7 @@ class ServerTlsTest : public ::testing::Test {
 
   // A FindPath over a channel with `credentials`; the status only.
   grpc::Status CallWith(const std::shared_ptr<grpc::ChannelCredentials>& credentials) {
-    auto stub = v1::Navigation::NewStub(grpc::CreateChannel(server_->target(), credentials));
+    auto stub = v1::NavigationService::NewStub(grpc::CreateChannel(server_->target(), credentials));
     grpc::ClientContext ctx;
     SetDeadline(&ctx, absl::Seconds(10));
     v1::FindPathResponse response;
@@ -146,7 +146,7 @@ TEST_F(ServerTlsTest, HealthPortAnswersPlaintextProbesWhileTheApiNeedsTls) {
             absl::StrCat("error ", grpc::StatusCode::UNAVAILABLE));
   EXPECT_TRUE(CallWith(Tls("client")).ok());
   // The health port serves health only: no navigation service, no reflection.
-  auto stub = v1::Navigation::NewStub(probe);
+  auto stub = v1::NavigationService::NewStub(probe);
   grpc::ClientContext ctx;
   SetDeadline(&ctx, absl::Seconds(10));
   v1::FindPathResponse response;

@@ -43,6 +43,16 @@ std::shared_ptr<grpc::Channel> Dial(const server::NavigationServer& server) {
   return grpc::CreateChannel(server.target(), grpc::InsecureChannelCredentials());
 }
 
+void ServedMapsTest::SetUp() {
+  WriteMaps();
+  server_ = StartServer(TestConfig(maps_.path()));
+  ASSERT_NE(server_, nullptr);
+  channel_ = Dial(*server_);
+  stub_ = v1::NavigationService::NewStub(channel_);
+}
+
+void ServedMapsTest::WriteMaps() { maps_.Write("town.wmesh", Town().bytes); }
+
 absl::StatusOr<grpc::health::v1::HealthCheckResponse::ServingStatus> CheckHealth(
     const std::shared_ptr<grpc::Channel>& channel, const std::string& service,
     absl::Duration timeout) {

@@ -11,6 +11,8 @@
 #include "absl/time/time.h"
 #include "grpc/health/v1/health.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
+#include "gtest/gtest.h"
+#include "support/demo_town.h"
 #include "waymesh/core/vec3.h"
 #include "waymesh/server/navigation_server.h"
 #include "waymesh/v1/navigation.grpc.pb.h"
@@ -39,6 +41,33 @@ absl::StatusOr<grpc::health::v1::HealthCheckResponse::ServingStatus> CheckHealth
 // Asks `channel`'s server reflection (v1alpha) to list its services: the raw reply bytes (the
 // service names appear in them as text), or the call's error (UNIMPLEMENTED: no reflection).
 absl::StatusOr<std::string> ReflectionListServices(const std::shared_ptr<grpc::Channel>& channel);
+
+using NavigationStub = v1::NavigationService::Stub;
+
+// One unary call with the test deadline: Unary(stub, &NavigationStub::FindPath, request,
+// &response).
+template <typename Request, typename Response>
+grpc::Status Unary(NavigationStub& stub,
+                   grpc::Status (NavigationStub::*method)(grpc::ClientContext*, const Request&,
+                                                          Response*),
+                   const Request& request, Response* response) {
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx);
+  return (stub.*method)(&ctx, request, response);
+}
+
+// A test server on `maps` (default: the demo town as town.wmesh) and a stub to it.
+class ServedMapsTest : public ::testing::Test {
+ protected:
+  void SetUp() override;
+  // The maps the server starts with; the default writes Town() as town.wmesh.
+  virtual void WriteMaps();
+
+  TempDir maps_;
+  std::unique_ptr<server::NavigationServer> server_;
+  std::shared_ptr<grpc::Channel> channel_;
+  std::unique_ptr<v1::NavigationService::Stub> stub_;
+};
 
 void SetVec(Vec3 v, v1::Vec3* out);
 inline Vec3 GetVec(const v1::Vec3& v) { return {v.x(), v.y(), v.z()}; }

@@ -28,14 +28,14 @@ class ValidateMoveTest : public ::testing::Test {
   }
   void SetUp() override {
     ASSERT_NE(server_, nullptr);
-    stub_ = v1::Navigation::NewStub(Dial(*server_));
+    stub_ = v1::NavigationService::NewStub(Dial(*server_));
   }
 
   Verdict Move(Vec3 from, Vec3 to, float max_distance = 0) {
     v1::ValidateMoveRequest request;
     request.set_map_id("town");
-    SetVec(from, request.mutable_from());
-    SetVec(to, request.mutable_to());
+    SetVec(from, request.mutable_start());
+    SetVec(to, request.mutable_end());
     request.set_max_distance(max_distance);
     grpc::ClientContext ctx;
     SetDeadline(&ctx);
@@ -47,7 +47,7 @@ class ValidateMoveTest : public ::testing::Test {
 
   static TempDir* maps_;
   static server::NavigationServer* server_;
-  std::unique_ptr<v1::Navigation::Stub> stub_;
+  std::unique_ptr<v1::NavigationService::Stub> stub_;
 };
 
 TempDir* ValidateMoveTest::maps_ = nullptr;
@@ -79,35 +79,35 @@ TEST_F(ValidateMoveTest, ThroughTheCourtyardWallIsBlocked) {
   const std::optional<Vec3> outside = OutsideCourtyard(Town(), inside);
   ASSERT_TRUE(outside.has_value()) << "no walkable ground west of the courtyard wall";
   const Verdict in = Move(*outside, inside);
-  EXPECT_EQ(in.verdict(), Verdict::INVALID);
-  EXPECT_EQ(in.reason(), Verdict::BLOCKED_BY_WALL);
+  EXPECT_EQ(in.verdict(), Verdict::VERDICT_INVALID);
+  EXPECT_EQ(in.reason(), Verdict::REASON_BLOCKED_BY_WALL);
   // Rubber-banded to the outside of the wall: short of the destination, not past it.
   const Vec3 reached = GetVec(in.reached());
   EXPECT_GT(DistanceXZ(reached, inside), 0.3f);
   EXPECT_LT(DistanceXZ(reached, *outside), DistanceXZ(*outside, inside));
   const Verdict out = Move(inside, *outside);
-  EXPECT_EQ(out.reason(), Verdict::BLOCKED_BY_WALL);
+  EXPECT_EQ(out.reason(), Verdict::REASON_BLOCKED_BY_WALL);
 }
 
 TEST_F(ValidateMoveTest, OffMeshEnds) {
   const Vec3 west = ProbeAt(Town(), kProbeWestBank);
   const Verdict from = Move(west + Vec3{0, 60, 0}, west);
-  EXPECT_EQ(from.verdict(), Verdict::INVALID);
-  EXPECT_EQ(from.reason(), Verdict::FROM_OFF_MESH);
+  EXPECT_EQ(from.verdict(), Verdict::VERDICT_INVALID);
+  EXPECT_EQ(from.reason(), Verdict::REASON_START_OFF_MESH);
   const Verdict to = Move(west, west + Vec3{0.5f, 60, 0});
-  EXPECT_EQ(to.verdict(), Verdict::INVALID);
-  EXPECT_EQ(to.reason(), Verdict::TO_OFF_MESH);
+  EXPECT_EQ(to.verdict(), Verdict::VERDICT_INVALID);
+  EXPECT_EQ(to.reason(), Verdict::REASON_END_OFF_MESH);
 }
 
 TEST_F(ValidateMoveTest, TooFarIsRubberBandedToTheAllowedDistance) {
   const Vec3 west = ProbeAt(Town(), kProbeWestBank);
   const Vec3 ahead = west + Vec3{0, 0, 3};
-  ASSERT_EQ(Move(west, ahead).reason(), Verdict::REASON_NONE) << "the test needs open ground";
+  ASSERT_EQ(Move(west, ahead).reason(), Verdict::REASON_UNSPECIFIED) << "the test needs open ground";
   const Verdict far = Move(west, ahead, /*max_distance=*/1.0f);
-  EXPECT_EQ(far.verdict(), Verdict::INVALID);
-  EXPECT_EQ(far.reason(), Verdict::TOO_FAR);
+  EXPECT_EQ(far.verdict(), Verdict::VERDICT_INVALID);
+  EXPECT_EQ(far.reason(), Verdict::REASON_TOO_FAR);
   EXPECT_NEAR(far.distance(), 1.0f, 0.05f);
-  EXPECT_EQ(Move(west, ahead, /*max_distance=*/3.5f).verdict(), Verdict::VALID);
+  EXPECT_EQ(Move(west, ahead, /*max_distance=*/3.5f).verdict(), Verdict::VERDICT_VALID);
 }
 
 TEST_F(ValidateMoveTest, BridgeDeckAndWalkwayAreDifferentFloors) {
@@ -118,19 +118,19 @@ TEST_F(ValidateMoveTest, BridgeDeckAndWalkwayAreDifferentFloors) {
 
   // Along the deck: fine, and the mover stays up on the deck.
   const Verdict along = Move(deck_centre, deck_above);
-  EXPECT_EQ(along.verdict(), Verdict::VALID) << along.reason();
+  EXPECT_EQ(along.verdict(), Verdict::VERDICT_VALID) << along.reason();
   EXPECT_NEAR(along.reached().y(), deck_above.y, 0.3f);
 
   // From the walkway to the deck spot right above: the walk ends under the deck.
   const Verdict up = Move(walkway, deck_above);
-  EXPECT_EQ(up.verdict(), Verdict::INVALID);
-  EXPECT_EQ(up.reason(), Verdict::WRONG_FLOOR);
+  EXPECT_EQ(up.verdict(), Verdict::VERDICT_INVALID);
+  EXPECT_EQ(up.reason(), Verdict::REASON_WRONG_FLOOR);
   EXPECT_NEAR(up.reached().y(), walkway.y, 0.3f);
 
   // From the deck down to the walkway spot below: the walk ends on the deck.
   const Verdict down = Move(deck_above, walkway);
-  EXPECT_EQ(down.verdict(), Verdict::INVALID);
-  EXPECT_EQ(down.reason(), Verdict::WRONG_FLOOR);
+  EXPECT_EQ(down.verdict(), Verdict::VERDICT_INVALID);
+  EXPECT_EQ(down.reason(), Verdict::REASON_WRONG_FLOOR);
   EXPECT_NEAR(down.reached().y(), deck_above.y, 0.3f);
 }
 

@@ -35,7 +35,7 @@ double Handled(server::NavigationServer& server, const std::string& method,
       .value_or(-1);
 }
 
-// Sends `bytes` as the request of /waymesh.v1.Navigation/<method> and returns the status.
+// Sends `bytes` as the request of /waymesh.v1.NavigationService/<method> and returns the status.
 grpc::Status SendRaw(const std::shared_ptr<grpc::Channel>& channel, const std::string& method,
                      const std::string& bytes) {
   grpc::GenericStub stub(channel);
@@ -45,7 +45,7 @@ grpc::Status SendRaw(const std::shared_ptr<grpc::Channel>& channel, const std::s
   grpc::ByteBuffer request(&slice, 1);
   grpc::ByteBuffer response;
   std::promise<grpc::Status> done;
-  stub.UnaryCall(&ctx, "/waymesh.v1.Navigation/" + method, grpc::StubOptions(), &request, &response,
+  stub.UnaryCall(&ctx, "/waymesh.v1.NavigationService/" + method, grpc::StubOptions(), &request, &response,
                  [&done](grpc::Status status) { done.set_value(status); });
   return done.get_future().get();
 }
@@ -78,7 +78,7 @@ TEST_F(WireErrorsTest, UnparseableRequestsAreInvalidArgumentAndCounted) {
   grpc::ClientContext ctx;
   SetDeadline(&ctx);
   EXPECT_TRUE(
-      v1::Navigation::NewStub(channel)->FindPath(&ctx, BankToBankRequest(), &response).ok());
+      v1::NavigationService::NewStub(channel)->FindPath(&ctx, BankToBankRequest(), &response).ok());
 }
 
 TEST_F(WireErrorsTest, AResponseOverTheLimitIsResourceExhaustedAndCountedSo) {
@@ -87,7 +87,7 @@ TEST_F(WireErrorsTest, AResponseOverTheLimitIsResourceExhaustedAndCountedSo) {
   auto call = [&](server::NavigationServer& server, v1::FindPathBatchResponse* response) {
     grpc::ClientContext ctx;
     SetDeadline(&ctx);
-    return v1::Navigation::NewStub(Dial(server))->FindPathBatch(&ctx, batch, response);
+    return v1::NavigationService::NewStub(Dial(server))->FindPathBatch(&ctx, batch, response);
   };
   // The answer's size under the default limit, then a limit between request and answer.
   v1::FindPathBatchResponse full;
@@ -116,7 +116,7 @@ TEST_F(WireErrorsTest, AScrapeNeverCountsMoreCallsHandledThanStarted) {
   std::vector<std::thread> callers;
   for (int t = 0; t < 4; ++t) {
     callers.emplace_back([&, channel = Dial(*server)] {
-      auto stub = v1::Navigation::NewStub(channel);
+      auto stub = v1::NavigationService::NewStub(channel);
       for (int i = 0; i < 100000 && !stop; ++i) {
         grpc::ClientContext ctx;
         SetDeadline(&ctx);

@@ -41,30 +41,35 @@ Json ReadJson(const std::string& path) {
 
 Vec3 V(const Json& j) { return {j["x"].get<float>(), j["y"].get<float>(), j["z"].get<float>()}; }
 
-TEST(LoadDataCliTest, FindPathPairsAreReachableAndTheSeedFixesTheFile) {
-  const std::string dir = TempDir("loaddata_findpath");
-  const std::string map = BuildTown(dir);
-  const std::string out = dir + "/findpath.json";
-  CliResult r = RunCli("loaddata '" + map + "' --rpc FindPath --count 40 --seed 3 -o '" + out + "'");
-  ASSERT_EQ(r.exit_code, 0) << r.out;
-  const Json data = ReadJson(out);
-  ASSERT_TRUE(data.is_array());
-  ASSERT_EQ(data.size(), 40u);
-  auto loaded = LoadMapFile(map);
+// Every FindPath request of `requests` has a complete path on the map at `map_path`.
+void ExpectCompletePaths(const std::string& map_path, const Json& requests) {
+  auto loaded = LoadMapFile(map_path);
   ASSERT_TRUE(loaded.ok()) << loaded.status();
   NavQuery q(*loaded);
   PathResult path;
   PathOptions po;
-  for (const Json& req : data) {
-    EXPECT_EQ(req["map_id"], "town");
+  for (const Json& req : requests) {
     ASSERT_TRUE(q.FindPath(V(req["start"]), V(req["end"]), QueryFilter(), po, &path).ok());
     EXPECT_EQ(path.status, QueryStatus::kComplete) << req.dump();
   }
+}
+
+TEST(LoadDataCliTest, FindPathPairsAreReachableAndTheSeedFixesTheFile) {
+  const std::string dir = TempDir("loaddata_findpath");
+  const std::string map = BuildTown(dir);
+  const std::string out = dir + "/findpath.json";
+  CliResult r =
+      RunCli("loaddata '" + map + "' --rpc FindPath --count 40 --seed 3 -o '" + out + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const Json data = ReadJson(out);
+  ASSERT_TRUE(data.is_array());
+  ASSERT_EQ(data.size(), 40u);
+  for (const Json& req : data) EXPECT_EQ(req["map_id"], "town");
+  ExpectCompletePaths(map, data);
   const std::string again = dir + "/again.json";
-  ASSERT_EQ(
-      RunCli("loaddata '" + map + "' --rpc FindPath --count 40 --seed 3 -o '" + again + "'")
-          .exit_code,
-      0);
+  ASSERT_EQ(RunCli("loaddata '" + map + "' --rpc FindPath --count 40 --seed 3 -o '" + again + "'")
+                .exit_code,
+            0);
   EXPECT_EQ(ReadJson(again), data);
 }
 
@@ -74,10 +79,12 @@ TEST(LoadDataCliTest, EveryRpcGetsItsFieldsAndZonesStayLocal) {
   const struct {
     const char* rpc;
     const char* fields[3];
-  } kinds[] = {{"ValidateMove", {"from", "to", "max_distance"}},
+  } kinds[] = {{"ValidateMove", {"start", "end", "max_distance"}},
                {"Raycast", {"start", "end", nullptr}},
                {"NearestPoint", {"position", nullptr, nullptr}},
-               {"RandomPoint", {"center", "radius", nullptr}}};
+               {"RandomPoint", {"center", "radius", nullptr}},
+               {"FindDistanceToWall", {"position", "max_radius", nullptr}},
+               {"FindPolygonsInCircle", {"center", "radius", nullptr}}};
   for (const auto& k : kinds) {
     const std::string out = dir + "/" + k.rpc + ".json";
     CliResult r = RunCli("loaddata '" + map + "' --rpc " + k.rpc + " --map-id zone1 --count 20 " +
@@ -95,10 +102,43 @@ TEST(LoadDataCliTest, EveryRpcGetsItsFieldsAndZonesStayLocal) {
     }
     if (std::string(k.rpc) == "ValidateMove") {
       // Requests alternate between the two zones: even ones stay within 2 radii of each other.
-      const Vec3 a = V(data[0]["from"]), b = V(data[2]["from"]);
+      const Vec3 a = V(data[0]["start"]), b = V(data[2]["start"]);
       EXPECT_LE(std::hypot(a.x - b.x, a.z - b.z), 30.0f + 1e-3f);
     }
   }
+}
+
+TEST(LoadDataCliTest, BatchesHoldBatchSizeRequestsOfTheirSingleRpc) {
+  const std::string dir = TempDir("loaddata_batch");
+  const std::string map = BuildTown(dir);
+  const std::string out = dir + "/batch.json";
+  CliResult r = RunCli("loaddata '" + map + "' --rpc FindPathBatch --count 3 --batch-size 7 " +
+                       "--max-path-distance 30 -o '" + out + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const Json data = ReadJson(out);
+  ASSERT_EQ(data.size(), 3u);
+  for (const Json& batch : data) {
+    ASSERT_EQ(batch.size(), 1u) << "a batch message holds only `requests`";
+    ASSERT_EQ(batch["requests"].size(), 7u);
+    ExpectCompletePaths(map, batch["requests"]);
+    for (const Json& req : batch["requests"]) {
+      EXPECT_LE(std::hypot(req["start"]["x"].get<float>() - req["end"]["x"].get<float>(),
+                           req["start"]["z"].get<float>() - req["end"]["z"].get<float>()),
+                30.0f + 1e-3f);
+    }
+  }
+  EXPECT_NE(data[0]["requests"][0], data[1]["requests"][0]);  // fresh draws per batch
+  for (const char* rpc : {"ValidateMoveBatch", "RaycastBatch"}) {
+    CliResult other = RunCli("loaddata '" + map + "' --rpc " + rpc + " --count 2 --batch-size 3");
+    ASSERT_EQ(other.exit_code, 0) << other.out;
+    const Json parsed = Json::parse(other.out);
+    ASSERT_EQ(parsed.size(), 2u) << rpc;
+    EXPECT_EQ(parsed[1]["requests"].size(), 3u) << rpc;
+    EXPECT_TRUE(parsed[1]["requests"][2].contains("end")) << rpc;
+  }
+  CliResult too_big = RunCli("loaddata '" + map + "' --rpc FindPathBatch --batch-size 1025");
+  EXPECT_EQ(too_big.exit_code, 2);
+  EXPECT_THAT(too_big.out, HasSubstr("--batch-size"));
 }
 
 TEST(LoadDataCliTest, BadArgumentsSayWhatIsWrong) {

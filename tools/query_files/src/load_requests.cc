@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "nlohmann/json.hpp"
 #include "waymesh/core/nav_query.h"
 
@@ -52,8 +53,8 @@ class RequestSampler {
       }
       case LoadRpc::kValidateMove: {
         const Vec3 to = Along(start->pos, Uniform(0.25f, 1.0f) * options_.move_length);
-        r["from"] = Vec(start->pos);
-        r["to"] = Vec(to);
+        r["start"] = Vec(start->pos);
+        r["end"] = Vec(to);
         r["max_distance"] = 2 * options_.move_length;
         break;
       }
@@ -70,6 +71,18 @@ class RequestSampler {
       case LoadRpc::kNearestPoint:
         r["position"] = Vec(start->pos + Vec3{Uniform(-1, 1), Uniform(0, 1), Uniform(-1, 1)});
         break;
+      case LoadRpc::kFindDistanceToWall:
+        r["position"] = Vec(start->pos);
+        r["max_radius"] = options_.query_radius;
+        break;
+      case LoadRpc::kFindPolygonsInCircle:
+        r["center"] = Vec(start->pos);
+        r["radius"] = options_.query_radius;
+        break;
+      case LoadRpc::kFindPathBatch:
+      case LoadRpc::kValidateMoveBatch:
+      case LoadRpc::kRaycastBatch:
+        return std::nullopt;  // batches are made of single requests (SingleRpc)
     }
     return r;
   }
@@ -117,6 +130,34 @@ class RequestSampler {
   PathResult path_;
 };
 
+// The RPC a batch RPC is made of (itself for the others).
+LoadRpc SingleRpc(LoadRpc rpc) {
+  switch (rpc) {
+    case LoadRpc::kFindPathBatch:
+      return LoadRpc::kFindPath;
+    case LoadRpc::kValidateMoveBatch:
+      return LoadRpc::kValidateMove;
+    case LoadRpc::kRaycastBatch:
+      return LoadRpc::kRaycast;
+    default:
+      return rpc;
+  }
+}
+
+constexpr struct {
+  const char* name;
+  LoadRpc rpc;
+} kLoadRpcNames[] = {{"FindPath", LoadRpc::kFindPath},
+                     {"FindPathBatch", LoadRpc::kFindPathBatch},
+                     {"ValidateMove", LoadRpc::kValidateMove},
+                     {"ValidateMoveBatch", LoadRpc::kValidateMoveBatch},
+                     {"Raycast", LoadRpc::kRaycast},
+                     {"RaycastBatch", LoadRpc::kRaycastBatch},
+                     {"RandomPoint", LoadRpc::kRandomPoint},
+                     {"NearestPoint", LoadRpc::kNearestPoint},
+                     {"FindDistanceToWall", LoadRpc::kFindDistanceToWall},
+                     {"FindPolygonsInCircle", LoadRpc::kFindPolygonsInCircle}};
+
 absl::Status CheckOptions(const LoadRequestOptions& o) {
   if (o.map_id.empty()) return absl::InvalidArgumentError("--map-id: must not be empty");
   if (o.count == 0 || o.count > kMaxRequests) {
@@ -132,39 +173,57 @@ absl::Status CheckOptions(const LoadRequestOptions& o) {
   }
   if (!positive(o.move_length)) return absl::InvalidArgumentError("--move-length: must be > 0");
   if (!positive(o.ray_length)) return absl::InvalidArgumentError("--ray-length: must be > 0");
+  if (!positive(o.query_radius)) return absl::InvalidArgumentError("--radius: must be > 0");
+  if (SingleRpc(o.rpc) != o.rpc && (o.batch_size == 0 || o.batch_size > kMaxBatchSize)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--batch-size: ", o.batch_size, " is not in 1..", kMaxBatchSize));
+  }
+  if (SingleRpc(o.rpc) != o.rpc && uint64_t{o.count} * o.batch_size > kMaxRequests) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--count x --batch-size: more than ", kMaxRequests, " requests"));
+  }
   return absl::OkStatus();
 }
 
 }  // namespace
 
 absl::StatusOr<LoadRpc> ParseLoadRpc(const std::string& name) {
-  if (name == "FindPath") return LoadRpc::kFindPath;
-  if (name == "ValidateMove") return LoadRpc::kValidateMove;
-  if (name == "Raycast") return LoadRpc::kRaycast;
-  if (name == "RandomPoint") return LoadRpc::kRandomPoint;
-  if (name == "NearestPoint") return LoadRpc::kNearestPoint;
+  std::vector<std::string> names;
+  for (const auto& entry : kLoadRpcNames) {
+    if (name == entry.name) return entry.rpc;
+    names.push_back(entry.name);
+  }
   return absl::InvalidArgumentError(
-      absl::StrCat("--rpc: '", name,
-                   "' is not one of FindPath, ValidateMove, Raycast, RandomPoint, NearestPoint"));
+      absl::StrCat("--rpc: '", name, "' is not one of ", absl::StrJoin(names, ", ")));
 }
 
 absl::StatusOr<std::string> GenerateLoadRequests(std::shared_ptr<const NavMap> map,
                                                  const LoadRequestOptions& options) {
   if (absl::Status s = CheckOptions(options); !s.ok()) return s;
   if (map->paged()) return absl::InvalidArgumentError("load requests need a resident map");
-  RequestSampler sampler(std::move(map), options);
+  LoadRequestOptions single = options;
+  single.rpc = SingleRpc(options.rpc);
+  const bool batch = single.rpc != options.rpc;
+  const uint32_t per_message = batch ? options.batch_size : 1;
+  RequestSampler sampler(std::move(map), single);
   if (absl::Status s = sampler.PickZones(); !s.ok()) return s;
   std::string out = "[\n";
-  for (uint32_t i = 0; i < options.count; ++i) {
-    std::optional<Json> r;
-    for (int attempt = 0; attempt < kTriesPerRequest && !r; ++attempt) r = sampler.Draw(i);
-    if (!r) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "request ", i, ": no valid sample in ", kTriesPerRequest,
-          " tries (no walkable surface, or zones / distances too small for this map)"));
+  uint32_t index = 0;
+  for (uint32_t m = 0; m < options.count; ++m) {
+    Json requests = Json::array();
+    for (uint32_t j = 0; j < per_message; ++j, ++index) {
+      std::optional<Json> r;
+      for (int attempt = 0; attempt < kTriesPerRequest && !r; ++attempt) r = sampler.Draw(index);
+      if (!r) {
+        return absl::FailedPreconditionError(absl::StrCat(
+            "request ", index, ": no valid sample in ", kTriesPerRequest,
+            " tries (no walkable surface, or zones / distances too small for this map)"));
+      }
+      requests.push_back(*std::move(r));
     }
-    // One request a line: diffable, and any JSON reader takes it.
-    absl::StrAppend(&out, " ", r->dump(), i + 1 < options.count ? ",\n" : "\n");
+    const Json message = batch ? Json{{"requests", std::move(requests)}} : requests[0];
+    // One message a line: diffable, and any JSON reader takes it.
+    absl::StrAppend(&out, " ", message.dump(), m + 1 < options.count ? ",\n" : "\n");
   }
   return out + "]\n";
 }

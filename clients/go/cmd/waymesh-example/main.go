@@ -1,17 +1,20 @@
 // Command waymesh-example is a small Waymesh client: it checks the server's health, describes
 // a map, asks for a path and validates a move, each call under its own deadline, and prints
 // one line per answer. The channel balances calls round-robin over every address the target
-// resolves to, which is how a zone server should talk to a Kubernetes headless Service.
+// resolves to, which is how a zone server should talk to a Kubernetes headless Service, and
+// retries overloaded or unavailable calls as clients/service_config.json says (after the delay
+// the server's grpc-retry-pushback-ms trailer asks for).
 //
 // Output (identical to the Java example's, so the two can be compared line by line):
 //
 //	health: SERVING
-//	map: town polygons=6496 tiles=16 islands=4
-//	path: COMPLETE waypoints=2 length=19.600
-//	move: INVALID reason=TOO_FAR distance=1.000 reached=-11.760,0.000,-21.260
+//	map: town version=1 polygons=6496 tiles=16 islands=4
+//	path: PATH_STATUS_COMPLETE waypoints=2 length=19.600 version=1
+//	move: VERDICT_INVALID reason=REASON_TOO_FAR distance=1.000 reached=-11.760,0.000,-21.260 version=1
 //
 // Exit status: 0 when every call succeeded, 1 for bad flags, 2 when a call failed (the line
-// "error: <method>: <CODE>: <message>" says which and why).
+// "error: <method>: <CODE>: <message>" says which, the lines after it the error details the
+// server attached: "error-info: reason=<REASON> domain=<DOMAIN> [key=value...]", ...).
 package main
 
 import (
@@ -19,7 +22,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -27,37 +29,47 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/metadata"
-	"google.golang.org/grpc/status"
 
+	_ "waymesh/clients/go/protocodec"
 	pb "waymesh/clients/go/waymeshv1"
 )
 
-// roundRobin makes the channel keep a connection to every resolved address and spread calls
-// over them. gRPC's default (pick_first) would pin each client to one pod for the lifetime of
-// its connection; the server's --max-connection-age makes clients re-resolve so new pods get
-// traffic too.
-const roundRobin = `{"loadBalancingConfig": [{"round_robin": {}}]}`
+// serviceConfigPath is the default of --service-config; build.sh sets it (-ldflags -X) to the
+// copy of clients/service_config.json it puts beside the binary.
+var serviceConfigPath = ""
+
+// healthService is the name the server reports the navigation service's health under.
+const healthService = "waymesh.v1.NavigationService"
 
 func main() {
+	enableGrpcGoRetry()
 	target := flag.String("target", "dns:///waymesh-grpc.waymesh.svc.cluster.local:50051",
 		"gRPC target; dns:/// resolves every pod address behind a headless Service")
 	mapID := flag.String("map", "", "map id (file name without .wmesh); required")
-	from := flag.String("from", "", "start position x,y,z of FindPath and ValidateMove")
-	to := flag.String("to", "", "end position x,y,z of FindPath (optional)")
+	agentType := flag.String("agent-type", "", "which bake of the map (empty = the default one)")
+	from := flag.String("start", "", "start position x,y,z of FindPath and ValidateMove")
+	to := flag.String("end", "", "end position x,y,z of FindPath (optional)")
 	moveTo := flag.String("move-to", "", "destination x,y,z of ValidateMove (optional)")
 	maxMove := flag.Float64("max-move", 0, "longest legal move in metres; 0 = no limit")
-	deadlineMs := flag.Int("deadline-ms", 2000, "deadline of each call, in milliseconds")
+	deadlineMs := flag.Int("deadline-ms", 2000, "deadline of each call (retries included), in milliseconds")
 	token := flag.String("token", os.Getenv("WAYMESH_AUTH_TOKEN"),
-		"bearer token when the server runs with --auth-token")
+		"bearer token when the server runs with --auth-token (default: $WAYMESH_AUTH_TOKEN)")
+	serviceConfig := flag.String("service-config", serviceConfigPath,
+		"gRPC service config JSON (load balancing, retry policy)")
+	var tlsFlags tlsOptions
+	tlsFlags.register(flag.CommandLine)
 	flag.Parse()
-	if *mapID == "" || ((*to != "" || *moveTo != "") && *from == "") {
-		fmt.Fprintln(os.Stderr, "usage: waymesh-example --target=... --map=ID [--from=x,y,z --to=x,y,z] [--move-to=x,y,z --max-move=M]")
+	if *mapID == "" || ((*to != "" || *moveTo != "") && *from == "") || flag.NArg() != 0 {
+		fmt.Fprintln(os.Stderr, "usage: waymesh-example --target=... --map=ID [--start=x,y,z --end=x,y,z] "+
+			"[--move-to=x,y,z --max-move=M] [--tls-ca=PEM [--tls-cert=PEM --tls-key=PEM] [--tls-server-name=NAME]]")
 		os.Exit(1)
 	}
 	start, err1 := parseVec(*from)
 	end, err2 := parseVec(*to)
 	dest, err3 := parseVec(*moveTo)
-	for _, err := range []error{err1, err2, err3} {
+	creds, err4 := tlsFlags.dialOption()
+	config, err5 := readServiceConfig(*serviceConfig)
+	for _, err := range []error{err1, err2, err3, err4, err5} {
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
@@ -65,16 +77,18 @@ func main() {
 	}
 
 	// Dialing is lazy: a server that is down shows up as UNAVAILABLE on the first call.
-	conn, err := grpc.Dial(*target, grpc.WithInsecure(), grpc.WithDefaultServiceConfig(roundRobin))
+	// WithDisableServiceConfig: the shipped config is the one in force, not a DNS TXT record.
+	conn, err := grpc.Dial(*target, creds, grpc.WithDefaultServiceConfig(config),
+		grpc.WithDisableServiceConfig())
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "dial:", err)
 		os.Exit(1)
 	}
 	defer conn.Close()
-	nav := pb.NewNavigationClient(conn)
+	nav := pb.NewNavigationServiceClient(conn)
 
 	// call gives each RPC its own deadline: a zone server ticks on a budget and must never
-	// wait for a slow or unreachable navigation pod longer than that.
+	// wait for a slow or unreachable navigation pod longer than that, retries included.
 	call := func() (context.Context, context.CancelFunc) {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Duration(*deadlineMs)*time.Millisecond)
 		if *token != "" {
@@ -85,55 +99,53 @@ func main() {
 
 	ctx, cancel := call()
 	health, err := grpc_health_v1.NewHealthClient(conn).Check(ctx,
-		&grpc_health_v1.HealthCheckRequest{Service: "waymesh.v1.Navigation"})
+		&grpc_health_v1.HealthCheckRequest{Service: healthService})
 	cancel()
 	exitOnError("Health.Check", err)
 	fmt.Printf("health: %s\n", health.GetStatus())
 
 	ctx, cancel = call()
-	info, err := nav.GetMapInfo(ctx, &pb.GetMapInfoRequest{MapId: *mapID})
+	info, err := nav.GetMapInfo(ctx, &pb.GetMapInfoRequest{MapId: *mapID, AgentType: *agentType})
 	cancel()
 	exitOnError("GetMapInfo", err)
-	fmt.Printf("map: %s polygons=%d tiles=%d islands=%d\n",
-		info.GetMapId(), info.GetPolygons(), info.GetTiles(), info.GetIslands())
+	m := info.GetMap()
+	fmt.Printf("map: %s version=%d polygons=%d tiles=%d islands=%d\n",
+		m.GetMapId(), m.GetMapVersion(), m.GetPolygons(), m.GetTiles(), m.GetIslands())
 
 	if end != nil {
 		ctx, cancel = call()
-		path, err := nav.FindPath(ctx, &pb.FindPathRequest{MapId: *mapID, Start: start, End: end})
+		path, err := nav.FindPath(ctx, &pb.FindPathRequest{
+			MapId: *mapID, AgentType: *agentType, Start: start, End: end})
 		cancel()
 		exitOnError("FindPath", err)
-		fmt.Printf("path: %s waypoints=%d length=%.3f\n",
-			path.GetStatus(), len(path.GetWaypoints()), path.GetLength())
+		fmt.Printf("path: %s waypoints=%d length=%.3f version=%d\n",
+			path.GetStatus(), len(path.GetWaypoints()), path.GetLength(), path.GetMapVersion())
 	}
 
 	if dest != nil {
 		ctx, cancel = call()
 		move, err := nav.ValidateMove(ctx, &pb.ValidateMoveRequest{
-			MapId: *mapID, From: start, To: dest, MaxDistance: float32(*maxMove)})
+			MapId: *mapID, AgentType: *agentType, Start: start, End: dest,
+			MaxDistance: float32(*maxMove)})
 		cancel()
 		exitOnError("ValidateMove", err)
 		r := move.GetReached()
-		fmt.Printf("move: %s reason=%s distance=%.3f reached=%.3f,%.3f,%.3f\n",
-			move.GetVerdict(), move.GetReason(), move.GetDistance(), r.GetX(), r.GetY(), r.GetZ())
+		fmt.Printf("move: %s reason=%s distance=%.3f reached=%.3f,%.3f,%.3f version=%d\n",
+			move.GetVerdict(), move.GetReason(), move.GetDistance(), r.GetX(), r.GetY(), r.GetZ(),
+			move.GetMapVersion())
 	}
 }
 
-// exitOnError prints a failed call as "error: <method>: <CODE>: <message>" and exits 2.
-func exitOnError(method string, err error) {
-	if err == nil {
-		return
+// readServiceConfig returns the JSON text of the service config file.
+func readServiceConfig(path string) (string, error) {
+	if path == "" {
+		return "", fmt.Errorf("--service-config: no file given (clients/service_config.json)")
 	}
-	s := status.Convert(err)
-	fmt.Printf("error: %s: %s: %s\n", method, codeName(s.Code().String()), s.Message())
-	os.Exit(2)
-}
-
-var wordStart = regexp.MustCompile(`([a-z])([A-Z])`)
-
-// codeName spells a status code the way the gRPC spec and the Java client do ("NotFound" ->
-// "NOT_FOUND").
-func codeName(goName string) string {
-	return strings.ToUpper(wordStart.ReplaceAllString(goName, "${1}_${2}"))
+	text, err := os.ReadFile(path)
+	if err != nil {
+		return "", fmt.Errorf("--service-config: %v", err)
+	}
+	return string(text), nil
 }
 
 // parseVec reads "x,y,z"; an empty string is no position (nil).

@@ -67,6 +67,11 @@ class NavQuery {
   // options.half_extents. The outcome is in out->status.
   absl::Status FindPath(Vec3 start, Vec3 goal, const QueryFilter& filter,
                         const PathOptions& options, PathResult* out);
+  // As above where an end may name the polygon it is on (a reference from an earlier answer of
+  // the same map version): that end is clamped into the polygon instead of snapped, so a
+  // caller that tracks its polygon skips the lookup. A stale or unknown reference is an error.
+  absl::Status FindPath(const PathEnd& start, const PathEnd& goal, const QueryFilter& filter,
+                        const PathOptions& options, PathResult* out);
   // As above for points already on the mesh (e.g. from NearestPoint).
   absl::Status FindPath(const SurfacePoint& start, const SurfacePoint& goal,
                         const QueryFilter& filter, const PathOptions& options, PathResult* out);

@@ -2,6 +2,7 @@
 // FindPath's options and result: the polygon corridor and the string-pulled waypoints.
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "waymesh/core/poly_ref.h"
@@ -40,6 +41,14 @@ struct PathOptions {
   // Polled while the search runs (null = never): a non-OK status stops the search and
   // FindPath returns that status with an empty result. Not owned.
   QueryInterrupt* interrupt = nullptr;
+};
+
+// One end of a path request: a position and, when the caller knows it, its polygon.
+struct PathEnd {
+  PathEnd(Vec3 position, std::optional<PolyRef> polygon = std::nullopt)
+      : pos(position), poly(polygon) {}
+  Vec3 pos;
+  std::optional<PolyRef> poly;  // nullopt: snap `pos` within PathOptions::half_extents
 };
 
 struct Waypoint {

@@ -1,6 +1,6 @@
 #pragma once
 // Drives the calls of a load run: `connections` channels, `concurrency` unary calls in flight
-// over them (callback API, no thread per call), optionally paced to `rps` starts a second.
+// over them (callback API, no thread per call), optionally paced by a load schedule.
 
 #include <atomic>
 #include <memory>
@@ -11,6 +11,7 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "grpcpp/security/credentials.h"
+#include "waymesh/loadtest/load_schedule.h"
 #include "waymesh/loadtest/run_result.h"
 
 namespace waymesh::loadtest {
@@ -26,7 +27,10 @@ struct RunPlan {
   absl::Duration duration = absl::ZeroDuration();  // zero = no time limit
   int concurrency = 1;
   int connections = 1;
-  double rps = 0;  // 0 = closed loop: each finished call starts the next at once
+  // When calls start: const with rps 0 = closed loop (each finished call starts the next at
+  // once); otherwise call k starts when the schedule makes it due and a slot is free.
+  LoadSchedule schedule;
+  bool record_calls = false;  // keep every call's latency, status and error (CSV report)
   absl::Duration timeout = absl::Seconds(20);          // deadline of each call
   absl::Duration connect_timeout = absl::Seconds(10);  // to open each connection
   // Set (e.g. by SIGINT) to stop starting calls; in-flight ones still finish.

@@ -6,11 +6,15 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "nlohmann/json.hpp"
 
 namespace waymesh::loadtest {
 
-enum class ReportFormat { kSummary, kJson };
+enum class ReportFormat { kSummary, kJson, kCsv, kHtml };
+
+// "summary", "json", "csv", "html" (ghz's -O names); InvalidArgument otherwise.
+absl::StatusOr<ReportFormat> ParseReportFormat(absl::string_view name);
 
 struct CommandLine {
   std::string config_path;                              // --config

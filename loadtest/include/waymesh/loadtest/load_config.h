@@ -11,6 +11,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "nlohmann/json.hpp"
+#include "waymesh/loadtest/load_schedule.h"
 
 namespace waymesh::loadtest {
 
@@ -25,13 +26,16 @@ struct LoadConfig {
   std::string call;       // "package.Service.Method" (or "package.Service/Method")
   std::string host;       // "HOST:PORT"
   bool insecure = false;  // plaintext; otherwise TLS with cacert (or the system roots)
+  bool skip_tls = false;  // TLS without checking the server's certificate (ghz's skipTLS)
   std::string cacert, cert, key, cname;
   uint64_t total = 0;                              // calls to make; 0 = no count limit
   absl::Duration duration = absl::ZeroDuration();  // run time; zero = no time limit
   uint32_t concurrency = 50;                       // calls in flight, over all connections
   uint32_t connections = 1;                        // separate channels (TCP connections)
   double rps = 0;                                  // overall start rate; 0 = as fast as possible
-  absl::Duration timeout = absl::Seconds(20);      // each call's deadline
+  LoadSchedule schedule;  // the start rate over time (const = rps; step, line: load-* keys)
+  uint32_t cpus = 0;      // cores the generator may run on; 0 = all it was given
+  absl::Duration timeout = absl::Seconds(20);          // each call's deadline
   absl::Duration connect_timeout = absl::Seconds(10);  // to open each connection before the run
   nlohmann::json data;    // null, one message or an array of messages (protobuf JSON)
   std::string data_file;  // where `data` came from, if from a file
@@ -62,6 +66,7 @@ enum class KeyKind {
   kBool,
   kCount,
   kNumber,
+  kSignedNumber,
   kDuration,
   kData,
   kMetadata

@@ -27,7 +27,4 @@ class CallInterrupt final : public QueryInterrupt {
   std::chrono::system_clock::time_point deadline_;
 };
 
-// absl status -> gRPC status (the codes are numbered alike).
-grpc::Status ToGrpcStatus(const absl::Status& status);
-
 }  // namespace waymesh::server

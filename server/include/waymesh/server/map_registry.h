@@ -1,5 +1,6 @@
 #pragma once
-// The maps a server serves: every `<id>.wmesh` in the maps directory, opened paged (header and
+// The maps a server serves: every `<id>.wmesh` in the maps directory (`<map_id>.wmesh` or
+// `<map_id>@<agent_type>.wmesh`, map_name.h), opened paged (header and
 // tile summaries in memory, tiles through one shared TileCache under the memory budget).
 //
 // A map is never served from the operator's file: it is copied into a private file of the spool
@@ -33,6 +34,7 @@
 #include "waymesh/core/nav_map.h"
 #include "waymesh/format/map_tile_file.h"
 #include "waymesh/server/cached_tile_source.h"
+#include "waymesh/server/map_name.h"
 #include "waymesh/server/map_spool.h"
 #include "waymesh/server/tile_cache.h"
 
@@ -46,7 +48,10 @@ class ServedMap {
   ServedMap(std::string id, uint64_t version, std::shared_ptr<const NavMap> map,
             std::shared_ptr<const CachedTileSource> source, FileIdentity file, absl::Time loaded);
 
+  // The registry key: the file name without .wmesh ("town", "town@ogre"; map_name.h).
   const std::string& id() const { return id_; }
+  const std::string& map_id() const { return name_.map_id; }
+  const std::string& agent_type() const { return name_.agent_type; }
   // 1 for the version loaded first, +1 for every reload.
   uint64_t version() const { return version_; }
   const std::shared_ptr<const NavMap>& map() const { return map_; }
@@ -58,6 +63,7 @@ class ServedMap {
 
  private:
   std::string id_;
+  MapName name_;
   uint64_t version_;
   std::shared_ptr<const NavMap> map_;
   std::shared_ptr<const CachedTileSource> source_;

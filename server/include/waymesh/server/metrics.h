@@ -27,9 +27,9 @@
 namespace waymesh::server {
 
 // Full gRPC service name, the grpc_service label of every RPC metric.
-inline constexpr std::string_view kNavigationServiceName = "waymesh.v1.Navigation";
+inline constexpr std::string_view kNavigationServiceName = "waymesh.v1.NavigationService";
 
-// The RPCs of waymesh.v1.Navigation (all unary), the grpc_method label.
+// The RPCs of waymesh.v1.NavigationService (all unary), the grpc_method label.
 enum class RpcMethod : uint8_t {
   kFindPath,
   kFindPathBatch,
@@ -39,8 +39,12 @@ enum class RpcMethod : uint8_t {
   kNearestPoint,
   kGetMapInfo,
   kListMaps,
+  kValidateMoveBatch,
+  kRaycastBatch,
+  kFindDistanceToWall,
+  kFindPolygonsInCircle,
 };
-inline constexpr int kRpcMethodCount = 8;
+inline constexpr int kRpcMethodCount = 12;
 
 // Method name as in the proto ("FindPath").
 std::string_view RpcMethodName(RpcMethod method);

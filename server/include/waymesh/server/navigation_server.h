@@ -23,7 +23,7 @@ namespace waymesh::server {
 
 // Health-check service names the server reports: "" (the whole server) and the API.
 inline constexpr char kOverallHealthService[] = "";
-inline constexpr char kNavigationHealthService[] = "waymesh.v1.Navigation";
+inline constexpr char kNavigationHealthService[] = "waymesh.v1.NavigationService";
 
 // Seams for tests; production leaves them empty.
 struct ServerHooks {

@@ -1,5 +1,5 @@
 #pragma once
-// waymesh.v1.Navigation on gRPC's callback API. A handler never blocks: it checks the call
+// waymesh.v1.NavigationService on gRPC's callback API. A handler never blocks: it checks the call
 // (draining, bearer token, every request field, the map id, deadline and cancellation) and
 // hands the query to the bounded WorkerPool, whose worker finishes the reactor. A full queue
 // answers RESOURCE_EXHAUSTED at once. Workers check the deadline and cancellation again when
@@ -22,6 +22,8 @@
 #include <mutex>
 #include <string>
 
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "grpcpp/grpcpp.h"
 #include "waymesh/server/bearer_token.h"
@@ -32,16 +34,22 @@
 
 namespace waymesh::server {
 
-// The generated service with all eight methods taking and returning raw bytes.
-using RawNavigationService = v1::Navigation::WithRawCallbackMethod_FindPath<
-    v1::Navigation::WithRawCallbackMethod_FindPathBatch<
-        v1::Navigation::WithRawCallbackMethod_ValidateMove<
-            v1::Navigation::WithRawCallbackMethod_RandomPoint<
-                v1::Navigation::WithRawCallbackMethod_Raycast<
-                    v1::Navigation::WithRawCallbackMethod_NearestPoint<
-                        v1::Navigation::WithRawCallbackMethod_GetMapInfo<
-                            v1::Navigation::WithRawCallbackMethod_ListMaps<
-                                v1::Navigation::Service>>>>>>>>;
+// The generated service with every method taking and returning raw bytes.
+using RawNavigationService = v1::NavigationService::WithRawCallbackMethod_FindPath<
+    v1::NavigationService::WithRawCallbackMethod_FindPathBatch<
+        v1::NavigationService::WithRawCallbackMethod_ValidateMove<
+            v1::NavigationService::WithRawCallbackMethod_ValidateMoveBatch<
+                v1::NavigationService::WithRawCallbackMethod_RandomPoint<
+                    v1::NavigationService::WithRawCallbackMethod_Raycast<
+                        v1::NavigationService::WithRawCallbackMethod_RaycastBatch<
+                            v1::NavigationService::WithRawCallbackMethod_NearestPoint<
+                                v1::NavigationService::WithRawCallbackMethod_FindDistanceToWall<
+                                    v1::NavigationService::
+                                        WithRawCallbackMethod_FindPolygonsInCircle<
+                                            v1::NavigationService::WithRawCallbackMethod_GetMapInfo<
+                                                v1::NavigationService::
+                                                    WithRawCallbackMethod_ListMaps<
+                                                        v1::NavigationService::Service>>>>>>>>>>>>;
 
 struct NavigationServiceOptions {
   // Node cap of every search (requests may ask for fewer); must match the workers' NavQuery.
@@ -62,7 +70,9 @@ class NavigationService final : public RawNavigationService {
   NavigationService(const MapRegistry* maps, WorkerPool* pool, ServerMetrics* metrics,
                     NavigationServiceOptions options);
 
-  // The eight RPCs, each on its request and response bytes.
+  // The RPCs, each on its request and response bytes (one handler file per concern:
+  // path_handlers.cc, move_handlers.cc, surface_handlers.cc, wall_handlers.cc,
+  // map_info_handlers.cc).
   grpc::ServerUnaryReactor* FindPath(grpc::CallbackServerContext* ctx,
                                      const grpc::ByteBuffer* request,
                                      grpc::ByteBuffer* response) override;
@@ -72,15 +82,27 @@ class NavigationService final : public RawNavigationService {
   grpc::ServerUnaryReactor* ValidateMove(grpc::CallbackServerContext* ctx,
                                          const grpc::ByteBuffer* request,
                                          grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* ValidateMoveBatch(grpc::CallbackServerContext* ctx,
+                                              const grpc::ByteBuffer* request,
+                                              grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* RandomPoint(grpc::CallbackServerContext* ctx,
                                         const grpc::ByteBuffer* request,
                                         grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* Raycast(grpc::CallbackServerContext* ctx,
                                     const grpc::ByteBuffer* request,
                                     grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* RaycastBatch(grpc::CallbackServerContext* ctx,
+                                         const grpc::ByteBuffer* request,
+                                         grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* NearestPoint(grpc::CallbackServerContext* ctx,
                                          const grpc::ByteBuffer* request,
                                          grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* FindDistanceToWall(grpc::CallbackServerContext* ctx,
+                                               const grpc::ByteBuffer* request,
+                                               grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* FindPolygonsInCircle(grpc::CallbackServerContext* ctx,
+                                                 const grpc::ByteBuffer* request,
+                                                 grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* GetMapInfo(grpc::CallbackServerContext* ctx,
                                        const grpc::ByteBuffer* request,
                                        grpc::ByteBuffer* response) override;
@@ -101,6 +123,13 @@ class NavigationService final : public RawNavigationService {
   class Call;
   template <typename Request, typename Response>
   class TypedCall;
+  // What a query on one map runs on a worker: fills the response or says why it cannot.
+  template <typename Request, typename Response>
+  using RunMethod = absl::Status (NavigationService::*)(WorkerState&, const ServedMap&,
+                                                        grpc::CallbackServerContext*,
+                                                        const Request&, Response*);
+  template <typename Request>
+  using ValidateFunction = absl::Status (*)(const Request&);
   class CountedReactor;
 
   // The reactor of a new call, counted in in_flight() until gRPC is done with the call (its
@@ -117,22 +146,35 @@ class NavigationService final : public RawNavigationService {
                                                       const grpc::ByteBuffer* request,
                                                       grpc::ByteBuffer* response);
   // Deadline / cancellation check before queueing and when a worker picks the call up.
-  static grpc::Status CheckAlive(grpc::CallbackServerContext* ctx);
-  // Queues `work` (grpc::Status(WorkerState&, grpc::CallbackServerContext*)) for a worker, or
+  static absl::Status CheckAlive(grpc::CallbackServerContext* ctx);
+  // Queues `work` (absl::Status(WorkerState&, grpc::CallbackServerContext*)) for a worker, or
   // finishes the call: DEADLINE_EXCEEDED / CANCELLED when it is over already,
   // RESOURCE_EXHAUSTED when the queue is full.
   template <typename Work>
   void Enqueue(std::unique_ptr<Call> call, Work work);
-  // Every query on one map has this shape: begin, validate(request), resolve its map_id, queue
-  // run(WorkerState&, const ServedMap&, grpc::CallbackServerContext*, const Request&,
-  // Response*) on a worker.
-  template <typename Request, typename Response, typename Validate, typename Run>
+  // Every query on one map has this shape: begin, validate the request, resolve its map, queue
+  // `run` on a worker.
+  template <typename Request, typename Response>
   grpc::ServerUnaryReactor* ServeMapQuery(RpcMethod method, grpc::CallbackServerContext* ctx,
                                           const grpc::ByteBuffer* request,
-                                          grpc::ByteBuffer* response, Validate validate, Run run);
-  // The map serving `id`, or the NOT_FOUND status.
-  absl::StatusOr<std::shared_ptr<const ServedMap>> FindMap(const std::string& id,
-                                                           absl::string_view field) const;
+                                          grpc::ByteBuffer* response,
+                                          ValidateFunction<Request> validate,
+                                          RunMethod<Request, Response> run);
+  // A batch of such queries in one call: each item is validated, resolved and run on its own
+  // and fails alone (its google.rpc.Status in the item); only the call's own troubles (batch
+  // size, deadline, cancellation, overload) fail the call.
+  template <typename BatchRequest, typename BatchResponse, typename Request, typename Response>
+  grpc::ServerUnaryReactor* ServeBatch(RpcMethod method, grpc::CallbackServerContext* ctx,
+                                       const grpc::ByteBuffer* request, grpc::ByteBuffer* response,
+                                       ValidateFunction<Request> validate,
+                                       RunMethod<Request, Response> run);
+  // The map serving `map_id` baked for `agent_type`, or NOT_FOUND saying which is missing.
+  absl::StatusOr<std::shared_ptr<const ServedMap>> FindMap(const std::string& map_id,
+                                                           const std::string& agent_type) const;
+  // The map a valid request names: `validate`'s error, FindMap's, or the map.
+  template <typename Request>
+  absl::StatusOr<std::shared_ptr<const ServedMap>> CheckedMap(
+      const Request& request, ValidateFunction<Request> validate) const;
   void FillMapInfo(const ServedMap& map, v1::MapInfo* out) const;
   void Finished();
 
@@ -144,8 +186,28 @@ class NavigationService final : public RawNavigationService {
   };
   static MapQuery Prepare(WorkerState& w, const ServedMap& map, const v1::QueryFilter& filter);
 
-  grpc::Status RunFindPath(WorkerState& w, const ServedMap& map, const v1::FindPathRequest& r,
-                           grpc::CallbackServerContext* ctx, v1::FindPathResponse* out);
+  // The queries, one per RPC; batches run the same ones per item.
+  absl::Status RunFindPath(WorkerState& w, const ServedMap& map, grpc::CallbackServerContext* ctx,
+                           const v1::FindPathRequest& r, v1::FindPathResponse* out);
+  absl::Status RunValidateMove(WorkerState& w, const ServedMap& map,
+                               grpc::CallbackServerContext* ctx, const v1::ValidateMoveRequest& r,
+                               v1::ValidateMoveResponse* out);
+  absl::Status RunRandomPoint(WorkerState& w, const ServedMap& map,
+                              grpc::CallbackServerContext* ctx, const v1::RandomPointRequest& r,
+                              v1::RandomPointResponse* out);
+  absl::Status RunRaycast(WorkerState& w, const ServedMap& map, grpc::CallbackServerContext* ctx,
+                          const v1::RaycastRequest& r, v1::RaycastResponse* out);
+  absl::Status RunNearestPoint(WorkerState& w, const ServedMap& map,
+                               grpc::CallbackServerContext* ctx, const v1::NearestPointRequest& r,
+                               v1::NearestPointResponse* out);
+  absl::Status RunFindDistanceToWall(WorkerState& w, const ServedMap& map,
+                                     grpc::CallbackServerContext* ctx,
+                                     const v1::FindDistanceToWallRequest& r,
+                                     v1::FindDistanceToWallResponse* out);
+  absl::Status RunFindPolygonsInCircle(WorkerState& w, const ServedMap& map,
+                                       grpc::CallbackServerContext* ctx,
+                                       const v1::FindPolygonsInCircleRequest& r,
+                                       v1::FindPolygonsInCircleResponse* out);
 
   const MapRegistry* maps_;
   WorkerPool* pool_;

@@ -1,7 +1,8 @@
 #pragma once
-// Checks every field of every Navigation request before any work is queued. A bad request gets
-// INVALID_ARGUMENT whose message names the field ("start.x", "requests[3].filter.area_costs[70]")
-// and the rule it broke; nothing here touches a map.
+// Checks every field of every NavigationService request before any work is queued. A bad
+// request gets INVALID_ARGUMENT with a field violation (error_model.h) naming the field
+// ("start.x", "filter.area_costs[70]"; batches prefix "requests[3].") and the rule it broke;
+// nothing here touches a map.
 
 #include <cstdint>
 
@@ -17,7 +18,7 @@ inline constexpr size_t kMaxMapIdLength = 128;
 inline constexpr float kMaxExtent = 1000.0f;
 // Largest PathOptions.max_waypoints.
 inline constexpr uint32_t kMaxWaypoints = 10000;
-// Most paths in one FindPathBatch call.
+// Most requests in one batch call (FindPathBatch, ValidateMoveBatch, RaycastBatch).
 inline constexpr int kMaxBatchRequests = 1024;
 // Largest PathOptions.agent_radius (metres).
 inline constexpr float kMaxAgentRadius = 100.0f;
@@ -27,6 +28,14 @@ inline constexpr float kMaxAreaCost = 1e6f;
 inline constexpr float kMaxDistance = 1e6f;
 // Largest ValidateMove tolerance (metres).
 inline constexpr float kMaxMoveTolerance = 1000.0f;
+// Largest FindDistanceToWall / FindPolygonsInCircle radius (metres).
+inline constexpr float kMaxSearchRadius = 1000.0f;
+// FindPolygonsInCircle.max_polygons: default and limit.
+inline constexpr uint32_t kDefaultCirclePolygons = 256;
+inline constexpr uint32_t kMaxCirclePolygons = 4096;
+// ListMaps page sizes: default and limit.
+inline constexpr int kDefaultListPageSize = 100;
+inline constexpr int kMaxListPageSize = 1000;
 // Polygon flags are 16 bits wide.
 inline constexpr uint32_t kMaxPolyFlags = 0xFFFF;
 
@@ -34,13 +43,21 @@ inline constexpr uint32_t kMaxPolyFlags = 0xFFFF;
 // a path: ids name files inside the maps directory and nothing else.
 absl::Status ValidateMapId(absl::string_view id, absl::string_view field = "map_id");
 
-// Per-request checks. `prefix` is prepended to field names (e.g. "requests[3].").
-absl::Status ValidateFindPath(const v1::FindPathRequest& request, absl::string_view prefix = "");
-absl::Status ValidateFindPathBatch(const v1::FindPathBatchRequest& request);
+// An agent type is empty (the map's default bake) or follows the map id rules.
+absl::Status ValidateAgentType(absl::string_view agent_type,
+                               absl::string_view field = "agent_type");
+
+// Per-request checks; field names are relative to the request (a batch prefixes them).
+absl::Status ValidateFindPath(const v1::FindPathRequest& request);
+// A batch call holds at most kMaxBatchRequests requests.
+absl::Status ValidateBatchSize(int requests);
 absl::Status ValidateValidateMove(const v1::ValidateMoveRequest& request);
 absl::Status ValidateRandomPoint(const v1::RandomPointRequest& request);
 absl::Status ValidateRaycast(const v1::RaycastRequest& request);
 absl::Status ValidateNearestPoint(const v1::NearestPointRequest& request);
+absl::Status ValidateFindDistanceToWall(const v1::FindDistanceToWallRequest& request);
+absl::Status ValidateFindPolygonsInCircle(const v1::FindPolygonsInCircleRequest& request);
 absl::Status ValidateGetMapInfo(const v1::GetMapInfoRequest& request);
+absl::Status ValidateListMaps(const v1::ListMapsRequest& request);
 
 }  // namespace waymesh::server

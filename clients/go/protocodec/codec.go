@@ -1,4 +1,5 @@
-package main
+// Package protocodec replaces gRPC's "proto" codec when imported (for its side effect).
+package protocodec
 
 import (
 	"fmt"

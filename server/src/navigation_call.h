@@ -1,0 +1,220 @@
+#pragma once
+// The call machinery every NavigationService handler file shares: one admitted call
+// (NavigationService::Call), how it begins, is queued, and how a query on one map or a batch of
+// them is served. Private to the server library.
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "grpcpp/grpcpp.h"
+#include "waymesh/server/call_interrupt.h"
+#include "waymesh/server/error_model.h"
+#include "waymesh/server/navigation_service.h"
+#include "waymesh/server/request_validation.h"
+
+namespace waymesh::server {
+
+// Why the pool refused a call, as the status the client gets.
+absl::Status PoolRefusal(Admission why, const WorkerPool& pool);
+// The status of a call arriving while the server drains.
+absl::Status Draining();
+// Parses the request bytes into `request`; INVALID_ARGUMENT naming the type when they are not
+// one (garbage, a truncated varint, a string that is not UTF-8).
+absl::Status ParseRequest(const grpc::ByteBuffer& bytes, google::protobuf::Message* request);
+absl::Status Unauthenticated();
+// Whether `status` ends a whole call (its deadline or cancellation), not one batch item.
+bool EndsTheCall(const absl::Status& status);
+
+// One admitted call: finishes its reactor exactly once, serializing the response of an OK
+// answer (RESOURCE_EXHAUSTED instead when it is over the size limit), with metrics, error
+// details and the retry pushback trailer, and tells the service.
+class NavigationService::Call {
+ public:
+  Call(NavigationService* service, RpcMethod method, grpc::CallbackServerContext* ctx,
+       grpc::ServerUnaryReactor* reactor, grpc::ByteBuffer* raw_response);
+  virtual ~Call() = default;
+  Call(const Call&) = delete;
+  Call& operator=(const Call&) = delete;
+
+  grpc::CallbackServerContext* ctx() const { return ctx_; }
+  RpcMethod method() const { return method_; }
+
+  void Finish(absl::Status status);
+
+ protected:
+  virtual const google::protobuf::Message& response() const = 0;
+  // A call dropped without an answer (a bug) still ends, so shutdown never waits for it.
+  // Called by the derived destructor, while the response still exists.
+  void FinishIfDropped();
+
+ private:
+  absl::Status SerializeResponse();
+
+  NavigationService* service_;
+  RpcMethod method_;
+  grpc::CallbackServerContext* ctx_;
+  grpc::ServerUnaryReactor* reactor_;
+  grpc::ByteBuffer* raw_response_;
+  std::chrono::steady_clock::time_point start_;
+  bool finished_ = false;
+};
+
+// A call with its parsed request and the response being built; both live as long as the call.
+template <typename Request, typename Response>
+class NavigationService::TypedCall final : public NavigationService::Call {
+ public:
+  using Call::Call;
+  ~TypedCall() override { FinishIfDropped(); }
+
+  Request request;
+  Response response_message;
+
+ protected:
+  const google::protobuf::Message& response() const override { return response_message; }
+};
+
+template <typename Request, typename Response>
+std::unique_ptr<NavigationService::TypedCall<Request, Response>> NavigationService::Begin(
+    RpcMethod method, grpc::CallbackServerContext* ctx, grpc::ServerUnaryReactor* reactor,
+    const grpc::ByteBuffer* request, grpc::ByteBuffer* response) {
+  metrics_->RpcStarted(method);
+  bool admitted;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    admitted = admitting_;
+  }
+  auto call = std::make_unique<TypedCall<Request, Response>>(this, method, ctx, reactor, response);
+  if (!admitted) {
+    call->Finish(Draining());
+    return nullptr;
+  }
+  if (!token_.Allows(ctx->client_metadata())) {
+    call->Finish(Unauthenticated());
+    return nullptr;
+  }
+  if (absl::Status parsed = ParseRequest(*request, &call->request); !parsed.ok()) {
+    call->Finish(std::move(parsed));
+    return nullptr;
+  }
+  return call;
+}
+
+template <typename Work>
+void NavigationService::Enqueue(std::unique_ptr<Call> call, Work work) {
+  if (absl::Status alive = CheckAlive(call->ctx()); !alive.ok()) {
+    call->Finish(std::move(alive));
+    return;
+  }
+  // The task owns the call only if it is queued; a refused task is destroyed unrun.
+  Call* raw = call.release();
+  const Admission admission =
+      pool_->TrySubmit([this, raw, work = std::move(work)](WorkerState& w) mutable {
+        std::unique_ptr<Call> c(raw);
+        // It may have waited in the queue past its deadline, or its client may have gone.
+        if (absl::Status alive = CheckAlive(c->ctx()); !alive.ok()) {
+          c->Finish(std::move(alive));
+          return;
+        }
+        if (options_.before_query) options_.before_query(c->method());
+        queries_run_.fetch_add(1, std::memory_order_relaxed);
+        c->Finish(work(w, c->ctx()));
+      });
+  if (admission != Admission::kQueued) {
+    std::unique_ptr<Call> c(raw);
+    if (admission != Admission::kStopping) metrics_->RecordRejected();
+    c->Finish(PoolRefusal(admission, *pool_));
+  }
+}
+
+template <typename Request>
+absl::StatusOr<std::shared_ptr<const ServedMap>> NavigationService::CheckedMap(
+    const Request& request, ValidateFunction<Request> validate) const {
+  if (absl::Status s = validate(request); !s.ok()) return s;
+  return FindMap(request.map_id(), request.agent_type());
+}
+
+template <typename Request, typename Response>
+grpc::ServerUnaryReactor* NavigationService::ServeMapQuery(RpcMethod method,
+                                                           grpc::CallbackServerContext* ctx,
+                                                           const grpc::ByteBuffer* request,
+                                                           grpc::ByteBuffer* response,
+                                                           ValidateFunction<Request> validate,
+                                                           RunMethod<Request, Response> run) {
+  grpc::ServerUnaryReactor* reactor = NewReactor();
+  auto call = Begin<Request, Response>(method, ctx, reactor, request, response);
+  if (call == nullptr) return reactor;
+  auto map = CheckedMap(call->request, validate);
+  if (!map.ok()) {
+    call->Finish(map.status());
+    return reactor;
+  }
+  const Request* in = &call->request;
+  Response* out = &call->response_message;
+  Enqueue(std::move(call), [this, run, map = *std::move(map), in, out](
+                               WorkerState& w, grpc::CallbackServerContext* c) {
+    return (this->*run)(w, *map, c, *in, out);
+  });
+  return reactor;
+}
+
+template <typename BatchRequest, typename BatchResponse, typename Request, typename Response>
+grpc::ServerUnaryReactor* NavigationService::ServeBatch(RpcMethod method,
+                                                        grpc::CallbackServerContext* ctx,
+                                                        const grpc::ByteBuffer* request,
+                                                        grpc::ByteBuffer* response,
+                                                        ValidateFunction<Request> validate,
+                                                        RunMethod<Request, Response> run) {
+  grpc::ServerUnaryReactor* reactor = NewReactor();
+  auto call = Begin<BatchRequest, BatchResponse>(method, ctx, reactor, request, response);
+  if (call == nullptr) return reactor;
+  const BatchRequest* in = &call->request;
+  if (absl::Status s = ValidateBatchSize(in->requests_size()); !s.ok()) {
+    call->Finish(std::move(s));
+    return reactor;
+  }
+  // Each item's request checks and map (pinned to its version) now, on the handler thread.
+  struct Item {
+    std::shared_ptr<const ServedMap> map;
+    absl::Status error;
+  };
+  std::vector<Item> items(in->requests_size());
+  for (int i = 0; i < in->requests_size(); ++i) {
+    const Request& r = in->requests(i);
+    items[i].error = validate(r);
+    if (!items[i].error.ok()) continue;
+    if (i > 0 && items[i - 1].map && r.map_id() == in->requests(i - 1).map_id() &&
+        r.agent_type() == in->requests(i - 1).agent_type()) {
+      items[i].map = items[i - 1].map;
+      continue;
+    }
+    auto map = FindMap(r.map_id(), r.agent_type());
+    if (map.ok()) {
+      items[i].map = *std::move(map);
+    } else {
+      items[i].error = map.status();
+    }
+  }
+  BatchResponse* out = &call->response_message;
+  Enqueue(std::move(call), [this, run, in, out, items = std::move(items)](
+                               WorkerState& w, grpc::CallbackServerContext* c) {
+    CallInterrupt between(c);
+    out->mutable_results()->Reserve(in->requests_size());
+    for (int i = 0; i < in->requests_size(); ++i) {
+      if (absl::Status s = between.Check(); !s.ok()) return s;
+      auto* result = out->add_results();
+      absl::Status s = items[i].error;
+      if (s.ok()) s = (this->*run)(w, *items[i].map, c, in->requests(i), result->mutable_response());
+      if (s.ok()) continue;
+      if (EndsTheCall(s)) return s;
+      *result->mutable_error() = ToRpcStatus(WithFieldPrefix(s, absl::StrCat("requests[", i, "].")));
+    }
+    return absl::OkStatus();
+  });
+  return reactor;
+}
+
+}  // namespace waymesh::server

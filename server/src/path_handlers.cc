@@ -1,0 +1,62 @@
+// FindPath and FindPathBatch.
+
+#include "navigation_call.h"
+#include "waymesh/server/proto_conversion.h"
+
+namespace waymesh::server {
+namespace {
+
+// A path end of the request: its position and, when the caller passed one, its polygon.
+PathEnd ToPathEnd(const v1::Vec3& pos, bool has_poly, uint64_t poly) {
+  return {FromProto(pos), has_poly ? std::optional(PolyRef::FromBits(poly)) : std::nullopt};
+}
+
+// Core refuses a polygon reference as INVALID_ARGUMENT (not in the map) or FAILED_PRECONDITION
+// (stale); every other field was checked before, so those codes name the reference.
+absl::Status PolygonRefError(absl::Status status) {
+  if (status.code() == absl::StatusCode::kFailedPrecondition) {
+    return WithReason(std::move(status), reason::kStalePolygonRef);
+  }
+  if (status.code() == absl::StatusCode::kInvalidArgument) {
+    return WithReason(std::move(status), reason::kUnknownPolygonRef);
+  }
+  return status;
+}
+
+}  // namespace
+
+grpc::ServerUnaryReactor* NavigationService::FindPath(grpc::CallbackServerContext* ctx,
+                                                      const grpc::ByteBuffer* request,
+                                                      grpc::ByteBuffer* response) {
+  return ServeMapQuery(RpcMethod::kFindPath, ctx, request, response, &ValidateFindPath,
+                       &NavigationService::RunFindPath);
+}
+
+grpc::ServerUnaryReactor* NavigationService::FindPathBatch(grpc::CallbackServerContext* ctx,
+                                                           const grpc::ByteBuffer* request,
+                                                           grpc::ByteBuffer* response) {
+  return ServeBatch<v1::FindPathBatchRequest, v1::FindPathBatchResponse>(
+      RpcMethod::kFindPathBatch, ctx, request, response, &ValidateFindPath,
+      &NavigationService::RunFindPath);
+}
+
+absl::Status NavigationService::RunFindPath(WorkerState& w, const ServedMap& map,
+                                            grpc::CallbackServerContext* ctx,
+                                            const v1::FindPathRequest& r,
+                                            v1::FindPathResponse* out) {
+  const MapQuery q = Prepare(w, map, r.filter());
+  PathOptions options = ToPathOptions(r.options(), options_.max_search_nodes);
+  CallInterrupt interrupt(ctx);
+  options.interrupt = &interrupt;
+  const absl::Status s = q.query.FindPath(ToPathEnd(r.start(), r.has_start_poly(), r.start_poly()),
+                                          ToPathEnd(r.end(), r.has_end_poly(), r.end_poly()),
+                                          q.filter, options, &w.path);
+  if (!s.ok()) return PolygonRefError(s);
+  ToProto(w.path, out);
+  out->set_map_version(map.version());
+  metrics_->RecordPathResult(w.path.status);
+  metrics_->ObserveNodesExpanded(w.path.nodes_expanded);
+  return absl::OkStatus();
+}
+
+}  // namespace waymesh::server
