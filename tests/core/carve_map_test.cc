@@ -388,6 +388,43 @@ TEST(CarveMapTest, RandomSetsOnUnityExportKeepStructureAndArea) {
   }
 }
 
+// Finds paths between `pairs` pairs of random points of `q`'s map; no random point and no point
+// sampled along a complete path lies deeper than kFootprintDepth inside a block footprint.
+// Returns how many paths were complete (-1 after a failure).
+int RandomPathsOutsideBlocks(NavQuery& q, const std::vector<Footprint>& fs, int pairs,
+                             std::mt19937& rng) {
+  QueryFilter all;
+  PathResult path;
+  int complete = 0;
+  for (int i = 0; i < pairs; ++i) {
+    const auto a = q.RandomPoint(all, rng), b = q.RandomPoint(all, rng);
+    if (!(a.ok() && b.ok() && *a && *b)) {
+      ADD_FAILURE() << "no random point, pair " << i;
+      return -1;
+    }
+    EXPECT_LE(BlockDepth(fs, (*a)->pos), kFootprintDepth);
+    if (absl::Status s = q.FindPath(**a, **b, all, {}, &path); !s.ok()) {
+      ADD_FAILURE() << s;
+      return -1;
+    }
+    if (path.status != QueryStatus::kComplete) continue;
+    ++complete;
+    for (size_t k = 0; k + 1 < path.waypoints.size(); ++k) {
+      const Vec3 s = path.waypoints[k].pos, e = path.waypoints[k + 1].pos;
+      const int steps = 1 + int(DistanceXZ(s, e) / kPathSampleStep);
+      for (int j = 0; j <= steps; ++j) {
+        const Vec3 p = s + (e - s) * (float(j) / steps);
+        if (BlockDepth(fs, p) > kFootprintDepth) {
+          ADD_FAILURE() << "pair " << i << " segment " << k << " enters a block by "
+                        << BlockDepth(fs, p) << " m";
+          return -1;
+        }
+      }
+    }
+  }
+  return complete;
+}
+
 // The demo town has stacked floors (a bridge over a walkway, ramps): obstacles cut only the
 // floors their height range reaches; structure holds and paths stay out of the blocks.
 TEST(CarveMapTest, RandomSetsOnDemoTown) {
@@ -400,26 +437,7 @@ TEST(CarveMapTest, RandomSetsOnDemoTown) {
   ExpectSound(*carved);
   const std::vector<Footprint> fs = Footprints(*town.map, obstacles);
   NavQuery q(*carved);
-  QueryFilter all;
-  PathResult path;
-  int complete = 0;
-  for (int i = 0; i < 100; ++i) {
-    const auto a = q.RandomPoint(all, rng), b = q.RandomPoint(all, rng);
-    ASSERT_TRUE(a.ok() && b.ok() && *a && *b);
-    EXPECT_LE(BlockDepth(fs, (*a)->pos), kFootprintDepth);
-    ASSERT_TRUE(q.FindPath(**a, **b, all, {}, &path).ok());
-    if (path.status != QueryStatus::kComplete) continue;
-    ++complete;
-    for (size_t k = 0; k + 1 < path.waypoints.size(); ++k) {
-      const Vec3 s = path.waypoints[k].pos, e = path.waypoints[k + 1].pos;
-      const int steps = 1 + int(DistanceXZ(s, e) / kPathSampleStep);
-      for (int j = 0; j <= steps; ++j) {
-        const Vec3 p = s + (e - s) * (float(j) / steps);
-        ASSERT_LE(BlockDepth(fs, p), kFootprintDepth) << "query " << i << " segment " << k;
-      }
-    }
-  }
-  EXPECT_GT(complete, 50);
+  EXPECT_GT(RandomPathsOutsideBlocks(q, fs, 100, rng), 50);
 }
 
 // Paths never enter a block footprint; random points are never inside one; a point inside
@@ -434,25 +452,7 @@ TEST(CarveMapTest, QueriesRespectBlocks) {
   const std::vector<Footprint> fs = Footprints(*base, obstacles);
   NavQuery q(*carved);
   QueryFilter all;
-  PathResult path;
-  int complete = 0;
-  for (int i = 0; i < 200; ++i) {
-    const auto a = q.RandomPoint(all, rng), b = q.RandomPoint(all, rng);
-    ASSERT_TRUE(a.ok() && b.ok() && *a && *b);
-    EXPECT_LE(BlockDepth(fs, (*a)->pos), kFootprintDepth);
-    ASSERT_TRUE(q.FindPath(**a, **b, all, {}, &path).ok());
-    if (path.status != QueryStatus::kComplete) continue;
-    ++complete;
-    for (size_t k = 0; k + 1 < path.waypoints.size(); ++k) {
-      const Vec3 s = path.waypoints[k].pos, e = path.waypoints[k + 1].pos;
-      const int steps = 1 + int(DistanceXZ(s, e) / kPathSampleStep);
-      for (int j = 0; j <= steps; ++j) {
-        const Vec3 p = s + (e - s) * (float(j) / steps);
-        ASSERT_LE(BlockDepth(fs, p), kFootprintDepth) << "query " << i << " segment " << k;
-      }
-    }
-  }
-  EXPECT_GT(complete, 100);
+  EXPECT_GT(RandomPathsOutsideBlocks(q, fs, 200, rng), 100);
   // NearestPoint from inside a footprint: the seed case of a door closing on an NPC.
   for (const Obstacle& o : obstacles) {
     if (!std::holds_alternative<CylinderShape>(o.shape)) continue;
