@@ -10,7 +10,7 @@
 
 namespace waymesh::server {
 
-// A ServerBuilder option that gives the server reflection (grpc.reflection.v1alpha) when
+// A ServerBuilder option that gives the server reflection (grpc.reflection.v1 and v1alpha) when
 // `enabled`, and makes sure it has none otherwise.
 std::unique_ptr<grpc::ServerBuilderOption> ReflectionOption(bool enabled);
 

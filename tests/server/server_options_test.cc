@@ -5,6 +5,7 @@
 #include <string>
 
 #include "absl/time/clock.h"
+#include "grpc/reflection/v1/reflection.grpc.pb.h"
 #include "gtest/gtest.h"
 #include "support/demo_town.h"
 #include "test_server.h"
@@ -35,6 +36,18 @@ TEST_F(ServerOptionsTest, ReflectionOffAnswersUnimplementedAndTheApiStillServes)
   ASSERT_NE(server, nullptr);
   EXPECT_EQ(ReflectionListServices(Dial(*server)).status().code(),
             absl::StatusCode::kUnimplemented);
+  {  // v1 too
+    auto v1_reflection = grpc::reflection::v1::ServerReflection::NewStub(Dial(*server));
+    grpc::ClientContext ctx;
+    SetDeadline(&ctx);
+    auto stream = v1_reflection->ServerReflectionInfo(&ctx);
+    grpc::reflection::v1::ServerReflectionRequest request;
+    request.set_list_services("");
+    grpc::reflection::v1::ServerReflectionResponse response;
+    stream->Write(request);
+    EXPECT_FALSE(stream->Read(&response));
+    EXPECT_EQ(stream->Finish().error_code(), grpc::StatusCode::UNIMPLEMENTED);
+  }
   EXPECT_TRUE(ListMaps(Dial(*server)).ok());
   // A server started later in the same process with the default has it again (per server,
   // not process-wide).

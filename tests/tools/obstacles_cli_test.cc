@@ -19,7 +19,7 @@ namespace {
 using ::testing::HasSubstr;
 
 // A wall from one side of the arena (about 0..49 m in x and z) to the other, across z = 21.
-constexpr char kWallAcross[] = R"({"obstacles": [
+constexpr char kObstacleWallAcross[] = R"({"obstacles": [
   {"id": "wall-across", "shape": "prism", "points": [[-5, 20], [60, 20], [60, 22], [-5, 22]],
    "y_min": -5, "y_max": 5, "effect": "block"},
   {"id": "fire", "shape": "cylinder", "center": [3, 0, 5], "radius": 1, "height": 2,
@@ -27,35 +27,35 @@ constexpr char kWallAcross[] = R"({"obstacles": [
 ]})";
 
 // One query crossing z = 21 (1,10 -> 5,32) and one staying south of it (1,11 -> 1,12).
-constexpr char kQueries[] = "1 10 5 32\n1 11 1 12\n";
+constexpr char kCrossingQueries[] = "1 10 5 32\n1 11 1 12\n";
 
-struct Arena {
+struct ObstacleArena {
   std::string dir, map, queries;
 };
 
-Arena BuildArena(const std::string& name) {
-  Arena a{TempDir(name), "", ""};
+ObstacleArena BuildObstacleArena(const std::string& name) {
+  ObstacleArena a{TempDir(name), "", ""};
   a.map = a.dir + "/arena.wmesh";
   CliResult build = RunCli("build -q " + ShellQuote(SharedData("polyanya/meshes/arena.mesh")) +
                            " -o " + ShellQuote(a.map));
   EXPECT_EQ(build.exit_code, 0) << build.out;
   a.queries = a.dir + "/queries.txt";
-  std::ofstream(a.queries) << kQueries;
+  std::ofstream(a.queries) << kCrossingQueries;
   return a;
 }
 
-std::string WriteFile(const std::string& path, const std::string& text) {
+std::string WriteObstacleFile(const std::string& path, const std::string& text) {
   std::ofstream(path) << text;
   return path;
 }
 
 TEST(ObstaclesCliTest, AWallAcrossTheArenaCutsTheCrossingPathOnly) {
-  const Arena a = BuildArena("cli-obstacles-path");
+  const ObstacleArena a = BuildObstacleArena("cli-obstacles-path");
   CliResult free = RunCli("path " + ShellQuote(a.map) + " --queries " + ShellQuote(a.queries));
   ASSERT_EQ(free.exit_code, 0) << free.out;
   EXPECT_THAT(free.out, HasSubstr("COMPLETE        2"));
 
-  const std::string obstacles = WriteFile(a.dir + "/wall.json", kWallAcross);
+  const std::string obstacles = WriteObstacleFile(a.dir + "/wall.json", kObstacleWallAcross);
   CliResult walled = RunCli("path " + ShellQuote(a.map) + " --queries " + ShellQuote(a.queries) +
                             " --obstacles " + ShellQuote(obstacles));
   ASSERT_EQ(walled.exit_code, 0) << walled.out;
@@ -64,8 +64,8 @@ TEST(ObstaclesCliTest, AWallAcrossTheArenaCutsTheCrossingPathOnly) {
 }
 
 TEST(ObstaclesCliTest, RenderDrawsTheFootprints) {
-  const Arena a = BuildArena("cli-obstacles-render");
-  const std::string obstacles = WriteFile(a.dir + "/wall.json", kWallAcross);
+  const ObstacleArena a = BuildObstacleArena("cli-obstacles-render");
+  const std::string obstacles = WriteObstacleFile(a.dir + "/wall.json", kObstacleWallAcross);
   const std::string svg = a.dir + "/walled.svg";
   CliResult r = RunCli("render " + ShellQuote(a.map) + " -o " + ShellQuote(svg) + " --obstacles " +
                        ShellQuote(obstacles));
@@ -78,8 +78,8 @@ TEST(ObstaclesCliTest, RenderDrawsTheFootprints) {
 }
 
 TEST(ObstaclesCliTest, ABadObstacleFileExitsTwoNamingTheObstacleAndTheField) {
-  const Arena a = BuildArena("cli-obstacles-bad");
-  const std::string bad = WriteFile(a.dir + "/bad.json", R"({"obstacles": [
+  const ObstacleArena a = BuildObstacleArena("cli-obstacles-bad");
+  const std::string bad = WriteObstacleFile(a.dir + "/bad.json", R"({"obstacles": [
     {"id": "wall-9", "shape": "prism", "points": [[0, 0], [4, 0], [1, 1], [4, 4], [0, 4]],
      "y_min": 0, "y_max": 3, "effect": "block"}]})");
   for (const std::string verb :
@@ -91,7 +91,7 @@ TEST(ObstaclesCliTest, ABadObstacleFileExitsTwoNamingTheObstacleAndTheField) {
     EXPECT_THAT(r.out, HasSubstr("wall-9"));
     EXPECT_THAT(r.out, HasSubstr("points"));
   }
-  const std::string nan = WriteFile(a.dir + "/nan.json", R"({"obstacles": [
+  const std::string nan = WriteObstacleFile(a.dir + "/nan.json", R"({"obstacles": [
     {"id": "post", "shape": "cylinder", "center": [1, 0, "x"], "radius": 1, "height": 1,
      "effect": "block"}]})");
   CliResult r = RunCli("path " + ShellQuote(a.map) + " --queries " + ShellQuote(a.queries) +
