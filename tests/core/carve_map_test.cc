@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <map>
 #include <polyclipping/clipper.hpp>
 #include <random>
 #include <string>
@@ -630,6 +631,26 @@ void ExpectSameMap(const NavMap& a, const NavMap& b, const std::string& where) {
   }
 }
 
+template <typename T>
+void AppendBytes(std::span<const T> s, std::string* out) {
+  out->append(reinterpret_cast<const char*>(s.data()), s.size_bytes());
+  out->push_back('|');
+}
+
+// What a reference into the tile relies on: its polygons, edges and links.
+std::string PolygonsSignature(const TileView& t) {
+  std::string sig;
+  AppendBytes(t.vertices, &sig);
+  AppendBytes(t.poly_start, &sig);
+  AppendBytes(t.poly_verts, &sig);
+  AppendBytes(t.poly_neighbors, &sig);
+  AppendBytes(t.poly_area, &sig);
+  AppendBytes(t.poly_flags, &sig);
+  AppendBytes(t.cross_links, &sig);
+  AppendBytes(t.off_mesh_links, &sig);
+  return sig;
+}
+
 // Random sequences of adds, moves (an id upserted again elsewhere) and removals, one or several
 // per update: every version equals carving its whole obstacle set from the base.
 TEST(CarvedLayerTest, IncrementalEqualsFullCarve) {
@@ -643,6 +664,20 @@ TEST(CarvedLayerTest, IncrementalEqualsFullCarve) {
   EXPECT_EQ(layer->map().get(), base.get());
   std::vector<std::string> present;
   int next_id = 0;
+  // (tile, generation) -> the polygons it had: a generation never names two different tiles.
+  std::map<std::pair<uint32_t, uint32_t>, std::string> seen;
+  int generations_moved = 0;
+  const auto check_generations = [&](const NavMap& map, const std::string& where) {
+    for (const TileView& t : map.tiles()) {
+      const auto [it, added] =
+          seen.try_emplace({t.index, map.generation(t.index)}, PolygonsSignature(t));
+      EXPECT_TRUE(added || it->second == PolygonsSignature(t))
+          << where << ": tile " << t.index << " generation " << map.generation(t.index)
+          << " reused for different polygons";
+      generations_moved += added;
+    }
+  };
+  check_generations(*base, "base");
   for (int step = 0; step < 40; ++step) {
     std::vector<Obstacle> upserts;
     std::vector<std::string> removals;
@@ -679,7 +714,9 @@ TEST(CarvedLayerTest, IncrementalEqualsFullCarve) {
     auto full = CarveMap(**prepared, layer->obstacles());
     ASSERT_TRUE(full.ok()) << full.status();
     ExpectSameMap(*layer->map(), **full, "step " + std::to_string(step));
+    check_generations(*layer->map(), "step " + std::to_string(step));
   }
+  EXPECT_GT(generations_moved, int(base->tile_count()));
   // Removing everything gives the base back.
   auto empty = ApplyObstacleChanges(*layer, {}, present);
   ASSERT_TRUE(empty.ok()) << empty.status();

@@ -212,9 +212,13 @@ class Carver {
 
   // Incremental: tiles not in `recut` take their cut polygons from `previous` instead of being
   // cut again (their footprints did not change).
-  void ReuseCuts(const CutCache* previous, const absl::flat_hash_set<uint32_t>* recut) {
+  // Generations follow `previous_map` (see TileAssembler::Publish).
+  void ReuseCuts(const CutCache* previous, const absl::flat_hash_set<uint32_t>* recut,
+                 const NavMap* previous_map, std::vector<uint32_t>* last_generation) {
     previous_ = previous;
     recut_ = recut;
+    previous_map_ = previous_map;
+    last_generation_ = last_generation;
   }
   // The cut polygons of this carve, for the next incremental one (valid after Run).
   std::shared_ptr<const CutCache> cuts() const { return cuts_out_; }
@@ -238,7 +242,7 @@ class Carver {
       absl::Status s = assembler.AddTile(t, BuildWorkTile(t));
       if (!s.ok()) return s;
     }
-    return assembler.Publish();
+    return assembler.Publish(previous_map_, last_generation_);
   }
 
  private:
@@ -375,6 +379,8 @@ class Carver {
   absl::flat_hash_map<uint32_t, TileCut> cut_;
   const CutCache* previous_ = nullptr;
   const absl::flat_hash_set<uint32_t>* recut_ = nullptr;
+  const NavMap* previous_map_ = nullptr;
+  std::vector<uint32_t>* last_generation_ = nullptr;
   std::shared_ptr<const CutCache> cuts_out_;
   absl::flat_hash_map<uint32_t, TileNumbering> numbering_;  // carved tiles
   std::vector<uint32_t> dirty_;
@@ -416,6 +422,9 @@ std::shared_ptr<const CarvedLayer> CarvedLayer::Empty(std::shared_ptr<const Carv
   auto cuts = std::make_shared<obstacles::CutCache>();
   cuts->tiles.resize(layer->map_->tile_count());
   layer->cuts_ = std::move(cuts);
+  for (uint32_t t = 0; t < layer->map_->tile_count(); ++t) {
+    layer->last_generation_.push_back(layer->map_->generation(t));
+  }
   return layer;
 }
 
@@ -470,13 +479,15 @@ absl::StatusOr<std::shared_ptr<const CarvedLayer>> ApplyObstacleChanges(
   for (const auto& [id, o] : next->obstacles_) footprints.push_back(ObstacleFootprint(o, agent));
   if (footprints.empty()) {
     next->map_ = next->base_->map();
+    next->last_generation_ = previous.last_generation_;
     auto cuts = std::make_shared<obstacles::CutCache>();
     cuts->tiles.resize(next->map_->tile_count());
     next->cuts_ = std::move(cuts);
     return next;
   }
   obstacles::Carver carver(*next->base_, std::move(footprints));
-  carver.ReuseCuts(previous.cuts_.get(), &recut);
+  next->last_generation_ = previous.last_generation_;
+  carver.ReuseCuts(previous.cuts_.get(), &recut, previous.map_.get(), &next->last_generation_);
   absl::StatusOr<std::shared_ptr<const NavMap>> map = carver.Run();
   if (!map.ok()) return map.status();
   next->map_ = *std::move(map);

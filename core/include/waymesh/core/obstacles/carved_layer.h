@@ -3,7 +3,10 @@
 // immutable and shared by the queries running on it; an update makes a new version that
 // re-cuts only the tiles the changed obstacles' old and new footprints reach and reuses the
 // cut polygons of every other tile from the previous version. The result is bit-identical to
-// CarveMap of the whole final set (in id order) from the base.
+// CarveMap of the whole final set (in id order) from the base, except for generations: a tile
+// keeps its generation while its polygons and links stay the same, has its base generation
+// while it is the base tile, and otherwise moves to a generation it never had in this layer,
+// so a reference taken on an older version is stale.
 
 #include <map>
 #include <memory>
@@ -42,6 +45,9 @@ class CarvedLayer {
   std::shared_ptr<const NavMap> map_;
   std::map<std::string, Obstacle> obstacles_;
   std::shared_ptr<const obstacles::CutCache> cuts_;  // per tile, its polygons' pieces
+  // Per tile, the latest generation it had in any version of this layer: a changed tile takes
+  // the next one, so a reference into any older version is stale.
+  std::vector<uint32_t> last_generation_;
 };
 
 // `previous` with `upserts` added or moved (an id already in the layer is replaced) and the
