@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "hand_built_map.h"
 #include "support/demo_town.h"
 #include "support/map_builder.h"
 #include "support/test_data.h"
@@ -741,6 +742,45 @@ TEST(CarveMapTest, IdenticalFootprintsCarveOnce) {
     EXPECT_NEAR((*twice)->info().walkable_area, (*single)->info().walkable_area, 1e-3) << o.id;
     ExpectSound(*twice);
   }
+}
+
+// Whether polygon p of t holds (x, z) in plan view, within `slack` metres.
+bool PolygonHoldsInPlan(const TileView& t, uint32_t p, Vec3 v, double slack) {
+  for (uint32_t i = 0, n = t.corner_count(p); i < n; ++i) {
+    const Vec3 a = t.corner(p, i), b = t.corner(p, (i + 1) % n);
+    const double len = std::hypot(double(b.x) - a.x, double(b.z) - a.z);
+    const double side =
+        (double(b.x) - a.x) * (double(v.z) - a.z) - (double(v.x) - a.x) * (double(b.z) - a.z);
+    if (side / len < -slack) return false;
+  }
+  return true;
+}
+
+// An off-mesh link whose start polygon is cut moves to the piece under its start; a link whose
+// end is under a block is dropped.
+TEST(CarveMapTest, OffMeshLinksFollowPiecesOrDrop) {
+  const auto [verts, polys] = testing::GridPolygons(4, 1, 4.0f);
+  const std::vector<testing::HandLink> links{{{2, 0, 2}, {14, 0, 2}, 0, 3, 1.0f}};
+  const auto base = testing::BuildHandMap(verts, polys, links);
+  ASSERT_EQ(base->tile(0).off_mesh_links.size(), 1u);
+  // A crate in the first cell beside the link's start: that cell is cut into pieces.
+  std::vector<Obstacle> obstacles{
+      {"crate", CylinderShape{{3.0f, 0, 3.0f}, 0.3f, 2}, ObstacleEffect::kBlock, 0}};
+  auto carved = CarveMap(base, obstacles);
+  ASSERT_TRUE(carved.ok()) << carved.status();
+  const TileView& t = (*carved)->tile(0);
+  ASSERT_GT(t.poly_count(), base->tile(0).poly_count());
+  ASSERT_EQ(t.off_mesh_links.size(), 1u);
+  const OffMeshLink& l = t.off_mesh_links[0];
+  EXPECT_EQ(t.poly_origin[l.start_poly], 0u);
+  EXPECT_TRUE(PolygonHoldsInPlan(t, l.start_poly, l.start, 1e-4));
+  EXPECT_TRUE(PolygonHoldsInPlan((*carved)->tile(l.end_tile), l.end_poly, l.end, 1e-4));
+  // A lid over the link's end: the link is gone.
+  obstacles.push_back({"lid", CylinderShape{{14, 0, 2}, 0.5f, 2}, ObstacleEffect::kBlock, 0});
+  carved = CarveMap(base, obstacles);
+  ASSERT_TRUE(carved.ok()) << carved.status();
+  EXPECT_TRUE((*carved)->tile(0).off_mesh_links.empty());
+  EXPECT_EQ((*carved)->info().off_mesh_link_count, 0u);
 }
 
 TEST(CarvedLayerTest, BadUpdatesNamed) {
