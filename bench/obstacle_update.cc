@@ -2,8 +2,11 @@
 // and publishing it (an atomic pointer swap, as a server would), median over many updates on
 // the demo town. Run:
 //   build/rel/bench/obstacle_update [--size 1024] [--seed 7] [--updates 2000] [--layer 0]
-// --layer N keeps N obstacles in the layer before each added one: CarveMap carves every
-// obstacle of the layer from the base map, so an update costs with the layer's size.
+//                                   [--incremental 1]
+// --layer N keeps N obstacles in the layer before each added one. By default every update is a
+// whole CarveMap of the layer from the base map, so an update costs with the layer's size;
+// --incremental 1 applies each update to the previous layer version (ApplyObstacleChanges):
+// every update adds one obstacle and the next removes it again, both timed.
 
 #include <algorithm>
 #include <atomic>
@@ -18,6 +21,7 @@
 
 #include "waymesh/core/nav_query.h"
 #include "waymesh/core/obstacles/carve_map.h"
+#include "waymesh/core/obstacles/carved_layer.h"
 #include "waymesh/demo_world/demo_world.h"
 #include "waymesh/format/map_file.h"
 #include "waymesh/repair/repair.h"
@@ -34,6 +38,7 @@ struct Args {
   uint64_t seed = 7;
   int updates = 2000;
   int layer = 0;
+  bool incremental = false;
 };
 
 Args ParseArgs(int argc, char** argv) {
@@ -48,6 +53,8 @@ Args ParseArgs(int argc, char** argv) {
       args.updates = std::atoi(argv[i + 1]);
     } else if (flag == "--layer") {
       args.layer = std::atoi(argv[i + 1]);
+    } else if (flag == "--incremental") {
+      args.incremental = std::atoi(argv[i + 1]) != 0;
     } else {
       std::fprintf(stderr, "unknown flag %s\n", argv[i]);
       std::exit(2);
@@ -110,8 +117,37 @@ int main(int argc, char** argv) {
   std::printf("CarveBase::Prepare: %.1f ms\n", Millis(prepare_start));
   std::atomic<std::shared_ptr<const waymesh::NavMap>> published(base);
   std::vector<double> ms;
-  uint64_t changed_tiles = 0;
-  for (int u = 0; u < args.updates; ++u) {
+  uint64_t changed_tiles = 0;  // at a new generation (polygons or links changed)
+  uint64_t rebuilt_tiles = 0;  // incremental: arrays built again (full carve: as changed)
+  if (args.incremental) {
+    auto built = waymesh::ApplyObstacleChanges(*waymesh::CarvedLayer::Empty(*prepared), layer, {});
+    if (!built.ok()) return 1;
+    std::shared_ptr<const waymesh::CarvedLayer> version = *built;
+    for (int u = 0; u < args.updates; ++u) {
+      std::vector<waymesh::Obstacle> add;
+      std::vector<std::string> remove;
+      if (u % 2 == 0) {
+        add.push_back(RandomObstacle(q, rng, args.layer + u));
+      } else {
+        remove.push_back("o" + std::to_string(args.layer + u - 1));
+      }
+      const auto t0 = Clock::now();
+      auto next = waymesh::ApplyObstacleChanges(*version, add, remove);
+      if (!next.ok()) {
+        std::fprintf(stderr, "update %d: %s\n", u, std::string(next.status().message()).c_str());
+        return 1;
+      }
+      published.store((*next)->map());
+      ms.push_back(Millis(t0));
+      for (uint32_t t = 0; t < base->tile_count(); ++t) {
+        changed_tiles += (*next)->map()->generation(t) != version->map()->generation(t);
+        rebuilt_tiles +=
+            (*next)->map()->tile(t).vertices.data() != version->map()->tile(t).vertices.data();
+      }
+      version = *std::move(next);
+    }
+  }
+  for (int u = 0; u < args.updates && !args.incremental; ++u) {
     std::vector<waymesh::Obstacle> next = layer;
     next.push_back(RandomObstacle(q, rng, args.layer + u));
     const auto t0 = Clock::now();
@@ -129,9 +165,10 @@ int main(int argc, char** argv) {
   std::sort(ms.begin(), ms.end());
   const auto pct = [&](double p) { return ms[std::min(ms.size() - 1, size_t(p * ms.size()))]; };
   std::printf(
-      "obstacle update (layer of %d + 1, carve + publish), %d updates: median %.3f ms, p90 %.3f "
-      "ms, p99 %.3f ms, max %.3f ms; %.2f tiles changed per update\n",
-      args.layer, args.updates, pct(0.5), pct(0.9), pct(0.99), ms.back(),
-      double(changed_tiles) / args.updates);
+      "obstacle update (%s, layer of %d + 1, carve + publish), %d updates: median %.3f ms, p90 "
+      "%.3f ms, p99 %.3f ms, max %.3f ms; %.2f tiles changed per update (%.2f rebuilt)\n",
+      args.incremental ? "incremental add/remove" : "full carve", args.layer, args.updates,
+      pct(0.5), pct(0.9), pct(0.99), ms.back(), double(changed_tiles) / args.updates,
+      double(args.incremental ? rebuilt_tiles : changed_tiles) / args.updates);
   return 0;
 }

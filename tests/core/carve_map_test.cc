@@ -6,17 +6,21 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <map>
 #include <polyclipping/clipper.hpp>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "hand_built_map.h"
 #include "support/demo_town.h"
 #include "support/map_builder.h"
 #include "support/test_data.h"
 #include "waymesh/checks/map_checks.h"
 #include "waymesh/core/nav_query.h"
+#include "waymesh/core/obstacles/carved_layer.h"
 #include "waymesh/core/obstacles/footprint.h"
 #include "waymesh/core/tile_source.h"
 #include "waymesh/demo_world/demo_world.h"
@@ -583,6 +587,219 @@ TEST(CarveMapTest, BlockOnBridgeKeepsRoadBeneath) {
   }
   const double blocked_before = MapPlanArea(*town.map) - MapPlanArea(**carved);
   EXPECT_GT(blocked_before, 1.0);
+}
+
+}  // namespace
+}  // namespace waymesh
+
+namespace waymesh {
+namespace {
+
+template <typename T>
+bool SameSpan(std::span<const T> a, std::span<const T> b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end());
+}
+
+// Off-mesh links have no operator== (and no padding: compared as bytes).
+bool SameLinks(std::span<const OffMeshLink> a, std::span<const OffMeshLink> b) {
+  return a.size() == b.size() &&
+         (a.empty() || std::memcmp(a.data(), b.data(), a.size_bytes()) == 0);
+}
+
+// Every array of every tile, and the map-wide figures, are the same bits (generations aside).
+void ExpectSameMap(const NavMap& a, const NavMap& b, const std::string& where) {
+  ASSERT_EQ(a.tile_count(), b.tile_count()) << where;
+  EXPECT_EQ(a.info().polygon_count, b.info().polygon_count) << where;
+  EXPECT_EQ(a.info().vertex_count, b.info().vertex_count) << where;
+  EXPECT_EQ(a.info().walkable_area, b.info().walkable_area) << where;
+  EXPECT_EQ(a.info().islands.size(), b.info().islands.size()) << where;
+  for (const TileView& t : a.tiles()) {
+    const TileView& u = b.tile(t.index);
+    const std::string at = where + ", tile " + std::to_string(t.index);
+    EXPECT_TRUE(SameSpan(t.vertices, u.vertices)) << at;
+    EXPECT_TRUE(SameSpan(t.poly_start, u.poly_start)) << at;
+    EXPECT_TRUE(SameSpan(t.poly_verts, u.poly_verts)) << at;
+    EXPECT_TRUE(SameSpan(t.poly_neighbors, u.poly_neighbors)) << at;
+    EXPECT_TRUE(SameSpan(t.poly_area, u.poly_area)) << at;
+    EXPECT_TRUE(SameSpan(t.poly_flags, u.poly_flags)) << at;
+    EXPECT_TRUE(SameSpan(t.poly_island, u.poly_island)) << at;
+    EXPECT_TRUE(SameSpan(t.area_prefix, u.area_prefix)) << at;
+    EXPECT_TRUE(SameSpan(t.cross_links, u.cross_links)) << at;
+    EXPECT_TRUE(SameLinks(t.off_mesh_links, u.off_mesh_links)) << at;
+    EXPECT_TRUE(SameSpan(t.poly_origin, u.poly_origin)) << at;
+    EXPECT_EQ(t.detail_tris.size(), u.detail_tris.size()) << at;
+    EXPECT_EQ(t.bv_nodes.size(), u.bv_nodes.size()) << at;
+  }
+}
+
+template <typename T>
+void AppendBytes(std::span<const T> s, std::string* out) {
+  out->append(reinterpret_cast<const char*>(s.data()), s.size_bytes());
+  out->push_back('|');
+}
+
+// What a reference into the tile relies on: its polygons, edges and links.
+std::string PolygonsSignature(const TileView& t) {
+  std::string sig;
+  AppendBytes(t.vertices, &sig);
+  AppendBytes(t.poly_start, &sig);
+  AppendBytes(t.poly_verts, &sig);
+  AppendBytes(t.poly_neighbors, &sig);
+  AppendBytes(t.poly_area, &sig);
+  AppendBytes(t.poly_flags, &sig);
+  AppendBytes(t.cross_links, &sig);
+  AppendBytes(t.off_mesh_links, &sig);
+  return sig;
+}
+
+// Random sequences of adds, moves (an id upserted again elsewhere) and removals, one or several
+// per update: every version equals carving its whole obstacle set from the base.
+TEST(CarvedLayerTest, IncrementalEqualsFullCarve) {
+  const auto base = Arena(8);
+  auto prepared = CarveBase::Prepare(base);
+  ASSERT_TRUE(prepared.ok());
+  NavQuery q(base);
+  std::mt19937 rng(29);
+  std::vector<Obstacle> pool = RandomObstacles(q, 60, rng, true);
+  std::shared_ptr<const CarvedLayer> layer = CarvedLayer::Empty(*prepared);
+  EXPECT_EQ(layer->map().get(), base.get());
+  std::vector<std::string> present;
+  int next_id = 0;
+  // (tile, generation) -> the polygons it had: a generation never names two different tiles.
+  std::map<std::pair<uint32_t, uint32_t>, std::string> seen;
+  int generations_moved = 0;
+  const auto check_generations = [&](const NavMap& map, const std::string& where) {
+    for (const TileView& t : map.tiles()) {
+      const auto [it, added] =
+          seen.try_emplace({t.index, map.generation(t.index)}, PolygonsSignature(t));
+      EXPECT_TRUE(added || it->second == PolygonsSignature(t))
+          << where << ": tile " << t.index << " generation " << map.generation(t.index)
+          << " reused for different polygons";
+      generations_moved += added;
+    }
+  };
+  check_generations(*base, "base");
+  for (int step = 0; step < 40; ++step) {
+    std::vector<Obstacle> upserts;
+    std::vector<std::string> removals;
+    const int changes = 1 + int(rng() % 3);
+    for (int c = 0; c < changes; ++c) {
+      const int kind = int(rng() % 3);
+      Obstacle o = pool[rng() % pool.size()];
+      if (kind == 0 || present.size() < 3) {  // add
+        o.id = "n" + std::to_string(next_id++);
+        present.push_back(o.id);
+        upserts.push_back(o);
+      } else if (kind == 1) {  // move an obstacle of the layer to another obstacle's shape
+        o.id = present[rng() % present.size()];
+        if (std::find_if(upserts.begin(), upserts.end(),
+                         [&](const Obstacle& u) { return u.id == o.id; }) != upserts.end()) {
+          continue;
+        }
+        upserts.push_back(o);
+      } else {  // remove one not touched in this update
+        const size_t k = rng() % present.size();
+        const std::string id = present[k];
+        if (std::find_if(upserts.begin(), upserts.end(),
+                         [&](const Obstacle& u) { return u.id == id; }) != upserts.end()) {
+          continue;
+        }
+        present.erase(present.begin() + k);
+        removals.push_back(id);
+      }
+    }
+    auto next = ApplyObstacleChanges(*layer, upserts, removals);
+    ASSERT_TRUE(next.ok()) << next.status();
+    layer = *next;
+    ASSERT_EQ(layer->obstacle_count(), present.size());
+    auto full = CarveMap(**prepared, layer->obstacles());
+    ASSERT_TRUE(full.ok()) << full.status();
+    ExpectSameMap(*layer->map(), **full, "step " + std::to_string(step));
+    check_generations(*layer->map(), "step " + std::to_string(step));
+  }
+  EXPECT_GT(generations_moved, int(base->tile_count()));
+  // Removing everything gives the base back.
+  auto empty = ApplyObstacleChanges(*layer, {}, present);
+  ASSERT_TRUE(empty.ok()) << empty.status();
+  EXPECT_EQ((*empty)->map().get(), base.get());
+}
+
+// Two obstacles with the same footprint (a move onto another obstacle's place): edges on the
+// same line must not be crossed by it (this gave NaN corners).
+TEST(CarveMapTest, IdenticalFootprintsCarveOnce) {
+  const auto base = Arena(8);
+  NavQuery q(base);
+  std::mt19937 rng(11);
+  const std::vector<Obstacle> pool = RandomObstacles(q, 20, rng, false);
+  for (const Obstacle& o : pool) {
+    Obstacle twin = o;
+    twin.id += "-twin";
+    const std::vector<Obstacle> one{o}, two{o, twin};
+    auto single = CarveMap(base, one);
+    auto twice = CarveMap(base, two);
+    ASSERT_TRUE(single.ok() && twice.ok());
+    ASSERT_TRUE(std::isfinite((*twice)->info().walkable_area)) << o.id;
+    EXPECT_NEAR((*twice)->info().walkable_area, (*single)->info().walkable_area, 1e-3) << o.id;
+    ExpectSound(*twice);
+  }
+}
+
+// Whether polygon p of t holds (x, z) in plan view, within `slack` metres.
+bool PolygonHoldsInPlan(const TileView& t, uint32_t p, Vec3 v, double slack) {
+  for (uint32_t i = 0, n = t.corner_count(p); i < n; ++i) {
+    const Vec3 a = t.corner(p, i), b = t.corner(p, (i + 1) % n);
+    const double len = std::hypot(double(b.x) - a.x, double(b.z) - a.z);
+    const double side =
+        (double(b.x) - a.x) * (double(v.z) - a.z) - (double(v.x) - a.x) * (double(b.z) - a.z);
+    if (side / len < -slack) return false;
+  }
+  return true;
+}
+
+// An off-mesh link whose start polygon is cut moves to the piece under its start; a link whose
+// end is under a block is dropped.
+TEST(CarveMapTest, OffMeshLinksFollowPiecesOrDrop) {
+  const auto [verts, polys] = testing::GridPolygons(4, 1, 4.0f);
+  const std::vector<testing::HandLink> links{{{2, 0, 2}, {14, 0, 2}, 0, 3, 1.0f}};
+  const auto base = testing::BuildHandMap(verts, polys, links);
+  ASSERT_EQ(base->tile(0).off_mesh_links.size(), 1u);
+  // A crate in the first cell beside the link's start: that cell is cut into pieces.
+  std::vector<Obstacle> obstacles{
+      {"crate", CylinderShape{{3.0f, 0, 3.0f}, 0.3f, 2}, ObstacleEffect::kBlock, 0}};
+  auto carved = CarveMap(base, obstacles);
+  ASSERT_TRUE(carved.ok()) << carved.status();
+  const TileView& t = (*carved)->tile(0);
+  ASSERT_GT(t.poly_count(), base->tile(0).poly_count());
+  ASSERT_EQ(t.off_mesh_links.size(), 1u);
+  const OffMeshLink& l = t.off_mesh_links[0];
+  EXPECT_EQ(t.poly_origin[l.start_poly], 0u);
+  EXPECT_TRUE(PolygonHoldsInPlan(t, l.start_poly, l.start, 1e-4));
+  EXPECT_TRUE(PolygonHoldsInPlan((*carved)->tile(l.end_tile), l.end_poly, l.end, 1e-4));
+  // A lid over the link's end: the link is gone.
+  obstacles.push_back({"lid", CylinderShape{{14, 0, 2}, 0.5f, 2}, ObstacleEffect::kBlock, 0});
+  carved = CarveMap(base, obstacles);
+  ASSERT_TRUE(carved.ok()) << carved.status();
+  EXPECT_TRUE((*carved)->tile(0).off_mesh_links.empty());
+  EXPECT_EQ((*carved)->info().off_mesh_link_count, 0u);
+}
+
+TEST(CarvedLayerTest, BadUpdatesNamed) {
+  auto prepared = CarveBase::Prepare(Arena(8));
+  ASSERT_TRUE(prepared.ok());
+  const auto layer = CarvedLayer::Empty(*prepared);
+  const Obstacle crate{"crate", CylinderShape{{10, 0, 10}, 1, 2}, ObstacleEffect::kBlock, 0};
+  const std::vector<std::string> unknown{"ghost"};
+  auto r = ApplyObstacleChanges(*layer, {}, unknown);
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kNotFound);
+  EXPECT_NE(r.status().message().find("ghost"), std::string::npos);
+  const std::vector<Obstacle> twice{crate, crate};
+  r = ApplyObstacleChanges(*layer, twice, {});
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(r.status().message().find("crate"), std::string::npos);
+  Obstacle bad = crate;
+  bad.shape = CylinderShape{{10, 0, 10}, -1, 2};
+  r = ApplyObstacleChanges(*layer, std::vector<Obstacle>{bad}, {});
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
 }
 
 }  // namespace

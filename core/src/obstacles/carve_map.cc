@@ -7,11 +7,13 @@
 #include <tuple>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_format.h"
 #include "carve_pieces.h"
 #include "map_islands.h"
 #include "poly_geometry.h"
 #include "tile_assembly.h"
+#include "waymesh/core/obstacles/carved_layer.h"
 #include "waymesh/core/obstacles/footprint.h"
 #include "waymesh/core/tolerances.h"
 
@@ -29,6 +31,9 @@ constexpr double kOnLineSq = 1e-8;
 constexpr double kReflexSine = 1e-7;
 
 using PointsOnLine = absl::flat_hash_map<LineKey, std::vector<Vec3>>;
+// One tile's cut polygons (base polygon -> its pieces, possibly none), before T-junction points
+// are inserted and pieces merged.
+using TileCut = absl::flat_hash_map<uint32_t, std::vector<Piece>>;
 
 std::tuple<float, float, float> Order(Vec3 v) { return {v.x, v.y, v.z}; }
 
@@ -194,11 +199,29 @@ absl::flat_hash_map<uint32_t, std::vector<uint32_t>> FootprintsByTile(
 
 }  // namespace
 
+// What a layer version keeps for the next: each tile's cut polygons (null: none cut).
+struct CutCache {
+  std::vector<std::shared_ptr<const TileCut>> tiles;
+};
+
 // Cuts, stitches and renumbers; see carve_map.h for the contract.
 class Carver {
  public:
   Carver(const CarveBase& base, std::vector<Footprint> footprints)
       : prepared_(base), base_(base.map()), footprints_(std::move(footprints)) {}
+
+  // Incremental: tiles not in `recut` take their cut polygons from `previous` instead of being
+  // cut again (their footprints did not change).
+  // Generations follow `previous_map` (see TileAssembler::Publish).
+  void ReuseCuts(const CutCache* previous, const absl::flat_hash_set<uint32_t>* recut,
+                 const NavMap* previous_map, std::vector<uint32_t>* last_generation) {
+    previous_ = previous;
+    recut_ = recut;
+    previous_map_ = previous_map;
+    last_generation_ = last_generation;
+  }
+  // The cut polygons of this carve, for the next incremental one (valid after Run).
+  std::shared_ptr<const CutCache> cuts() const { return cuts_out_; }
 
   absl::StatusOr<std::shared_ptr<const NavMap>> Run() {
     CutTiles();
@@ -219,7 +242,7 @@ class Carver {
       absl::Status s = assembler.AddTile(t, BuildWorkTile(t));
       if (!s.ok()) return s;
     }
-    return assembler.Publish();
+    return assembler.Publish(previous_map_, last_generation_);
   }
 
  private:
@@ -229,14 +252,27 @@ class Carver {
     for (const auto& [t, fs] : by_tile) tiles.push_back(t);
     std::sort(tiles.begin(), tiles.end());
     std::vector<Piece> pieces;
+    auto out = std::make_shared<CutCache>();
+    out->tiles.resize(base_->tile_count());
     for (const uint32_t t : tiles) {
+      if (previous_ != nullptr && !recut_->contains(t)) {
+        if (const auto& kept = previous_->tiles[t]) {
+          cut_[t] = *kept;
+          out->tiles[t] = kept;
+        }
+        continue;
+      }
       std::vector<uint32_t> fs = by_tile.at(t);
       std::sort(fs.begin(), fs.end());
       const TileView& tile = base_->tile(t);
       for (uint32_t p = 0; p < tile.poly_count(); ++p) {
         if (CutPolygon(tile, p, footprints_, fs, &pieces)) cut_[t][p] = std::move(pieces);
       }
+      if (const auto it = cut_.find(t); it != cut_.end()) {
+        out->tiles[t] = std::make_shared<const TileCut>(it->second);
+      }
     }
+    cuts_out_ = std::move(out);
   }
 
   // Untouched polygons keep their index; a cut polygon's first piece takes its index, further
@@ -340,7 +376,12 @@ class Carver {
   std::shared_ptr<const NavMap> base_;
   std::vector<Footprint> footprints_;
   // tile -> base polygon -> its pieces (possibly none), for every polygon an obstacle cut.
-  absl::flat_hash_map<uint32_t, absl::flat_hash_map<uint32_t, std::vector<Piece>>> cut_;
+  absl::flat_hash_map<uint32_t, TileCut> cut_;
+  const CutCache* previous_ = nullptr;
+  const absl::flat_hash_set<uint32_t>* recut_ = nullptr;
+  const NavMap* previous_map_ = nullptr;
+  std::vector<uint32_t>* last_generation_ = nullptr;
+  std::shared_ptr<const CutCache> cuts_out_;
   absl::flat_hash_map<uint32_t, TileNumbering> numbering_;  // carved tiles
   std::vector<uint32_t> dirty_;
   PointsOnLine points_;
@@ -372,6 +413,86 @@ absl::StatusOr<std::shared_ptr<const NavMap>> CarveMap(const CarveBase& base,
     footprints.push_back(ObstacleFootprint(o, base.map()->info().agent));
   }
   return obstacles::Carver(base, std::move(footprints)).Run();
+}
+
+std::shared_ptr<const CarvedLayer> CarvedLayer::Empty(std::shared_ptr<const CarveBase> base) {
+  std::shared_ptr<CarvedLayer> layer(new CarvedLayer());
+  layer->map_ = base->map();
+  layer->base_ = std::move(base);
+  auto cuts = std::make_shared<obstacles::CutCache>();
+  cuts->tiles.resize(layer->map_->tile_count());
+  layer->cuts_ = std::move(cuts);
+  for (uint32_t t = 0; t < layer->map_->tile_count(); ++t) {
+    layer->last_generation_.push_back(layer->map_->generation(t));
+  }
+  return layer;
+}
+
+CarvedLayer::~CarvedLayer() = default;
+
+std::vector<Obstacle> CarvedLayer::obstacles() const {
+  std::vector<Obstacle> out;
+  for (const auto& [id, o] : obstacles_) out.push_back(o);
+  return out;
+}
+
+absl::StatusOr<std::shared_ptr<const CarvedLayer>> ApplyObstacleChanges(
+    const CarvedLayer& previous, std::span<const Obstacle> upserts,
+    std::span<const std::string> removals) {
+  const AgentSettings& agent = previous.map_->info().agent;
+  std::shared_ptr<CarvedLayer> next(new CarvedLayer());
+  next->base_ = previous.base_;
+  next->obstacles_ = previous.obstacles_;
+  // The old and new footprints of every changed obstacle: the tiles they reach are re-cut.
+  std::vector<Footprint> changed;
+  absl::flat_hash_set<std::string_view> seen;
+  for (const Obstacle& o : upserts) {
+    if (absl::Status s = ValidateObstacle(o); !s.ok()) return s;
+    if (!seen.insert(o.id).second) {
+      return absl::InvalidArgumentError(
+          absl::StrFormat("obstacle \"%s\" is changed twice in one update", o.id));
+    }
+    if (const auto it = previous.obstacles_.find(o.id); it != previous.obstacles_.end()) {
+      changed.push_back(ObstacleFootprint(it->second, agent));
+    }
+    changed.push_back(ObstacleFootprint(o, agent));
+    next->obstacles_[o.id] = o;
+  }
+  for (const std::string& id : removals) {
+    if (!seen.insert(id).second) {
+      return absl::InvalidArgumentError(
+          absl::StrFormat("obstacle \"%s\" is changed twice in one update", id));
+    }
+    const auto it = previous.obstacles_.find(id);
+    if (it == previous.obstacles_.end()) {
+      return absl::NotFoundError(absl::StrFormat("no obstacle \"%s\" in the layer", id));
+    }
+    changed.push_back(ObstacleFootprint(it->second, agent));
+    next->obstacles_.erase(id);
+  }
+  absl::flat_hash_set<uint32_t> recut;
+  for (const auto& [t, fs] : obstacles::FootprintsByTile(*previous.base_->map(), changed)) {
+    recut.insert(t);
+  }
+  std::vector<Footprint> footprints;
+  footprints.reserve(next->obstacles_.size());
+  for (const auto& [id, o] : next->obstacles_) footprints.push_back(ObstacleFootprint(o, agent));
+  if (footprints.empty()) {
+    next->map_ = next->base_->map();
+    next->last_generation_ = previous.last_generation_;
+    auto cuts = std::make_shared<obstacles::CutCache>();
+    cuts->tiles.resize(next->map_->tile_count());
+    next->cuts_ = std::move(cuts);
+    return next;
+  }
+  obstacles::Carver carver(*next->base_, std::move(footprints));
+  next->last_generation_ = previous.last_generation_;
+  carver.ReuseCuts(previous.cuts_.get(), &recut, previous.map_.get(), &next->last_generation_);
+  absl::StatusOr<std::shared_ptr<const NavMap>> map = carver.Run();
+  if (!map.ok()) return map.status();
+  next->map_ = *std::move(map);
+  next->cuts_ = carver.cuts();
+  return next;
 }
 
 absl::StatusOr<std::shared_ptr<const NavMap>> CarveMap(std::shared_ptr<const NavMap> base,

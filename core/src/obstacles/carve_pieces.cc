@@ -19,6 +19,9 @@ constexpr double kMinPieceArea2 = 1e-8;
 // Float steps searched on each side of a computed crossing for the float point nearest its
 // line(s) (see Snap).
 constexpr int kSnapUlps = 4;
+// Two cut lines whose directions' sine is below this, and whose points lie within kOnCutLine of
+// each other's line, are the same line (identical or touching footprints).
+constexpr double kParallelSine = 1e-9;
 
 std::tuple<float, float, float> Tie(Vec3 v) { return {v.x, v.y, v.z}; }
 
@@ -106,6 +109,16 @@ struct Cutter {
     return {x, internal::PolyHeightAt(tile, poly, x, z), z};
   }
 
+  static bool SameLine(const CutLine& a, const CutLine& b) {
+    const double ax = a.p1.x - a.p0.x, az = a.p1.z - a.p0.z;
+    const double bx = b.p1.x - b.p0.x, bz = b.p1.z - b.p0.z;
+    const double len = std::sqrt((ax * ax + az * az) * (bx * bx + bz * bz));
+    if (!(len > 0) || std::abs(ax * bz - az * bx) > kParallelSine * len) return false;
+    const double off =
+        (ax * (b.p0.z - a.p0.z) - az * (b.p0.x - a.p0.x)) / std::sqrt(ax * ax + az * az);
+    return std::abs(off) <= kOnCutLine;
+  }
+
   CutLine LineOf(uint32_t f, uint32_t e) const {
     const auto& o = footprints[f].outline;
     return {o[e], o[(e + 1) % o.size()], CutLineKey(tile.index, poly, f, e), f, e};
@@ -118,6 +131,13 @@ struct Cutter {
     for (size_t i = 0; i < n; ++i) {
       const double s = Side(line, in.corners[i].pos);
       side[i] = s > kOnCutLine ? 1 : (s < -kOnCutLine ? -1 : 0);
+    }
+    // An edge on another footprint's edge along the same line lies on this one: float rounding
+    // of its ends must not make it cross (the crossing of two equal lines is undefined).
+    for (size_t i = 0; i < n; ++i) {
+      if (in.corners[i].next.kind() != LineKey::kCutLine) continue;
+      const auto& w = in.corners[i].next.words;
+      if (SameLine(line, LineOf(w[3], w[4]))) side[i] = side[(i + 1) % n] = 0;
     }
     inside->corners.clear();
     outside->corners.clear();

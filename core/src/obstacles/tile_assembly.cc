@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstring>
 #include <tuple>
 
 #include "absl/strings/str_format.h"
@@ -340,7 +341,27 @@ void TileAssembler::BuildArrays(const WorkTile& w) {
   v.poly_origin = a.poly_origin;
 }
 
-absl::StatusOr<std::shared_ptr<const NavMap>> TileAssembler::Publish() {
+namespace {
+
+template <typename T>
+bool SameBytes(std::span<const T> a, std::span<const T> b) {
+  return a.size() == b.size() &&
+         (a.empty() || std::memcmp(a.data(), b.data(), a.size_bytes()) == 0);
+}
+
+// Whether a reference into `a`'s polygons means the same polygon, with the same edges and
+// links, in `b` (island ids may differ).
+bool SamePolygons(const TileView& a, const TileView& b) {
+  return SameBytes(a.vertices, b.vertices) && SameBytes(a.poly_start, b.poly_start) &&
+         SameBytes(a.poly_verts, b.poly_verts) && SameBytes(a.poly_neighbors, b.poly_neighbors) &&
+         SameBytes(a.poly_area, b.poly_area) && SameBytes(a.poly_flags, b.poly_flags) &&
+         SameBytes(a.cross_links, b.cross_links) && SameBytes(a.off_mesh_links, b.off_mesh_links);
+}
+
+}  // namespace
+
+absl::StatusOr<std::shared_ptr<const NavMap>> TileAssembler::Publish(
+    const NavMap* previous, std::vector<uint32_t>* last_generation) {
   MatchEdges();
   tiles_.assign(base_.tiles().begin(), base_.tiles().end());
   std::vector<uint32_t> order;
@@ -375,8 +396,17 @@ absl::StatusOr<std::shared_ptr<const NavMap>> TileAssembler::Publish() {
     info.vertex_count += v.vertices.size();
     info.off_mesh_link_count += v.off_mesh_links.size();
     info.walkable_area += v.area_prefix.empty() ? 0.0 : double(v.area_prefix.back());
-    generations[v.index] = work_.contains(v.index) ? NextGeneration(base_.generation(v.index))
-                                                   : base_.generation(v.index);
+    const uint32_t t = v.index;
+    if (previous == nullptr) {
+      generations[t] =
+          work_.contains(t) ? NextGeneration(base_.generation(t)) : base_.generation(t);
+    } else if (!work_.contains(t)) {
+      generations[t] = base_.generation(t);
+    } else if (SamePolygons(v, previous->tile(t))) {
+      generations[t] = previous->generation(t);
+    } else {
+      generations[t] = (*last_generation)[t] = NextGeneration((*last_generation)[t]);
+    }
   }
   return std::make_shared<const NavMap>(std::move(info), std::move(tiles_), storage_,
                                         std::move(generations));

@@ -53,7 +53,12 @@ class TileAssembler {
   // Every changed tile (carved, or linking into a cut or moved polygon) is added once, then
   // Publish makes the map.
   absl::Status AddTile(uint32_t tile, WorkTile work);
-  absl::StatusOr<std::shared_ptr<const NavMap>> Publish();
+  // Publish makes the map. With `previous` (a layer's last version), a tile keeps its generation
+  // in `previous` when its polygons and links are the same, a base tile its base generation, and
+  // any other tile takes the generation after `last_generation[t]` (the last one that tile had
+  // in any version of the layer; updated), so a reference into an older version is stale.
+  absl::StatusOr<std::shared_ptr<const NavMap>> Publish(
+      const NavMap* previous = nullptr, std::vector<uint32_t>* last_generation = nullptr);
 
  private:
   struct EdgeSide;
