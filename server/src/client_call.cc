@@ -18,6 +18,7 @@
 #include "grpcpp/generic/generic_stub.h"
 #include "grpcpp/impl/codegen/proto_utils.h"
 #include "waymesh/v1/navigation.pb.h"
+#include "waymesh/v1/obstacles.pb.h"
 
 namespace waymesh::server {
 namespace {
@@ -30,9 +31,11 @@ using google::protobuf::ServiceDescriptor;
 std::vector<const ServiceDescriptor*> ClientServices() {
   const ServiceDescriptor* navigation =
       v1::FindPathRequest::descriptor()->file()->FindServiceByName("NavigationService");
+  const ServiceDescriptor* obstacles =
+      v1::PutObstacleLayerRequest::descriptor()->file()->FindServiceByName("ObstacleService");
   const ServiceDescriptor* health =
       grpc::health::v1::HealthCheckRequest::descriptor()->file()->FindServiceByName("Health");
-  return {navigation, health};
+  return {navigation, obstacles, health};
 }
 
 // "pkg.Service.Method", "pkg.Service/Method", "/pkg.Service/Method", "Service.Method" or

@@ -63,7 +63,11 @@ TEST(ServerMetricsTest, ExportsEveryMethodAndCodeAtZeroBeforeTheFirstCall) {
   for (int m = 0; m < kRpcMethodCount; ++m) {
     const std::string method(RpcMethodName(static_cast<RpcMethod>(m)));
     const std::vector<std::pair<std::string, std::string>> labels = {
-        {"grpc_type", "unary"}, {"grpc_service", "waymesh.v1.NavigationService"}, {"grpc_method", method}};
+        {"grpc_type", "unary"},
+        {"grpc_service", m < static_cast<int>(RpcMethod::kPutObstacleLayer)
+                             ? "waymesh.v1.NavigationService"
+                             : "waymesh.v1.ObstacleService"},
+        {"grpc_method", method}};
     EXPECT_EQ(FindSample(e, "grpc_server_started_total", labels), 0.0) << method;
     EXPECT_EQ(FindSample(e, "grpc_server_handling_seconds_count", labels), 0.0) << method;
     for (int code = 0; code < kGrpcCodeCount; ++code) {

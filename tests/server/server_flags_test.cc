@@ -70,10 +70,10 @@ TEST(ServerFlagsTest, HelpListsEveryFlagWithItsEnvironmentName) {
   EXPECT_THAT(help, HasSubstr("--maps-dir"));
   EXPECT_THAT(help, HasSubstr("--tile-cache-bytes"));
   EXPECT_THAT(help, HasSubstr("WAYMESH_METRICS_PORT"));
-  // The names come from abseil's registry: every flag server_flags.cc defines (28), and none
+  // The names come from abseil's registry: every flag server_flags.cc defines (32), and none
   // of abseil's own or of other binaries.
   const std::vector<absl::string_view> names(ServerFlagNames().begin(), ServerFlagNames().end());
-  EXPECT_EQ(names.size(), 28u);
+  EXPECT_EQ(names.size(), 32u);
   EXPECT_THAT(names, ::testing::IsSupersetOf({"maps_dir", "health_port", "reflection",
                                               "keepalive_min_ping_interval",
                                               "keepalive_permit_without_calls"}));
@@ -107,6 +107,11 @@ TEST(ServerFlagsTest, ConfigChecksNameTheFlag) {
       {[](ServerConfig& c) { c.tls_client_ca = "ca.pem"; }, "--tls-client-ca"},
       {[](ServerConfig& c) { c.log_format = "xml"; }, "--log-format"},
       {[](ServerConfig& c) { c.reload_interval = -absl::Seconds(1); }, "--reload-interval"},
+      {[](ServerConfig& c) { c.max_obstacles_per_layer = 0; }, "--max-obstacles-per-layer"},
+      {[](ServerConfig& c) { c.max_obstacle_layers_per_map = 0; },
+       "--max-obstacle-layers-per-map"},
+      {[](ServerConfig& c) { c.max_prism_vertices = 65; }, "--max-prism-vertices"},
+      {[](ServerConfig& c) { c.obstacle_versions_kept = 0; }, "--obstacle-versions-kept"},
   };
   for (const Case& c : cases) {
     ServerConfig config = good;

@@ -158,8 +158,23 @@ TEST_F(WaymeshClientTest, CallsEveryRpcFromJson) {
          ASSERT_EQ(r["maps"].size(), 1u) << r;
          EXPECT_EQ(r["maps"][0]["map_id"], "town") << r;
        }},
+      {"PutObstacleLayer", [](const Json& r) { EXPECT_EQ(r["change"]["version"], "1") << r; }},
+      {"UpdateObstacleLayer",
+       [](const Json& r) { EXPECT_EQ(r["change"]["version"], "2") << r; }},
+      {"DeleteObstacleLayer", [](const Json& r) { EXPECT_TRUE(r["deleted"].get<bool>()) << r; }},
+      {"GetObstacleLayer", [](const Json& r) { EXPECT_EQ(r["version"], "0") << r; }},
       {"Check", [](const Json& r) { EXPECT_EQ(r["status"], "SERVING") << r; }},
   };
+  const Json layer = {{"map_id", "town"}, {"layer", "zone-1"}};
+  Json put = layer;
+  put["version"] = 1;
+  put["obstacles"] = {{{"id", "post"},
+                       {"cylinder", {{"center", Point(West())}, {"radius", 1}, {"height", 2}}},
+                       {"effect", "OBSTACLE_EFFECT_BLOCK"}}};
+  Json update = layer;
+  update["base_version"] = 1;
+  update["version"] = 2;
+  update["remove"] = {"post"};
   const std::map<std::string, Json> requests = {
       {"FindPath", Path()},
       {"FindPathBatch", {{"requests", {Path(), WithMap(Path(), "atlantis")}}}},
@@ -173,6 +188,10 @@ TEST_F(WaymeshClientTest, CallsEveryRpcFromJson) {
       {"FindPolygonsInCircle", WithField(AtWest("center"), "radius", 5)},
       {"GetMapInfo", {{"map_id", "town"}}},
       {"ListMaps", Json::object()},
+      {"PutObstacleLayer", put},
+      {"UpdateObstacleLayer", update},
+      {"DeleteObstacleLayer", layer},
+      {"GetObstacleLayer", layer},  // after the delete: no layer held
       {"Check", Json::object()},
   };
   std::set<std::string> known;
