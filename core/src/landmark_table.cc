@@ -290,7 +290,7 @@ LandmarkTable::GoalBound LandmarkTable::ForGoal(const QueryFilter& filter, uint3
       best_value = value;
     }
   }
-  best.metric_->GoalRows(goal, link_end_[goal.global], &best);
+  if (goal.tile != nullptr) best.metric_->GoalRows(goal, link_end_[goal.global], &best);
   return best;
 }
 

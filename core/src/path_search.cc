@@ -51,7 +51,7 @@ struct Search {
   // area.
   struct Candidate {
     PolyIndex at;
-    uint32_t global, known;
+    uint32_t global, table, known;  // table: its index in the search tables (TableIndex)
     uint8_t area;
   };
 
@@ -68,7 +68,7 @@ struct Search {
     // of a demo-world query's instructions) is kept with the node.
     const float landmark = is_goal              ? 0.0f
                            : c.known != kNoNode ? ctx.pool.node(c.known).landmark
-                                                : LandmarkBound(c.global);
+                                                : LandmarkBound(c.table);
     const float f = is_goal ? FunnelCostTo(fs, goal.pos) : g + Heuristic(landmark, pos);
     // Popped only after the goal: never worth a node.
     if (f >= goal_f) return;
@@ -107,7 +107,7 @@ struct Search {
   struct Across {
     uint32_t edge;  // corner index i of edge (i, i + 1)
     PolyIndex at;
-    uint32_t global;
+    uint32_t global, table;
     const TileView* view;
   };
   // Edges are taken in groups of this many: all of a group's neighbours are looked up first.
@@ -127,16 +127,17 @@ struct Search {
     for (uint32_t i = first; i < end; ++i) {
       const std::optional<PolyIndex> nb = t.across(s + i);
       if (!nb) continue;
-      Across a{i, *nb, 0, nb->tile == t.index ? &t : ctx.TryTile(nb->tile)};
+      Across a{i, *nb, 0, 0, nb->tile == t.index ? &t : ctx.TryTile(nb->tile)};
       if (a.view == nullptr) continue;  // a tile that cannot be loaded is a wall
       a.global = ctx.Global(a.at);
       if (a.global == parent_global) continue;
       if (dead_ends != nullptr && dead_ends->Skippable(from, a.global, goal_global)) continue;
+      a.table = ctx.TableIndex(a.at);
       ctx.pool.Prefetch(a.global);
       __builtin_prefetch(a.view->poly_area.data() + a.at.poly);
       __builtin_prefetch(a.view->poly_flags.data() + a.at.poly);
       __builtin_prefetch(a.view->poly_start.data() + a.at.poly);
-      landmarks.Prefetch(a.global);
+      landmarks.Prefetch(a.table);
       out[count++] = a;
     }
     return count;
@@ -190,7 +191,7 @@ struct Search {
     const Vec3 target = flood ? fs.apex : goal.pos;
     const Vec3 p = Lerp(vl, vr, BestPortalParam(fs.apex, target, vl, vr));
     const float g = fs.g + fs.rate * Distance(fs.apex, p);
-    Relax(ci, {a.at, a.global, known, area}, fs, p, g, i);
+    Relax(ci, {a.at, a.global, a.table, known, area}, fs, p, g, i);
   }
 
   void ExpandLinks(uint32_t ci, const SearchNode& cur, const TileView& t) {
@@ -207,7 +208,7 @@ struct Search {
       const uint8_t area = ctx.AreaOf(end);
       const FunnelState fs{link.end, link.end, link.end, g, filter.Cost(area)};
       const uint32_t global = ctx.Global(end);
-      Relax(ci, {end, global, ctx.pool.Find(global), area}, fs, link.end, g,
+      Relax(ci, {end, global, ctx.TableIndex(end), ctx.pool.Find(global), area}, fs, link.end, g,
             kViaLinkBit | uint32_t(it - links.begin()));
     }
   }
@@ -251,7 +252,7 @@ void NeighbourGlobals(const QueryContext& ctx, const TileView& t, uint32_t poly,
   out->clear();
   for (uint32_t i = t.poly_start[poly]; i < t.poly_start[poly + 1]; ++i) {
     const std::optional<PolyIndex> nb = t.across(i);
-    out->push_back(nb ? ctx.Global(*nb) : LandmarkTable::kNoNeighbour);
+    out->push_back(nb ? ctx.TableIndex(*nb) : LandmarkTable::kNoNeighbour);
   }
 }
 
@@ -266,7 +267,7 @@ void Seed(Search& s, const SurfacePoint& start) {
   const float rate = s.filter.Cost(ctx.AreaOf(at));
   r.funnel = FunnelState{start.pos, start.pos, start.pos, 0.0f, rate};
   r.g = 0;
-  r.landmark = s.LandmarkBound(ctx.Global(at));
+  r.landmark = s.LandmarkBound(ctx.TableIndex(at));
   r.f = s.Heuristic(r.landmark, start.pos);
   r.state = kNodeOpen;
   ctx.heap.Push(root, r.f);
@@ -306,9 +307,12 @@ SearchOutcome SearchCorridor(QueryContext& ctx, const SurfacePoint& start, const
   if (ctx.landmarks != nullptr) {
     const TileView& gt = ctx.Tile(s.goal_at.tile);
     NeighbourGlobals(ctx, gt, s.goal_at.poly, &ctx.goal_neighbours);
+    // A goal in a carved piece is bounded anywhere in the polygon it was cut from.
+    const bool piece = ctx.tables_remapped && !gt.poly_origin.empty();
     s.landmarks = ctx.landmarks->ForGoal(
-        filter, ctx.Global(start.poly.index()),
-        LandmarkTable::Goal{s.goal_global, &gt, s.goal_at.poly, goal.pos, ctx.goal_neighbours});
+        filter, ctx.TableIndex(start.poly.index()),
+        LandmarkTable::Goal{ctx.TableIndex(s.goal_at), piece ? nullptr : &gt, s.goal_at.poly,
+                            goal.pos, ctx.goal_neighbours});
   }
   s.dead_ends = ctx.dead_ends;
   Seed(s, start);

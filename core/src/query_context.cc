@@ -42,7 +42,25 @@ QueryContext::QueryContext(std::shared_ptr<const NavMap> map_in, uint32_t max_no
   if (const SearchTables* tables = map->search_tables(); tables != nullptr) {
     if (use_landmarks && !tables->landmarks.empty()) landmarks = &tables->landmarks;
     if (use_dead_ends && !tables->dead_ends.empty()) dead_ends = &tables->dead_ends;
+    AdoptTableNumbering(*tables);
   }
+}
+
+void QueryContext::AdoptTableNumbering(const SearchTables& tables) {
+  const bool carved = !map->paged() && std::any_of(map->tiles().begin(), map->tiles().end(),
+                                                   [](const TileView& t) {
+                                                     return !t.poly_origin.empty();
+                                                   });
+  if (!carved && tables.polygon_bases == tile_base) return;
+  if (!carved || tables.polygon_bases.size() != tile_base.size()) {
+    // Tables of another map: searching without them is slower, never wrong.
+    landmarks = nullptr;
+    dead_ends = nullptr;
+    return;
+  }
+  tables_remapped = true;
+  table_base = tables.polygon_bases;
+  dead_ends = nullptr;
 }
 
 const TileView* QueryContext::PinSlow(uint32_t tile) const {

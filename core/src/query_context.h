@@ -28,6 +28,13 @@ struct QueryContext {
 
   // Dense global index of a polygon.
   uint32_t Global(PolyIndex p) const { return tile_base[p.tile] + p.poly; }
+  // Its index in the search tables: the global index, or on a carved map version searching
+  // with its base map's tables, the global index of the base polygon it was cut from.
+  uint32_t TableIndex(PolyIndex p) const {
+    if (!tables_remapped) return Global(p);
+    const TileView& t = Tile(p.tile);
+    return table_base[p.tile] + (t.poly_origin.empty() ? p.poly : t.poly_origin[p.poly]);
+  }
   // The reference handed to callers for a polygon (with its tile's generation).
   PolyRef Ref(PolyIndex p) const { return map->Ref(p); }
   // Whether p is in the map (no tile is loaded).
@@ -89,6 +96,9 @@ struct QueryContext {
 
  private:
   const TileView* PinSlow(uint32_t tile) const;
+  // Maps polygons to the numbering of the map's search tables (TableIndex), or drops tables
+  // that belong to another map.
+  void AdoptTableNumbering(const SearchTables& tables);
 
  public:
   // Stands in for a tile that could not be loaded (no polygons); never indexed by callers
@@ -100,6 +110,8 @@ struct QueryContext {
   const LandmarkTable* landmarks = nullptr;  // the map's, when it has one
   const DeadEndTable* dead_ends = nullptr;   // the map's, when it has dead ends
   std::vector<uint32_t> tile_base;           // tiles + 1 prefix sums of polygon counts
+  bool tables_remapped = false;              // TableIndex goes through poly_origin
+  std::vector<uint32_t> table_base;          // the tables' tile_base, when remapped
   std::vector<double> tile_area_prefix;      // tiles + 1 prefix sums of tile surface area
   std::array<float, kMaxAreas> inv_default_cost;
   // Per area: the smallest (link cost / map area cost) per metre of link displacement.

@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "spdlog/spdlog.h"
+#include "waymesh/core/search_tables.h"
 #include "waymesh/server/error_model.h"
 
 namespace waymesh::server {
@@ -56,6 +57,17 @@ std::vector<std::string> IdsMissingFrom(const std::vector<Obstacle>& previous,
     if (!std::binary_search(kept.begin(), kept.end(), o.id)) missing.push_back(o.id);
   }
   return missing;
+}
+
+// The carved map of `carved` as queries search it: with the search tables of the served map it
+// was carved from when they stay valid for it (search_tables.h), since without them long
+// searches on a big map run out of nodes.
+std::shared_ptr<const NavMap> Searchable(const CarvedLayer& carved, const ServedMap& map) {
+  const std::shared_ptr<const SearchTables>& tables = map.map()->shared_search_tables();
+  if (tables == nullptr || !CanShareSearchTables(*carved.base()->map(), *carved.map())) {
+    return carved.map();
+  }
+  return std::make_shared<const NavMap>(*carved.map(), tables);
 }
 
 }  // namespace
@@ -314,7 +326,7 @@ LayerChangeResult ObstacleLayers::Publish(Layer& layer, uint64_t version,
                                           const std::shared_ptr<const ServedMap>& map) {
   Version v;
   v.version = version;
-  v.served = map->WithObstacles(layer.name, carved->map());
+  v.served = map->WithObstacles(layer.name, Searchable(*carved, *map));
   v.carved_tiles = TilesChanged(*carved->map(), *carved->base()->map());
   v.carved = std::move(carved);
   LayerChangeResult result{version, map->version(),

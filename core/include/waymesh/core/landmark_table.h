@@ -62,7 +62,8 @@ class LandmarkTable {
 
   // What ForGoal needs to know of the goal: its polygon (global index, and poly of tile), the
   // point, and per edge i (corner i to i + 1) the global index of the polygon across it or
-  // kNoNeighbour.
+  // kNoNeighbour. A null `tile` bounds the goal anywhere in polygon `global` (the goal is in a
+  // piece of it that obstacles carved, whose edges are not the table's).
   static constexpr uint32_t kNoNeighbour = 0xFFFFFFFFu;
   struct Goal {
     uint32_t global;

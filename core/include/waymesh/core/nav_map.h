@@ -230,6 +230,8 @@ class NavMap {
 
   // The search tables attached to this map, or nullptr: queries then search without them.
   const SearchTables* search_tables() const { return tables_.get(); }
+  // The same, shared: to attach them to another version of this map (search_tables.h).
+  const std::shared_ptr<const SearchTables>& shared_search_tables() const { return tables_; }
 
  private:
   void BuildGrid();

@@ -6,13 +6,18 @@
 // the result is attached to the map (NavMap's tables constructor) and shared read-only by
 // every query object.
 //
-// Both tables are keyed by the map's polygons as loaded. A version of the map whose tiles an
-// obstacle layer changed keeps them: each new polygon is looked up by the polygon it was cut
-// from, which walls only make farther from everything (the landmark bounds stay lower bounds),
-// and a search does not skip dead ends at polygons of changed tiles (an obstacle can split a
-// dead end's entrance into two).
+// Both tables are keyed by the map's polygons as loaded (`polygon_bases`: where each tile's
+// polygons start in that numbering). A version of the map whose tiles an obstacle layer carved
+// may carry the tables of the map it was carved from (CanShareSearchTables): each polygon of a
+// carved tile is looked up by the polygon it was cut from (TileView::poly_origin). Block
+// obstacles only make places farther from each other, so landmark bounds stay lower bounds;
+// searches on such a version do not skip dead ends (the tables say nothing of the new walls'
+// effect on them, and keeping them would need a proof this code does not have).
 
 #include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
 
 #include "waymesh/core/dead_end_table.h"
 #include "waymesh/core/landmark_table.h"
@@ -23,12 +28,19 @@ namespace waymesh {
 struct SearchTables {
   LandmarkTable landmarks;
   DeadEndTable dead_ends;
+  std::vector<uint32_t> polygon_bases;  // NavMap::PolygonBases of the map they were built on
 
   // Both tables for a resident map (O(landmarks * polygons log polygons)); empty tables on
   // maps too small to profit (LandmarkTable::kMinPolygons).
   static SearchTables Build(const NavMap& map);
   size_t bytes() const { return landmarks.bytes() + dead_ends.bytes(); }
 };
+
+// Whether `carved`, a version of the map `tables` were built on with obstacles carved into it,
+// may search with them: its area obstacles must not make any polygon cheaper to cross for the
+// tables' reference costs than the polygon it was cut from, and introduce no area the map did
+// not have (a filter could make that area cheaper than any the bounds were scaled for).
+bool CanShareSearchTables(const NavMap& base, const NavMap& carved);
 
 // `map` with freshly built search tables attached (resident maps).
 std::shared_ptr<const NavMap> WithSearchTables(std::shared_ptr<const NavMap> map);
