@@ -4,6 +4,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <thread>
 
 #include "gtest/gtest.h"
 #include "support/demo_town.h"
@@ -279,6 +280,48 @@ TEST_F(ObstacleServiceTest, BadObstaclesAreNamed) {
   grpc::Status call;
   StatusOfPath("zone-1", 0, &call);
   EXPECT_EQ(HeldVersion(call), "0");
+}
+
+// Changes and queries at once (ThreadSanitizer runs this in CI): every query runs on one
+// whole version, the wall there or not, and no call fails.
+TEST_F(ObstacleServiceTest, QueriesRunWhileTheLayerChanges) {
+  v1::PutObstacleLayerResponse put;
+  ASSERT_TRUE(ObstacleCall(*obstacles_, &ObstacleStub::PutObstacleLayer, PutWall(1), &put).ok());
+  constexpr int kChanges = 12;
+  std::thread changer([&] {
+    for (int v = 1; v <= kChanges; ++v) {
+      v1::UpdateObstacleLayerRequest update;
+      update.set_map_id("town");
+      update.set_layer("zone-1");
+      update.set_base_version(v);
+      update.set_version(v + 1);
+      if (v % 2 == 1) {
+        update.add_remove("wall");
+      } else {
+        *update.add_upsert() = Wall();
+      }
+      v1::UpdateObstacleLayerResponse updated;
+      EXPECT_TRUE(
+          ObstacleCall(*obstacles_, &ObstacleStub::UpdateObstacleLayer, update, &updated).ok());
+    }
+  });
+  int no_path = 0, complete = 0;
+  for (int i = 0; i < 40; ++i) {
+    grpc::Status call;
+    const v1::PathStatus status = StatusOfPath("zone-1", 0, &call);
+    ASSERT_TRUE(call.ok()) << call.error_message();
+    no_path += status == v1::PATH_STATUS_NO_PATH;
+    complete += status == v1::PATH_STATUS_COMPLETE;
+  }
+  changer.join();
+  EXPECT_EQ(no_path + complete, 40);
+  v1::GetObstacleLayerRequest get;
+  get.set_map_id("town");
+  get.set_layer("zone-1");
+  v1::GetObstacleLayerResponse held;
+  ASSERT_TRUE(ObstacleCall(*obstacles_, &ObstacleStub::GetObstacleLayer, get, &held).ok());
+  EXPECT_EQ(held.version(), uint64_t{kChanges + 1});
+  EXPECT_EQ(held.obstacles_size(), 1);  // an even number of changes: the wall is back
 }
 
 // Limits are flags; past them is RESOURCE_EXHAUSTED naming the flag.
