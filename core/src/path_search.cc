@@ -33,7 +33,7 @@ struct Search {
   bool flood = false;
   LandmarkTable::GoalBound landmarks;       // none: straight-line heuristic only
   const DeadEndTable* dead_ends = nullptr;  // null: no polygon is skipped
-  uint32_t goal_global = 0;
+  uint32_t goal_table = 0;  // the goal polygon's index in the search tables
   bool limit_hit = false;  // a node was not created because the pool or max_nodes was full
 
   // The landmark bound of polygon `global`; 0 in a flood (no goal).
@@ -121,8 +121,8 @@ struct Search {
   // asked for together, they arrive in parallel instead of one miss after another (1022 m
   // demo world: about 10 % off short routes, 20-28 % off long ones). Returns how many were
   // written.
-  uint32_t Gather(const TileView& t, uint32_t s, uint32_t first, uint32_t end, uint32_t from,
-                  uint32_t parent_global, Across* out) const {
+  uint32_t Gather(const TileView& t, uint32_t s, uint32_t first, uint32_t end,
+                  uint32_t from_table, uint32_t parent_global, Across* out) const {
     uint32_t count = 0;
     for (uint32_t i = first; i < end; ++i) {
       const std::optional<PolyIndex> nb = t.across(s + i);
@@ -131,8 +131,8 @@ struct Search {
       if (a.view == nullptr) continue;  // a tile that cannot be loaded is a wall
       a.global = ctx.Global(a.at);
       if (a.global == parent_global) continue;
-      if (dead_ends != nullptr && dead_ends->Skippable(from, a.global, goal_global)) continue;
       a.table = ctx.TableIndex(a.at);
+      if (dead_ends != nullptr && dead_ends->Skippable(from_table, a.table, goal_table)) continue;
       ctx.pool.Prefetch(a.global);
       __builtin_prefetch(a.view->poly_area.data() + a.at.poly);
       __builtin_prefetch(a.view->poly_flags.data() + a.at.poly);
@@ -157,11 +157,11 @@ struct Search {
     const uint32_t n = t.poly_start[cur.at.poly + 1] - s;
     const uint32_t parent_global =
         cur.parent == kNoNode ? kNoNode : ctx.Global(ctx.pool.node(cur.parent).at);
-    const uint32_t global = ctx.Global(cur.at);
+    const uint32_t table = ctx.TableIndex(cur.at);
     Across group[kGroup];
     for (uint32_t first = 0; first < n; first += kGroup) {
       const uint32_t count =
-          Gather(t, s, first, std::min(n, first + kGroup), global, parent_global, group);
+          Gather(t, s, first, std::min(n, first + kGroup), table, parent_global, group);
       for (uint32_t k = 0; k < count; ++k) Offer(ci, cur, t, s, n, group[k]);
     }
   }
@@ -303,7 +303,7 @@ SearchOutcome SearchCorridor(QueryContext& ctx, const SurfacePoint& start, const
                              QueryInterrupt* interrupt) {
   max_nodes = std::clamp<uint32_t>(max_nodes, 1, ctx.pool.capacity());
   Search s{ctx, filter, goal, goal.poly.index(), ctx.HeuristicScale(filter), max_nodes};
-  s.goal_global = ctx.Global(s.goal_at);
+  s.goal_table = ctx.TableIndex(s.goal_at);
   if (ctx.landmarks != nullptr) {
     const TileView& gt = ctx.Tile(s.goal_at.tile);
     NeighbourGlobals(ctx, gt, s.goal_at.poly, &ctx.goal_neighbours);
@@ -311,7 +311,7 @@ SearchOutcome SearchCorridor(QueryContext& ctx, const SurfacePoint& start, const
     const bool piece = ctx.tables_remapped && !gt.poly_origin.empty();
     s.landmarks = ctx.landmarks->ForGoal(
         filter, ctx.TableIndex(start.poly.index()),
-        LandmarkTable::Goal{ctx.TableIndex(s.goal_at), piece ? nullptr : &gt, s.goal_at.poly,
+        LandmarkTable::Goal{s.goal_table, piece ? nullptr : &gt, s.goal_at.poly,
                             goal.pos, ctx.goal_neighbours});
   }
   s.dead_ends = ctx.dead_ends;
@@ -333,7 +333,7 @@ SearchOutcome SearchCorridor(QueryContext& ctx, const SurfacePoint& start, const
   if (reached == kNoNode) {
     // The goal polygon may have been reached but not popped (node limit): its path is still
     // valid.
-    const uint32_t g = ctx.pool.Find(s.goal_global);
+    const uint32_t g = ctx.pool.Find(ctx.Global(s.goal_at));
     if (g != kNoNode) reached = g;
   }
   const bool complete = reached != kNoNode;

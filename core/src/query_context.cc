@@ -60,7 +60,6 @@ void QueryContext::AdoptTableNumbering(const SearchTables& tables) {
   }
   tables_remapped = true;
   table_base = tables.polygon_bases;
-  dead_ends = nullptr;
 }
 
 const TileView* QueryContext::PinSlow(uint32_t tile) const {

@@ -9,10 +9,11 @@
 // Both tables are keyed by the map's polygons as loaded (`polygon_bases`: where each tile's
 // polygons start in that numbering). A version of the map whose tiles an obstacle layer carved
 // may carry the tables of the map it was carved from (CanShareSearchTables): each polygon of a
-// carved tile is looked up by the polygon it was cut from (TileView::poly_origin). Block
-// obstacles only make places farther from each other, so landmark bounds stay lower bounds;
-// searches on such a version do not skip dead ends (the tables say nothing of the new walls'
-// effect on them, and keeping them would need a proof this code does not have).
+// carved tile is looked up by the polygon it was cut from (TileView::poly_origin). Carving
+// only takes surface away: two pieces touch only where their origins touched (or are pieces of
+// one polygon), and links follow pieces or are dropped. So, read through the origins, the
+// carved map's adjacency is part of the map's: distances only grow (landmark bounds stay lower
+// bounds) and a dead end stays a dead end (a subtree without the goal still cannot lead to it).
 
 #include <cstddef>
 #include <cstdint>
