@@ -70,6 +70,8 @@ final class ZoneLayer {
    * Applies upserts and removals to the zone server's layer, numbers the new state version+1 and
    * sends only the change (UpdateObstacleLayer from the previous version). A replica whose copy
    * is not at that base version (OBSTACLE_LAYER_VERSION_MISMATCH) gets the whole layer instead.
+   * The zone server's layer changes even when the call fails: a replica may have applied it
+   * before the answer was lost, so a version, once sent, must never name another state.
    */
   ObstacleLayerChange change(List<Obstacle> upserts, List<String> removals) {
     long base = version;
