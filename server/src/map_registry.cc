@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <sys/stat.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <utility>
@@ -47,7 +48,32 @@ ServedMap::ServedMap(std::string id, uint64_t version, std::shared_ptr<const Nav
       map_(std::move(map)),
       source_(std::move(source)),
       file_(file),
-      loaded_(loaded) {}
+      loaded_(loaded),
+      query_key_(id_),
+      query_version_(version) {}
+
+std::shared_ptr<const ServedMap> ServedMap::WithObstacles(
+    const std::string& layer, std::shared_ptr<const NavMap> carved) const {
+  // Layer versions number their query objects apart from every map version.
+  static std::atomic<uint64_t> next_query_version{1};
+  auto view = std::make_shared<ServedMap>(*this);
+  view->map_ = std::move(carved);
+  view->obstacle_layer_ = layer;
+  view->query_key_ = absl::StrCat(id_, "+", layer);
+  view->query_version_ = next_query_version.fetch_add(1, std::memory_order_relaxed);
+  return view;
+}
+
+absl::StatusOr<std::shared_ptr<const NavMap>> ServedMap::ReadResident() const {
+  absl::StatusOr<std::shared_ptr<const NavMap>> resident = source_->file().ReadResident();
+  if (!resident.ok()) return resident.status();
+  // The same generation as the paged map, so references handed out on it stay valid on the
+  // tiles obstacles leave alone.
+  const NavMap& m = **resident;
+  std::vector<TileView> tiles(m.tiles().begin(), m.tiles().end());
+  const uint32_t generation = m.tile_count() > 0 ? map_->generation(0) : kFirstGeneration;
+  return std::make_shared<const NavMap>(m.info(), std::move(tiles), *resident, generation);
+}
 
 MapRegistry::MapRegistry(const MapRegistryOptions& options)
     : options_(options), cache_(std::make_shared<TileCache>(options.tile_cache_bytes)) {}

@@ -18,6 +18,7 @@ constexpr std::string_view kMethodNames[kRpcMethodCount] = {
     "FindPath",          "FindPathBatch", "ValidateMove",       "RandomPoint",
     "Raycast",           "NearestPoint",  "GetMapInfo",         "ListMaps",
     "ValidateMoveBatch", "RaycastBatch",  "FindDistanceToWall", "FindPolygonsInCircle",
+    "PutObstacleLayer",  "UpdateObstacleLayer", "DeleteObstacleLayer", "GetObstacleLayer",
 };
 
 // Spelled as go-grpc-prometheus spells codes.Code.String(), so dashboards match.
@@ -84,11 +85,33 @@ std::vector<prometheus::MetricFamily> MapFamilies(const std::vector<MapVersionIn
   return {std::move(info), std::move(version)};
 }
 
+// waymesh_obstacle_layers, waymesh_obstacles and waymesh_obstacle_carved_tiles per map holding
+// layers, built at each scrape like the map families.
+std::vector<prometheus::MetricFamily> ObstacleFamilies(const std::vector<ObstacleMapInfo>& maps) {
+  prometheus::MetricFamily layers =
+      GaugeFamily("waymesh_obstacle_layers", "Obstacle layers held per map.");
+  prometheus::MetricFamily obstacles = GaugeFamily(
+      "waymesh_obstacles", "Obstacles per map, over the newest version of each layer.");
+  prometheus::MetricFamily tiles = GaugeFamily(
+      "waymesh_obstacle_carved_tiles",
+      "Tiles carved by obstacles per map (newest layer versions), resident beside the map.");
+  for (const ObstacleMapInfo& map : maps) {
+    AddGaugeSample(&layers, {{"map", map.id}}, static_cast<double>(map.layers));
+    AddGaugeSample(&obstacles, {{"map", map.id}}, static_cast<double>(map.obstacles));
+    AddGaugeSample(&tiles, {{"map", map.id}}, static_cast<double>(map.carved_tiles));
+  }
+  return {std::move(layers), std::move(obstacles), std::move(tiles)};
+}
+
 }  // namespace
 
 std::string_view RpcMethodName(RpcMethod method) {
   const int i = static_cast<int>(method);
   return i < kRpcMethodCount ? kMethodNames[i] : "Unknown";
+}
+
+std::string_view RpcServiceName(RpcMethod method) {
+  return method >= RpcMethod::kPutObstacleLayer ? kObstacleServiceName : kNavigationServiceName;
 }
 
 std::string_view GrpcCodeLabel(int grpc_code) {
@@ -140,7 +163,7 @@ void ServerMetrics::RegisterRpcMetrics() {
   const std::vector<double> latency_buckets = DefaultLatencyBuckets();
   for (int m = 0; m < kRpcMethodCount; ++m) {
     const prometheus::Labels labels = {{"grpc_type", "unary"},
-                                       {"grpc_service", std::string(kNavigationServiceName)},
+                                       {"grpc_service", std::string(RpcServiceName(RpcMethod(m)))},
                                        {"grpc_method", std::string(kMethodNames[m])}};
     RpcSeries& series = rpc_[m];
     series.started = &started.Add(labels);
@@ -170,6 +193,10 @@ void ServerMetrics::RegisterWaymeshMetrics() {
   nodes_expanded_ = &Family(prometheus::BuildHistogram(), registry_,
                             "waymesh_search_nodes_expanded", "A* nodes expanded per path search.")
                          .Add({}, DefaultNodesExpandedBuckets());
+  obstacle_update_seconds_ =
+      &Family(prometheus::BuildHistogram(), registry_, "waymesh_obstacle_update_seconds",
+              "Time to carve and publish one obstacle layer change (Put or Update).")
+           .Add({}, DefaultLatencyBuckets());
 
   struct GaugeSpec {
     Gauge** out;
@@ -214,6 +241,9 @@ void ServerMetrics::RegisterWaymeshMetrics() {
        "Map files rejected at startup or reload (the old version keeps serving)."},
       {&map_removals_, "waymesh_map_removals_total",
        "Maps unloaded because their file stayed gone for --map-removal-grace."},
+      {&obstacle_resyncs_, "waymesh_obstacle_resyncs_total",
+       "Calls answered FAILED_PRECONDITION because this replica lacks the obstacle layer "
+       "version named: each asks the caller to put the layer again."},
   };
   for (const CounterSpec& spec : counters) {
     *spec.out = &Family(prometheus::BuildCounter(), registry_, spec.name, spec.help).Add({});
@@ -277,7 +307,11 @@ void ServerMetrics::SetRegistrySource(std::function<RegistrySnapshot()> source) 
   source_ = std::move(source);
 }
 
-std::vector<MapVersionInfo> ServerMetrics::Collect() const {
+void ServerMetrics::ObserveObstacleUpdate(double seconds) {
+  obstacle_update_seconds_->Observe(seconds);
+}
+
+RegistrySnapshot ServerMetrics::Collect() const {
   RegistrySnapshot snap;
   {
     std::lock_guard<std::mutex> lock(source_mu_);
@@ -295,14 +329,18 @@ std::vector<MapVersionInfo> ServerMetrics::Collect() const {
   MirrorTotal(reload_failures_, snap.reload_failures);
   MirrorTotal(map_removals_, snap.removals);
   map_files_missing_->Set(static_cast<double>(snap.files_missing));
-  return std::move(snap.maps);
+  MirrorTotal(obstacle_resyncs_, snap.obstacle_resyncs);
+  return snap;
 }
 
 std::string ServerMetrics::Render() const {
   std::vector<prometheus::MetricFamily> families;
   {
     std::lock_guard<std::mutex> lock(render_mu_);
-    families = MapFamilies(Collect());
+    const RegistrySnapshot snap = Collect();
+    families = MapFamilies(snap.maps);
+    std::vector<prometheus::MetricFamily> obstacles = ObstacleFamilies(snap.obstacle_maps);
+    std::move(obstacles.begin(), obstacles.end(), std::back_inserter(families));
   }
   std::vector<prometheus::MetricFamily> registered = registry_.Collect();
   std::vector<prometheus::MetricFamily> process = CollectProcessMetrics();

@@ -134,7 +134,39 @@ template <typename Request>
 absl::StatusOr<std::shared_ptr<const ServedMap>> NavigationService::CheckedMap(
     const Request& request, ValidateFunction<Request> validate) const {
   if (absl::Status s = validate(request); !s.ok()) return s;
-  return FindMap(request.map_id(), request.agent_type());
+  return QueryMap(request);
+}
+
+template <typename Request>
+absl::StatusOr<std::shared_ptr<const ServedMap>> NavigationService::QueryMap(
+    const Request& request) const {
+  absl::StatusOr<std::shared_ptr<const ServedMap>> map =
+      FindMap(request.map_id(), request.agent_type());
+  // Map metadata requests name no layer.
+  if constexpr (requires { request.obstacles(); }) {
+    if (map.ok() && !request.obstacles().layer().empty()) {
+      return layers_->Resolve(*std::move(map), request.obstacles().layer(),
+                              request.obstacles().version());
+    }
+  }
+  return map;
+}
+
+template <typename Request, typename Response, typename Work>
+grpc::ServerUnaryReactor* NavigationService::ServeOnWorker(RpcMethod method,
+                                                           grpc::CallbackServerContext* ctx,
+                                                           const grpc::ByteBuffer* request,
+                                                           grpc::ByteBuffer* response, Work work) {
+  grpc::ServerUnaryReactor* reactor = NewReactor();
+  auto call = Begin<Request, Response>(method, ctx, reactor, request, response);
+  if (call == nullptr) return reactor;
+  const Request* in = &call->request;
+  Response* out = &call->response_message;
+  Enqueue(std::move(call), [in, out, work = std::move(work)](WorkerState&,
+                                                             grpc::CallbackServerContext*) {
+    return work(*in, out);
+  });
+  return reactor;
 }
 
 template <typename Request, typename Response>
@@ -186,12 +218,15 @@ grpc::ServerUnaryReactor* NavigationService::ServeBatch(RpcMethod method,
     const Request& r = in->requests(i);
     items[i].error = validate(r);
     if (!items[i].error.ok()) continue;
-    if (i > 0 && items[i - 1].map && r.map_id() == in->requests(i - 1).map_id() &&
-        r.agent_type() == in->requests(i - 1).agent_type()) {
+    const Request* previous = i > 0 ? &in->requests(i - 1) : nullptr;
+    if (previous != nullptr && items[i - 1].map && r.map_id() == previous->map_id() &&
+        r.agent_type() == previous->agent_type() &&
+        r.obstacles().layer() == previous->obstacles().layer() &&
+        r.obstacles().version() == previous->obstacles().version()) {
       items[i].map = items[i - 1].map;
       continue;
     }
-    auto map = FindMap(r.map_id(), r.agent_type());
+    auto map = QueryMap(r);
     if (map.ok()) {
       items[i].map = *std::move(map);
     } else {

@@ -60,7 +60,7 @@ absl::Status NavigationServer::Init(const ServerConfig& config, ServerHooks hook
   absl::StatusOr<std::unique_ptr<MapRegistry>> maps = MapRegistry::Open(registry_options);
   if (!maps.ok()) return maps.status();
   maps_ = *std::move(maps);
-  metrics_->SetRegistrySource([maps = maps_.get()] {
+  metrics_->SetRegistrySource([this, maps = maps_.get()] {
     const TileCacheStats stats = maps->stats();
     RegistrySnapshot s;
     s.tile_cache_hits = stats.hits;
@@ -78,6 +78,13 @@ absl::Status NavigationServer::Init(const ServerConfig& config, ServerHooks hook
     s.reload_failures = maps->reload_failures();
     s.removals = maps->removals();
     s.files_missing = maps->files_missing();
+    // The metrics endpoint starts after the layers exist; the check keeps a future reorder safe.
+    if (layers_ != nullptr) {
+      for (const MapLayerStats& m : layers_->Stats()) {
+        s.obstacle_maps.push_back({m.map, m.layers, m.obstacles, m.carved_tiles});
+      }
+      s.obstacle_resyncs = layers_->resyncs_requested();
+    }
     return s;
   });
 
@@ -103,8 +110,16 @@ absl::Status NavigationServer::Init(const ServerConfig& config, ServerHooks hook
   service_options.auth_token = config.auth_token;
   service_options.max_response_bytes = uint64_t(config.max_message_bytes);
   service_options.before_query = std::move(hooks.before_query);
-  service_ = std::make_unique<NavigationService>(maps_.get(), pool_.get(), metrics_.get(),
-                                                 std::move(service_options));
+  ObstacleLayerLimits limits;
+  limits.max_obstacles_per_layer = config.max_obstacles_per_layer;
+  limits.max_layers_per_map = config.max_obstacle_layers_per_map;
+  limits.max_prism_vertices = config.max_prism_vertices;
+  limits.versions_kept = config.obstacle_versions_kept;
+  layers_ = std::make_unique<ObstacleLayers>(limits);
+  service_ = std::make_unique<NavigationService>(maps_.get(), layers_.get(), pool_.get(),
+                                                 metrics_.get(), std::move(service_options));
+  obstacle_service_ =
+      std::make_unique<ObstacleService>(service_.get(), layers_.get(), metrics_.get());
 
   if (absl::Status s = StartGrpc(config); !s.ok()) return s;
   SetHealth(true);
@@ -146,6 +161,7 @@ absl::Status NavigationServer::StartGrpc(const ServerConfig& config) {
   // half the connections: a misconfiguration that should fail loudly instead.
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, config.reuse_port ? 1 : 0);
   builder.RegisterService(service_.get());
+  builder.RegisterService(obstacle_service_.get());
   builder.SetMaxReceiveMessageSize(config.max_message_bytes);
   builder.SetMaxSendMessageSize(config.max_message_bytes);
   if (config.max_connection_age > absl::ZeroDuration()) {
@@ -195,6 +211,7 @@ void NavigationServer::SetHealth(bool serving) {
     if (health == nullptr) continue;
     health->SetServingStatus(kOverallHealthService, serving);
     health->SetServingStatus(kNavigationHealthService, serving);
+    health->SetServingStatus(kObstacleHealthService, serving);
   }
 }
 

@@ -124,9 +124,11 @@ absl::Status NavigationService::Call::SerializeResponse() {
   return absl::InternalError(absl::StrCat("serializing the response: ", s.error_message()));
 }
 
-NavigationService::NavigationService(const MapRegistry* maps, WorkerPool* pool,
-                                     ServerMetrics* metrics, NavigationServiceOptions options)
+NavigationService::NavigationService(const MapRegistry* maps, ObstacleLayers* layers,
+                                     WorkerPool* pool, ServerMetrics* metrics,
+                                     NavigationServiceOptions options)
     : maps_(maps),
+      layers_(layers),
       pool_(pool),
       metrics_(metrics),
       options_(std::move(options)),
@@ -197,7 +199,7 @@ absl::StatusOr<std::shared_ptr<const ServedMap>> NavigationService::FindMap(
 
 NavigationService::MapQuery NavigationService::Prepare(WorkerState& w, const ServedMap& map,
                                                        const v1::QueryFilter& filter) {
-  NavQuery& query = w.queries.For(map.id(), map.version(), map.map());
+  NavQuery& query = w.queries.For(map.query_key(), map.query_version(), map.map());
   return {query, ToQueryFilter(filter, query.map().info())};
 }
 

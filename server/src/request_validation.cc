@@ -129,12 +129,38 @@ absl::Status ValidateAgentType(absl::string_view agent_type, absl::string_view f
   return ValidateMapId(agent_type, field);
 }
 
+absl::Status ValidateLayerName(absl::string_view layer, absl::string_view field) {
+  if (layer.empty()) return Invalid("", field, "is required");
+  if (layer.size() > kMaxLayerNameLength) {
+    return Invalid("", field,
+                   absl::StrFormat("is %d characters long, the limit is %d", layer.size(),
+                                   kMaxLayerNameLength));
+  }
+  for (size_t i = 0; i < layer.size(); ++i) {
+    if (!IsMapIdChar(layer[i])) {
+      return Invalid("", field,
+                     absl::StrFormat("character %d (0x%02x) is not one of [A-Za-z0-9_.-]", i,
+                                     static_cast<unsigned char>(layer[i])));
+    }
+  }
+  return absl::OkStatus();
+}
+
 namespace {
 
 // The map a request names: map_id and agent_type.
 absl::Status CheckMapName(absl::string_view map_id, absl::string_view agent_type) {
   if (absl::Status s = ValidateMapId(map_id); !s.ok()) return s;
   return ValidateAgentType(agent_type);
+}
+
+// The map a query names, and the obstacle layer it runs on (none when `obstacles.layer` is
+// empty).
+template <typename Request>
+absl::Status CheckMapAndLayer(const Request& r) {
+  if (absl::Status s = CheckMapName(r.map_id(), r.agent_type()); !s.ok()) return s;
+  if (r.obstacles().layer().empty()) return absl::OkStatus();
+  return ValidateLayerName(r.obstacles().layer(), "obstacles.layer");
 }
 
 // A search radius: finite, in (0, kMaxSearchRadius].
@@ -159,7 +185,7 @@ absl::Status CheckStartAndEnd(const Request& r) {
 }  // namespace
 
 absl::Status ValidateFindPath(const v1::FindPathRequest& r) {
-  if (absl::Status s = CheckMapName(r.map_id(), r.agent_type()); !s.ok()) return s;
+  if (absl::Status s = CheckMapAndLayer(r); !s.ok()) return s;
   if (absl::Status s = CheckStartAndEnd(r); !s.ok()) return s;
   if (absl::Status s = CheckFilter(r.filter(), "", "filter"); !s.ok()) return s;
   return CheckPathOptions(r.options(), "");
@@ -173,7 +199,7 @@ absl::Status ValidateBatchSize(int requests) {
 }
 
 absl::Status ValidateValidateMove(const v1::ValidateMoveRequest& r) {
-  if (absl::Status s = CheckMapName(r.map_id(), r.agent_type()); !s.ok()) return s;
+  if (absl::Status s = CheckMapAndLayer(r); !s.ok()) return s;
   if (absl::Status s = CheckStartAndEnd(r); !s.ok()) return s;
   if (absl::Status s =
           CheckRange(r.max_distance(), 0, false, kMaxDistance, "", "max_distance", "metres");
@@ -189,7 +215,7 @@ absl::Status ValidateValidateMove(const v1::ValidateMoveRequest& r) {
 }
 
 absl::Status ValidateRandomPoint(const v1::RandomPointRequest& r) {
-  if (absl::Status s = CheckMapName(r.map_id(), r.agent_type()); !s.ok()) return s;
+  if (absl::Status s = CheckMapAndLayer(r); !s.ok()) return s;
   if (absl::Status s = CheckFilter(r.filter(), "", "filter"); !s.ok()) return s;
   if (!r.has_center()) {
     // Without a center the radius means nothing, but garbage still is garbage.
@@ -200,13 +226,13 @@ absl::Status ValidateRandomPoint(const v1::RandomPointRequest& r) {
 }
 
 absl::Status ValidateRaycast(const v1::RaycastRequest& r) {
-  if (absl::Status s = CheckMapName(r.map_id(), r.agent_type()); !s.ok()) return s;
+  if (absl::Status s = CheckMapAndLayer(r); !s.ok()) return s;
   if (absl::Status s = CheckStartAndEnd(r); !s.ok()) return s;
   return CheckFilterAndExtents(r);
 }
 
 absl::Status ValidateNearestPoint(const v1::NearestPointRequest& r) {
-  if (absl::Status s = CheckMapName(r.map_id(), r.agent_type()); !s.ok()) return s;
+  if (absl::Status s = CheckMapAndLayer(r); !s.ok()) return s;
   if (absl::Status s = CheckPosition(r.has_position(), r.position(), "", "position"); !s.ok()) {
     return s;
   }
@@ -214,7 +240,7 @@ absl::Status ValidateNearestPoint(const v1::NearestPointRequest& r) {
 }
 
 absl::Status ValidateFindDistanceToWall(const v1::FindDistanceToWallRequest& r) {
-  if (absl::Status s = CheckMapName(r.map_id(), r.agent_type()); !s.ok()) return s;
+  if (absl::Status s = CheckMapAndLayer(r); !s.ok()) return s;
   if (absl::Status s = CheckPosition(r.has_position(), r.position(), "", "position"); !s.ok()) {
     return s;
   }
@@ -223,7 +249,7 @@ absl::Status ValidateFindDistanceToWall(const v1::FindDistanceToWallRequest& r) 
 }
 
 absl::Status ValidateFindPolygonsInCircle(const v1::FindPolygonsInCircleRequest& r) {
-  if (absl::Status s = CheckMapName(r.map_id(), r.agent_type()); !s.ok()) return s;
+  if (absl::Status s = CheckMapAndLayer(r); !s.ok()) return s;
   if (absl::Status s = CheckPosition(r.has_center(), r.center(), "", "center"); !s.ok()) {
     return s;
   }

@@ -1,5 +1,7 @@
 #include "waymesh/server/server_config.h"
 
+#include "waymesh/core/obstacles/obstacle.h"
+
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
@@ -63,6 +65,15 @@ absl::Status ValidateServerConfig(const ServerConfig& c) {
   if (c.reload_settle < absl::ZeroDuration()) return Bad("reload-settle", "is negative");
   if (c.map_removal_grace < absl::ZeroDuration()) return Bad("map-removal-grace", "is negative");
   if (c.spool_dir.empty()) return Bad("spool-dir", "is empty");
+  if (c.max_obstacles_per_layer == 0) return Bad("max-obstacles-per-layer", "must be > 0");
+  if (c.max_obstacle_layers_per_map == 0) {
+    return Bad("max-obstacle-layers-per-map", "must be > 0");
+  }
+  if (c.max_prism_vertices < 3 || c.max_prism_vertices > uint32_t(kMaxPrismVertices)) {
+    return Bad("max-prism-vertices",
+               absl::StrCat(c.max_prism_vertices, " is not in 3..", kMaxPrismVertices));
+  }
+  if (c.obstacle_versions_kept == 0) return Bad("obstacle-versions-kept", "must be > 0");
   if (c.max_search_nodes < kMinSearchNodes || c.max_search_nodes > kMaxSearchNodes) {
     return Bad("max-search-nodes", absl::StrCat(c.max_search_nodes, " is not in ", kMinSearchNodes,
                                                 "..", kMaxSearchNodes));

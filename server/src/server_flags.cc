@@ -53,6 +53,15 @@ ABSL_FLAG(std::string, spool_dir, "/var/tmp",
           "is copied there as an unnamed file when it is loaded and served from that copy, so "
           "edits to the maps directory never change a served map. Needs room for every map "
           "once, twice during a reload.");
+ABSL_FLAG(uint32_t, max_obstacles_per_layer, 4096,
+          "Most obstacles one obstacle layer holds; a change past it is RESOURCE_EXHAUSTED.");
+ABSL_FLAG(uint32_t, max_obstacle_layers_per_map, 64,
+          "Most obstacle layers one served map holds; a new layer past it is "
+          "RESOURCE_EXHAUSTED.");
+ABSL_FLAG(uint32_t, max_prism_vertices, 64,
+          "Most outline points of one prism obstacle (3..64); more is RESOURCE_EXHAUSTED.");
+ABSL_FLAG(uint32_t, obstacle_versions_kept, 8,
+          "Recent versions of each obstacle layer that queries may still name.");
 ABSL_FLAG(uint32_t, max_search_nodes, 65536,
           "Most polygons one path search may visit; requests may ask for fewer.");
 ABSL_FLAG(int, max_message_bytes, 4 << 20, "Largest request or response message (bytes).");
@@ -121,6 +130,10 @@ absl::StatusOr<ServerConfig> ServerConfigFromFlags() {
   c.map_removal_grace = absl::GetFlag(FLAGS_map_removal_grace);
   c.spool_dir = absl::GetFlag(FLAGS_spool_dir);
   c.max_search_nodes = absl::GetFlag(FLAGS_max_search_nodes);
+  c.max_obstacles_per_layer = absl::GetFlag(FLAGS_max_obstacles_per_layer);
+  c.max_obstacle_layers_per_map = absl::GetFlag(FLAGS_max_obstacle_layers_per_map);
+  c.max_prism_vertices = absl::GetFlag(FLAGS_max_prism_vertices);
+  c.obstacle_versions_kept = absl::GetFlag(FLAGS_obstacle_versions_kept);
   c.max_message_bytes = absl::GetFlag(FLAGS_max_message_bytes);
   c.tls_cert = absl::GetFlag(FLAGS_tls_cert);
   c.tls_key = absl::GetFlag(FLAGS_tls_key);

@@ -61,6 +61,20 @@ class ServedMap {
   absl::Time loaded_time() const { return loaded_; }
   uint64_t resident_tiles() const { return source_->resident_tiles(); }
 
+  // What a worker's query objects are keyed by: the id and version for the map itself; a key
+  // and a process-unique number of their own for each obstacle layer version.
+  const std::string& query_key() const { return query_key_; }
+  uint64_t query_version() const { return query_version_; }
+  // The obstacle layer this map carries ("" for the map itself).
+  const std::string& obstacle_layer() const { return obstacle_layer_; }
+
+  // This version of the map with `carved` (obstacles of `layer` carved into it) as its NavMap.
+  std::shared_ptr<const ServedMap> WithObstacles(const std::string& layer,
+                                                 std::shared_ptr<const NavMap> carved) const;
+  // This version read in full from its private copy (every tile validated again), its tiles at
+  // the generation of this version: what carving obstacles starts from.
+  absl::StatusOr<std::shared_ptr<const NavMap>> ReadResident() const;
+
  private:
   std::string id_;
   MapName name_;
@@ -69,6 +83,9 @@ class ServedMap {
   std::shared_ptr<const CachedTileSource> source_;
   FileIdentity file_;
   absl::Time loaded_;
+  std::string query_key_;
+  uint64_t query_version_;
+  std::string obstacle_layer_;
 };
 
 struct MapRegistryOptions {

@@ -28,6 +28,7 @@ namespace waymesh::server {
 
 // Full gRPC service name, the grpc_service label of every RPC metric.
 inline constexpr std::string_view kNavigationServiceName = "waymesh.v1.NavigationService";
+inline constexpr std::string_view kObstacleServiceName = "waymesh.v1.ObstacleService";
 
 // The RPCs of waymesh.v1.NavigationService (all unary), the grpc_method label.
 enum class RpcMethod : uint8_t {
@@ -43,11 +44,17 @@ enum class RpcMethod : uint8_t {
   kRaycastBatch,
   kFindDistanceToWall,
   kFindPolygonsInCircle,
+  kPutObstacleLayer,  // the ObstacleService methods from here on
+  kUpdateObstacleLayer,
+  kDeleteObstacleLayer,
+  kGetObstacleLayer,
 };
-inline constexpr int kRpcMethodCount = 12;
+inline constexpr int kRpcMethodCount = 16;
 
 // Method name as in the proto ("FindPath").
 std::string_view RpcMethodName(RpcMethod method);
+// The full name of the service `method` belongs to ("waymesh.v1.NavigationService").
+std::string_view RpcServiceName(RpcMethod method);
 
 // grpc_code label for a numeric gRPC status code (0..16) as go-grpc-prometheus spells it:
 // "OK", "Canceled", "InvalidArgument", ...; "Unknown" for anything out of range.
@@ -73,6 +80,14 @@ struct MapVersionInfo {
   std::string source_hash;  // of the scene the map was built from; may be empty
 };
 
+// The obstacle layers of one served map as waymesh_obstacle_* export them.
+struct ObstacleMapInfo {
+  std::string id;
+  uint64_t layers = 0;
+  uint64_t obstacles = 0;     // in the newest version of each layer
+  uint64_t carved_tiles = 0;  // tiles of those versions that differ from the map's own
+};
+
 // What the map registry reports at each scrape (counters are totals since start).
 struct RegistrySnapshot {
   uint64_t tile_cache_hits = 0;
@@ -87,6 +102,8 @@ struct RegistrySnapshot {
   uint64_t removals = 0;             // maps unloaded after their file stayed gone for the grace
   uint64_t files_missing = 0;        // served maps whose file is gone now (within the grace)
   std::vector<MapVersionInfo> maps;  // every served map
+  std::vector<ObstacleMapInfo> obstacle_maps;  // every map holding obstacle layers
+  uint64_t obstacle_resyncs = 0;  // calls that asked the caller to resend a layer
 };
 
 // Latency buckets of grpc_server_handling_seconds: 100 µs .. 1 s (1-2.5-5 steps).
@@ -113,6 +130,10 @@ class ServerMetrics {
   void ObserveNodesExpanded(uint64_t nodes);
   // One ValidateMove verdict (waymesh_move_validations_total{reason}).
   void RecordMoveResult(MoveReason reason);
+
+  // One obstacle layer change carved and published in `seconds`
+  // (waymesh_obstacle_update_seconds).
+  void ObserveObstacleUpdate(double seconds);
 
   // Requests waiting in the worker queue right now (waymesh_queue_depth).
   void SetQueueDepth(int64_t depth);
@@ -143,8 +164,9 @@ class ServerMetrics {
   void RegisterRpcMetrics();
   void RegisterWaymeshMetrics();
   void RegisterBuildInfo();
-  // Copies the registry source into the mirrored metrics; returns the served maps.
-  std::vector<MapVersionInfo> Collect() const;
+  // Copies the registry source into the mirrored metrics; returns the snapshot for the
+  // families built at each scrape.
+  RegistrySnapshot Collect() const;
 
   struct RpcSeries {
     Counter* started = nullptr;
@@ -159,6 +181,8 @@ class ServerMetrics {
   std::array<Counter*, 5> path_results_{};  // by QueryStatus
   std::array<Counter*, kMoveReasonCount> move_results_{};
   Histogram* nodes_expanded_ = nullptr;
+  Histogram* obstacle_update_seconds_ = nullptr;
+  Counter* obstacle_resyncs_ = nullptr;
   Gauge* queue_depth_ = nullptr;
   Gauge* queue_capacity_ = nullptr;
   Gauge* workers_ = nullptr;

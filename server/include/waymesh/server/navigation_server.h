@@ -16,6 +16,8 @@
 #include "waymesh/server/metrics.h"
 #include "waymesh/server/metrics_http_server.h"
 #include "waymesh/server/navigation_service.h"
+#include "waymesh/server/obstacle_layers.h"
+#include "waymesh/server/obstacle_service.h"
 #include "waymesh/server/server_config.h"
 #include "waymesh/server/worker_pool.h"
 
@@ -24,6 +26,7 @@ namespace waymesh::server {
 // Health-check service names the server reports: "" (the whole server) and the API.
 inline constexpr char kOverallHealthService[] = "";
 inline constexpr char kNavigationHealthService[] = "waymesh.v1.NavigationService";
+inline constexpr char kObstacleHealthService[] = "waymesh.v1.ObstacleService";
 
 // Seams for tests; production leaves them empty.
 struct ServerHooks {
@@ -63,6 +66,7 @@ class NavigationServer {
   MapRegistry& maps() { return *maps_; }
   ServerMetrics& metrics() { return *metrics_; }
   NavigationService& service() { return *service_; }
+  ObstacleLayers& obstacle_layers() { return *layers_; }
 
  private:
   NavigationServer() = default;
@@ -74,7 +78,9 @@ class NavigationServer {
   std::unique_ptr<ServerMetrics> metrics_;
   std::unique_ptr<MapRegistry> maps_;
   std::unique_ptr<WorkerPool> pool_;
+  std::unique_ptr<ObstacleLayers> layers_;
   std::unique_ptr<NavigationService> service_;
+  std::unique_ptr<ObstacleService> obstacle_service_;
   std::unique_ptr<grpc::Server> grpc_;
   std::unique_ptr<grpc::Server> health_grpc_;  // --health-port: grpc.health.v1 only, plaintext
   std::unique_ptr<grpc::CallbackGenericService> health_fallback_;  // UNIMPLEMENTED for the rest

@@ -29,6 +29,7 @@
 #include "waymesh/server/bearer_token.h"
 #include "waymesh/server/map_registry.h"
 #include "waymesh/server/metrics.h"
+#include "waymesh/server/obstacle_layers.h"
 #include "waymesh/server/worker_pool.h"
 #include "waymesh/v1/navigation.grpc.pb.h"
 
@@ -66,9 +67,9 @@ struct NavigationServiceOptions {
 
 class NavigationService final : public RawNavigationService {
  public:
-  // `maps`, `pool` and `metrics` must outlive the service and every call it admitted.
-  NavigationService(const MapRegistry* maps, WorkerPool* pool, ServerMetrics* metrics,
-                    NavigationServiceOptions options);
+  // `maps`, `layers`, `pool` and `metrics` must outlive the service and every call it admitted.
+  NavigationService(const MapRegistry* maps, ObstacleLayers* layers, WorkerPool* pool,
+                    ServerMetrics* metrics, NavigationServiceOptions options);
 
   // The RPCs, each on its request and response bytes (one handler file per concern:
   // path_handlers.cc, move_handlers.cc, surface_handlers.cc, wall_handlers.cc,
@@ -109,6 +110,18 @@ class NavigationService final : public RawNavigationService {
   grpc::ServerUnaryReactor* ListMaps(grpc::CallbackServerContext* ctx,
                                      const grpc::ByteBuffer* request,
                                      grpc::ByteBuffer* response) override;
+
+  // Serves one call of another service of this server (ObstacleService) on this one's
+  // machinery: admission, drain, bearer token, request parsing, metrics, and the worker pool,
+  // where `work` (absl::Status(const Request&, Response*)) runs. navigation_call.h.
+  template <typename Request, typename Response, typename Work>
+  grpc::ServerUnaryReactor* ServeOnWorker(RpcMethod method, grpc::CallbackServerContext* ctx,
+                                          const grpc::ByteBuffer* request,
+                                          grpc::ByteBuffer* response, Work work);
+  // The served map a request names (map_id, agent_type): NOT_FOUND with MAP_NOT_FOUND or
+  // AGENT_TYPE_NOT_FOUND naming what is served.
+  absl::StatusOr<std::shared_ptr<const ServedMap>> FindMap(const std::string& map_id,
+                                                           const std::string& agent_type) const;
 
   // From now on new calls fail with UNAVAILABLE; admitted calls run to the end.
   void StopAdmitting();
@@ -168,9 +181,10 @@ class NavigationService final : public RawNavigationService {
                                        const grpc::ByteBuffer* request, grpc::ByteBuffer* response,
                                        ValidateFunction<Request> validate,
                                        RunMethod<Request, Response> run);
-  // The map serving `map_id` baked for `agent_type`, or NOT_FOUND saying which is missing.
-  absl::StatusOr<std::shared_ptr<const ServedMap>> FindMap(const std::string& map_id,
-                                                           const std::string& agent_type) const;
+  // The map a query runs on: the one FindMap finds, or the version of the obstacle layer the
+  // request names on it (FAILED_PRECONDITION OBSTACLE_LAYER_VERSION_UNKNOWN when not held).
+  template <typename Request>
+  absl::StatusOr<std::shared_ptr<const ServedMap>> QueryMap(const Request& request) const;
   // The map a valid request names: `validate`'s error, FindMap's, or the map.
   template <typename Request>
   absl::StatusOr<std::shared_ptr<const ServedMap>> CheckedMap(
@@ -210,6 +224,7 @@ class NavigationService final : public RawNavigationService {
                                        v1::FindPolygonsInCircleResponse* out);
 
   const MapRegistry* maps_;
+  ObstacleLayers* layers_;
   WorkerPool* pool_;
   ServerMetrics* metrics_;
   const NavigationServiceOptions options_;

@@ -12,6 +12,8 @@
 
 namespace waymesh::server {
 
+// Longest obstacle layer name.
+inline constexpr size_t kMaxLayerNameLength = 64;
 // Longest map id (ids are file names without .wmesh, [A-Za-z0-9_.-]).
 inline constexpr size_t kMaxMapIdLength = 128;
 // Largest half extent of a search box, per component (metres).
@@ -46,6 +48,9 @@ absl::Status ValidateMapId(absl::string_view id, absl::string_view field = "map_
 // An agent type is empty (the map's default bake) or follows the map id rules.
 absl::Status ValidateAgentType(absl::string_view agent_type,
                                absl::string_view field = "agent_type");
+
+// An obstacle layer name: 1..kMaxLayerNameLength characters of [A-Za-z0-9_.-].
+absl::Status ValidateLayerName(absl::string_view layer, absl::string_view field = "layer");
 
 // Per-request checks; field names are relative to the request (a batch prefixes them).
 absl::Status ValidateFindPath(const v1::FindPathRequest& request);

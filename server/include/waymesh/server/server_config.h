@@ -41,6 +41,12 @@ struct ServerConfig {
   absl::Duration keepalive_min_ping_interval = absl::Minutes(5);
   bool keepalive_permit_without_calls = false;  // accept keepalive pings on idle connections
   bool reflection = true;                       // serve gRPC server reflection (v1alpha)
+  // Obstacle layers (docs/obstacles.md): limits past which a change is RESOURCE_EXHAUSTED, and
+  // how many recent versions of a layer queries may name.
+  uint32_t max_obstacles_per_layer = 4096;
+  uint32_t max_obstacle_layers_per_map = 64;
+  uint32_t max_prism_vertices = 64;  // at most 64 (kMaxPrismVertices)
+  uint32_t obstacle_versions_kept = 8;
 };
 
 // Worker threads after applying the 0 = one-per-CPU default (AvailableCpus: the affinity mask
