@@ -43,11 +43,13 @@ source "$(dirname "$0")/lib.sh" clients "$@"
 unset WAYMESH_AUTH_TOKEN
 SERVER_PID=""
 STUB_PID=""
+REPLICA_PID=""
+DNS_PID=""
 # Called by lib.sh's exit trap: a server or stub still running (a failed check left it) is killed.
 # shellcheck disable=SC2317  # invoked indirectly
 at_exit() {
   local pid
-  for pid in "$SERVER_PID" "$STUB_PID"; do
+  for pid in "$SERVER_PID" "$STUB_PID" "$REPLICA_PID" "$DNS_PID"; do
     if [[ -n $pid ]] && kill -0 "$pid" 2>/dev/null; then
       kill -KILL "$pid" 2>/dev/null
       wait "$pid" 2>/dev/null
@@ -145,13 +147,17 @@ stop_server() {
 
 GO=$TMP/go/bin/waymesh-example
 JAVA=$TMP/java/bin/waymesh-example
-# run LANG NAME EXPECTED_EXIT ARGS...: runs one client against $TARGET; output in
-# $TMP/LANG-NAME.txt.
+# run LANG NAME EXPECTED_EXIT [obstacles] ARGS...: runs one client (or its obstacles command)
+# against $TARGET; output in $TMP/LANG-NAME.txt.
 run() {
-  local lang=$1 name=$2 want=$3 bin
+  local lang=$1 name=$2 want=$3 bin command=()
   shift 3
   [[ $lang == go ]] && bin=$GO || bin=$JAVA
-  timeout 60 "$bin" --target="$TARGET" "$@" >"$TMP/$lang-$name.txt" 2>"$TMP/$lang-$name.err"
+  if [[ ${1:-} == obstacles ]]; then
+    command=(obstacles)
+    shift
+  fi
+  timeout 60 "$bin" "${command[@]}" --target="$TARGET" "$@" >"$TMP/$lang-$name.txt" 2>"$TMP/$lang-$name.err"
   local got=$?
   if [[ $got -ne $want ]]; then
     fail "$lang $name: exit status $got, want $want"
@@ -262,11 +268,12 @@ done
 same_answers ford roof yard missing agent nan
 
 # The answers came from this server: its counters saw exactly the clients' calls.
-# scrape_metrics: the server's /metrics into $TMP/metrics.txt, read by metric SERIES.
+# scrape_metrics [HOST:PORT]: a server's /metrics (default: the one start_server started) into
+# $TMP/metrics.txt, read by metric SERIES.
 scrape_metrics() {
-  python3 - "$METRICS_PORT" >"$TMP/metrics.txt" 2>&1 <<'EOF'
+  python3 - "${1:-127.0.0.1:$METRICS_PORT}" >"$TMP/metrics.txt" 2>&1 <<'EOF'
 import sys, urllib.request
-print(urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/metrics", timeout=5).read().decode())
+print(urllib.request.urlopen(f"http://{sys.argv[1]}/metrics", timeout=5).read().decode())
 EOF
 }
 scrape_metrics
@@ -291,7 +298,7 @@ done
 # their lines.
 # midpoint WAYPOINTS: the point halfway along a path written 'x y z;x y z;...' (reference.csv).
 midpoint() {
-  echo "$1" | awk -v RS=';' 'NF == 3 {
+  echo "$1" | awk -v RS=';' 'BEGIN { n = 0 } NF == 3 {
       x[n] = $1; y[n] = $2; z[n] = $3
       if (n) { d[n] = sqrt((x[n] - x[n-1])^2 + (y[n] - y[n-1])^2 + (z[n] - z[n-1])^2); total += d[n] }
       n++
@@ -313,12 +320,34 @@ check "reference path around the block box (waymesh path --obstacles, box at $BL
   --out "$TMP/reference-block.csv"
 BLOCKED_STATUS=$(awk -F, 'NR == 2 {print $2}' "$TMP/reference-block.csv")
 BLOCKED_LENGTH=$(awk -F, 'NR == 2 {print $3}' "$TMP/reference-block.csv")
-# paths LANG: the "path:" lines of the obstacles run, in order, as "STATUS LENGTH LAYER@VERSION".
-paths() { sed -n 's/^path: PATH_STATUS_\([A-Z_]*\) waypoints=[0-9]* length=\([0-9.]*\) version=[0-9]* obstacles=\(.*\)$/\1 \2 \3/p' "$TMP/$1-obstacles.txt"; }
+# check_paths LANG NAME LAYER: the FindPath answers of an obstacles run: without the layer and
+# on version 2 (box removed) the CLI's ford path, on versions 1 and 3 (before and after each
+# resync) the CLI's path around the box, which differs from the straight crossing (or its status
+# does, NO_PATH).
+check_paths() {
+  local want got
+  sed -n 's/^path: PATH_STATUS_\([A-Z_]*\) waypoints=[0-9]* length=\([0-9.]*\) version=[0-9]* obstacles=\(.*\)$/\1 \2 \3/p' \
+    "$TMP/$1-$2.txt" >"$TMP/$1-$2-paths.txt"
+  want="COMPLETE none $BLOCKED_STATUS $3@1 $BLOCKED_STATUS $3@1 COMPLETE $3@2 $BLOCKED_STATUS $3@3"
+  got=$(awk '{printf "%s%s %s", (NR > 1 ? " " : ""), $1, $3}' "$TMP/$1-$2-paths.txt")
+  if [[ $got == "$want" ]]; then pass "$1 $2: FindPath status per layer version ($want)"; else
+    fail "$1 $2: FindPath status per layer version: got $got, want $want"
+  fi
+  if awk -v free="$(ref 0 3)" -v blocked="$BLOCKED_LENGTH" -v status="$BLOCKED_STATUS" '
+      function near(a, b) { return (a - b) <= 0.01 && (b - a) <= 0.01 }
+      NR == 1 || $3 ~ /@2$/ { if (!near($2, free)) bad = bad " " $3 "=" $2 " (want " free ")" }
+      $3 ~ /@[13]$/ { if (status == "COMPLETE" ? !near($2, blocked) : $2 != 0) bad = bad " " $3 "=" $2 " (want " blocked ")" }
+      END { if (bad != "") { print bad; exit 1 } }' "$TMP/$1-$2-paths.txt" >"$TMP/$1-$2-lengths.txt" &&
+    [[ $BLOCKED_STATUS != COMPLETE || $BLOCKED_LENGTH != "$(ref 0 3)" ]]; then
+    pass "$1 $2: the path around the box ($BLOCKED_STATUS $BLOCKED_LENGTH) differs from the one without ($(ref 0 3)) and equals the CLI's"
+  else
+    fail "$1 $2: FindPath lengths (free $(ref 0 3), around the box $BLOCKED_STATUS $BLOCKED_LENGTH):$(cat "$TMP/$1-$2-lengths.txt")"
+  fi
+}
+OBSTACLE_ARGS=(--map=town --start="$WEST" --end="$(goal "$FORD")" --block="$BLOCK" --half-extents="$HALF_EXTENTS" --yaw-deg=0)
 for lang in go java; do
   layer=zone-$lang
-  if run $lang obstacles 0 obstacles --map=town --start="$WEST" --end="$(goal "$FORD")" \
-    --block="$BLOCK" --half-extents=$HALF_EXTENTS --yaw-deg=0 --layer=$layer; then
+  if run $lang obstacles 0 obstacles "${OBSTACLE_ARGS[@]}" --layer=$layer; then
     expect $lang obstacles "^put: layer=$layer version=1 obstacles=1 tiles_carved=[1-9][0-9]* already_held=false\$" \
       "PutObstacleLayer carves the box into version 1"
     expect $lang obstacles "^put: layer=$layer version=1 obstacles=1 tiles_carved=0 already_held=true\$" \
@@ -333,27 +362,7 @@ for lang in go java; do
     expect $lang obstacles "^update: layer=$layer version=3 obstacles=1 tiles_carved=[1-9][0-9]* already_held=false\$" \
       "the resync put holds the change (version 3, the box back)"
     expect $lang obstacles '^resyncs: 2$' "two resyncs"
-    paths $lang >"$TMP/$lang-paths.txt"
-    read -r -a want <<<"COMPLETE none $BLOCKED_STATUS $layer@1 $BLOCKED_STATUS $layer@1 COMPLETE $layer@2 $BLOCKED_STATUS $layer@3"
-    got=$(awk '{printf "%s %s ", $1, $3}' "$TMP/$lang-paths.txt")
-    if [[ $got == "${want[*]} " ]]; then
-      pass "$lang obstacles: FindPath status per layer version (${want[*]})"
-    else
-      fail "$lang obstacles: FindPath status per layer version: got $got, want ${want[*]}"
-    fi
-    # The lengths: without the box (and with it removed, version 2) the CLI's ford length; with
-    # the box (versions 1 and 3, before and after each resync) the CLI's length around it, which
-    # differs from the straight crossing (or the status does, NO_PATH).
-    awk -v free="$(ref 0 3)" -v blocked="$BLOCKED_LENGTH" -v status="$BLOCKED_STATUS" '
-      function near(a, b) { return (a - b) <= 0.01 && (b - a) <= 0.01 }
-      NR == 1 || $3 ~ /@2$/ { if (!near($2, free)) bad = bad " " $3 "=" $2 "(want " free ")" }
-      $3 ~ /@[13]$/ { if (status == "COMPLETE" ? !near($2, blocked) : $2 != 0) bad = bad " " $3 "=" $2 "(want " blocked ")" }
-      END { if (bad != "") { print bad; exit 1 } }' "$TMP/$lang-paths.txt" >"$TMP/$lang-lengths.txt"
-    if [[ $? -eq 0 && ($BLOCKED_STATUS != COMPLETE || $BLOCKED_LENGTH != "$(ref 0 3)") ]]; then
-      pass "$lang obstacles: the path around the box ($BLOCKED_STATUS $BLOCKED_LENGTH) differs from the one without ($(ref 0 3)) and equals the CLI's"
-    else
-      fail "$lang obstacles: FindPath lengths (free $(ref 0 3), around the box $BLOCKED_STATUS $BLOCKED_LENGTH):$(cat "$TMP/$lang-lengths.txt")"
-    fi
+    check_paths $lang obstacles $layer
   fi
   sed "s/zone-$lang/LAYER/g" "$TMP/$lang-obstacles.txt" >"$TMP/$lang-obstacles-any-layer.txt"
 done
@@ -374,6 +383,65 @@ for want in 'waymesh_obstacle_resyncs_total 4' "$(handled FindPath FailedPrecond
   fi
 done
 
+
+# Two replicas behind one name, as a headless Service gives them: a second server on 127.0.0.2
+# with the same port, and a throw-away DNS server answering every A query with both addresses.
+# The balanced channel sends each call to the next replica, so an update reaches one of them and
+# the next query the other, which refuses the version: the resync must go to the replica that
+# refused (the one after it holds the version already, and a strict alternation would refuse
+# forever). Go only: grpc-java's DNS resolver takes no server address (dns://SERVER/name).
+"$SERVER" --maps-dir="$MAPS" --listen-address=127.0.0.2 --port="$GRPC_PORT" \
+  --metrics-address=127.0.0.2 --metrics-port=0 --reload-interval=0 --shutdown-grace=2s \
+  >"$TMP/server-replica2.log" 2>&1 &
+REPLICA_PID=$!
+python3 -u - >"$TMP/dns.log" 2>&1 <<'EOF' &
+import socket, struct
+# Every A query is answered with both replicas' addresses, any other type with no record.
+REPLICAS = ["127.0.0.1", "127.0.0.2"]
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind(("127.0.0.1", 0))
+print("listening on", s.getsockname()[1])
+while True:
+    query, client = s.recvfrom(512)
+    qid, flags = struct.unpack(">HH", query[:4])
+    end = 12
+    while query[end]:
+        end += query[end] + 1
+    qtype = struct.unpack(">H", query[end + 1:end + 3])[0]
+    answers = [struct.pack(">HHHIH", 0xC00C, 1, 1, 0, 4) + socket.inet_aton(a)
+               for a in (REPLICAS if qtype == 1 else [])]
+    header = struct.pack(">HHHHHH", qid, 0x8180 | (flags & 0x0100), 1, len(answers), 0, 0)
+    s.sendto(header + query[12:end + 5] + b"".join(answers), client)
+EOF
+DNS_PID=$!
+REPLICA_METRICS="" DNS_PORT=""
+for _ in $(seq 1 300); do
+  REPLICA_METRICS=$(sed -n 's/.*waymesh-server serving.*metrics on \(127\.0\.0\.2:[0-9]*\).*/\1/p' "$TMP/server-replica2.log")
+  DNS_PORT=$(awk '/^listening on/ {print $3}' "$TMP/dns.log")
+  [[ -n $REPLICA_METRICS && -n $DNS_PORT ]] && break
+  sleep 0.1
+done
+if [[ -n $REPLICA_METRICS && -n $DNS_PORT ]]; then
+  pass "second replica on 127.0.0.2:$GRPC_PORT and a DNS server naming both (port $DNS_PORT)"
+  TARGET=dns://127.0.0.1:$DNS_PORT/replicas.waymesh.test:$GRPC_PORT
+  if run go two-replicas 0 obstacles "${OBSTACLE_ARGS[@]}" --layer=zone-two; then
+    expect go two-replicas '^resync: ' "a replica refused the version named and was resynced"
+    check_paths go two-replicas zone-two
+  fi
+  scrape_metrics "$REPLICA_METRICS"
+  if [[ $(metric "$(handled FindPath OK)") -ge 1 ]]; then
+    pass "go two-replicas: the second replica answered FindPath too ($(metric "$(handled FindPath OK)") calls)"
+  else
+    fail "go two-replicas: the second replica answered no FindPath (round_robin over both addresses)"
+  fi
+  TARGET=dns:///127.0.0.1:$GRPC_PORT
+else
+  fail "second replica on 127.0.0.2:$GRPC_PORT and a DNS server naming both"
+  sed 's/^/    /' "$TMP/server-replica2.log" "$TMP/dns.log" | tail -n 20
+fi
+kill -TERM "$REPLICA_PID" "$DNS_PID" 2>/dev/null
+wait "$REPLICA_PID" "$DNS_PID" 2>/dev/null
+REPLICA_PID="" DNS_PID=""
 stop_server plaintext
 
 # A throw-away CA, a server certificate for the name waymesh.test only and a client certificate
