@@ -13,6 +13,12 @@
 #     its metadata), an unknown agent type AGENT_TYPE_NOT_FOUND, a NaN start INVALID_ARGUMENT
 #     with a BadRequest violation of start.x; an expired deadline is DEADLINE_EXCEEDED;
 #   - Go and Java print the same lines, and the server's metrics count exactly their calls;
+#   - obstacle layers (`waymesh-example obstacles`, a block box halfway along the ford path):
+#     put (and the same put again, already held), FindPath on the layer version, the replica
+#     loses the layer (DeleteObstacleLayer), FindPath again is refused (OBSTACLE_LAYER_VERSION_
+#     UNKNOWN) and answered after a resync put, an update on the lost layer is refused
+#     (OBSTACLE_LAYER_VERSION_MISMATCH) and resynced; the paths with the box equal `waymesh path
+#     --obstacles` and differ from the one without; the server counts the refusals and the puts;
 #   - the server exits 0 on SIGTERM.
 # Then, on a throw-away CA made with openssl:
 #   - TLS: a server with --tls-cert/--tls-key for the name waymesh.test answers both clients
@@ -37,11 +43,13 @@ source "$(dirname "$0")/lib.sh" clients "$@"
 unset WAYMESH_AUTH_TOKEN
 SERVER_PID=""
 STUB_PID=""
+REPLICA_PID=""
+DNS_PID=""
 # Called by lib.sh's exit trap: a server or stub still running (a failed check left it) is killed.
 # shellcheck disable=SC2317  # invoked indirectly
 at_exit() {
   local pid
-  for pid in "$SERVER_PID" "$STUB_PID"; do
+  for pid in "$SERVER_PID" "$STUB_PID" "$REPLICA_PID" "$DNS_PID"; do
     if [[ -n $pid ]] && kill -0 "$pid" 2>/dev/null; then
       kill -KILL "$pid" 2>/dev/null
       wait "$pid" 2>/dev/null
@@ -139,13 +147,17 @@ stop_server() {
 
 GO=$TMP/go/bin/waymesh-example
 JAVA=$TMP/java/bin/waymesh-example
-# run LANG NAME EXPECTED_EXIT ARGS...: runs one client against $TARGET; output in
-# $TMP/LANG-NAME.txt.
+# run LANG NAME EXPECTED_EXIT [obstacles] ARGS...: runs one client (or its obstacles command)
+# against $TARGET; output in $TMP/LANG-NAME.txt.
 run() {
-  local lang=$1 name=$2 want=$3 bin
+  local lang=$1 name=$2 want=$3 bin command=()
   shift 3
   [[ $lang == go ]] && bin=$GO || bin=$JAVA
-  timeout 60 "$bin" --target="$TARGET" "$@" >"$TMP/$lang-$name.txt" 2>"$TMP/$lang-$name.err"
+  if [[ ${1:-} == obstacles ]]; then
+    command=(obstacles)
+    shift
+  fi
+  timeout 60 "$bin" "${command[@]}" --target="$TARGET" "$@" >"$TMP/$lang-$name.txt" 2>"$TMP/$lang-$name.err"
   local got=$?
   if [[ $got -ne $want ]]; then
     fail "$lang $name: exit status $got, want $want"
@@ -256,10 +268,15 @@ done
 same_answers ford roof yard missing agent nan
 
 # The answers came from this server: its counters saw exactly the clients' calls.
-python3 - "$METRICS_PORT" >"$TMP/metrics.txt" 2>&1 <<'EOF'
+# scrape_metrics [HOST:PORT]: a server's /metrics (default: the one start_server started) into
+# $TMP/metrics.txt, read by metric SERIES.
+scrape_metrics() {
+  python3 - "${1:-127.0.0.1:$METRICS_PORT}" >"$TMP/metrics.txt" 2>&1 <<'EOF'
 import sys, urllib.request
-print(urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/metrics", timeout=5).read().decode())
+print(urllib.request.urlopen(f"http://{sys.argv[1]}/metrics", timeout=5).read().decode())
 EOF
+}
+scrape_metrics
 metric() { awk -v s="$1" '$1 == s {print $2}' "$TMP/metrics.txt"; }
 # handled METHOD CODE: the grpc_server_handled_total series (labels in the exposition's order).
 handled() {
@@ -273,6 +290,158 @@ for want in 'waymesh_path_results_total{status="complete"} 4' 'waymesh_path_resu
     fail "server metrics: $series is $(metric "$series"), want ${want##* }"
   fi
 done
+# Obstacle layers: `waymesh-example obstacles` keeps a layer the way a zone server does and
+# resyncs a replica that lost it. The block box goes halfway along the ford path the CLI found
+# without obstacles, so it stands on the map whatever the demo town's generator does; the CLI's
+# answer with the same box (`waymesh path --obstacles`) is the reference. Each language has its
+# own layer (a fresh one: version 1 first), and the layer name is the only difference between
+# their lines.
+# midpoint WAYPOINTS: the point halfway along a path written 'x y z;x y z;...' (reference.csv).
+midpoint() {
+  echo "$1" | awk -v RS=';' 'BEGIN { n = 0 } NF == 3 {
+      x[n] = $1; y[n] = $2; z[n] = $3
+      if (n) { d[n] = sqrt((x[n] - x[n-1])^2 + (y[n] - y[n-1])^2 + (z[n] - z[n-1])^2); total += d[n] }
+      n++
+    }
+    END {
+      for (i = 1; i < n; i++) {
+        if (d[i] > 0 && done + d[i] >= total / 2) { t = (total / 2 - done) / d[i]; break }
+        done += d[i]
+      }
+      if (i >= n) { i = n - 1; t = 1 }
+      printf "%.3f,%.3f,%.3f", x[i-1] + t * (x[i] - x[i-1]), y[i-1] + t * (y[i] - y[i-1]), z[i-1] + t * (z[i] - z[i-1])
+    }'
+}
+BLOCK=$(midpoint "$(awk -F, 'NR == 2 {print $5}' "$TMP/reference.csv")")
+HALF_EXTENTS=1.5,2,1.5
+echo "$BLOCK $HALF_EXTENTS" | awk -F'[, ]' '{printf "{\"obstacles\": [{\"id\": \"block-1\", \"shape\": \"box\", \"center\": [%s, %s, %s], \"half_extents\": [%s, %s, %s], \"yaw_deg\": 0, \"effect\": \"block\"}]}\n", $1, $2, $3, $4, $5, $6}' >"$TMP/block.json"
+check "reference path around the block box (waymesh path --obstacles, box at $BLOCK)" 60 \
+  "$WAYMESH" path "$MAPS/town.wmesh" --queries "$TMP/reference-queries.txt" --obstacles "$TMP/block.json" \
+  --out "$TMP/reference-block.csv"
+BLOCKED_STATUS=$(awk -F, 'NR == 2 {print $2}' "$TMP/reference-block.csv")
+BLOCKED_LENGTH=$(awk -F, 'NR == 2 {print $3}' "$TMP/reference-block.csv")
+# check_paths LANG NAME LAYER: the FindPath answers of an obstacles run: without the layer and
+# on version 2 (box removed) the CLI's ford path, on versions 1 and 3 (before and after each
+# resync) the CLI's path around the box, which differs from the straight crossing (or its status
+# does, NO_PATH).
+check_paths() {
+  local want got
+  sed -n 's/^path: PATH_STATUS_\([A-Z_]*\) waypoints=[0-9]* length=\([0-9.]*\) version=[0-9]* obstacles=\(.*\)$/\1 \2 \3/p' \
+    "$TMP/$1-$2.txt" >"$TMP/$1-$2-paths.txt"
+  want="COMPLETE none $BLOCKED_STATUS $3@1 $BLOCKED_STATUS $3@1 COMPLETE $3@2 $BLOCKED_STATUS $3@3"
+  got=$(awk '{printf "%s%s %s", (NR > 1 ? " " : ""), $1, $3}' "$TMP/$1-$2-paths.txt")
+  if [[ $got == "$want" ]]; then pass "$1 $2: FindPath status per layer version ($want)"; else
+    fail "$1 $2: FindPath status per layer version: got $got, want $want"
+  fi
+  if awk -v free="$(ref 0 3)" -v blocked="$BLOCKED_LENGTH" -v status="$BLOCKED_STATUS" '
+      function near(a, b) { return (a - b) <= 0.01 && (b - a) <= 0.01 }
+      NR == 1 || $3 ~ /@2$/ { if (!near($2, free)) bad = bad " " $3 "=" $2 " (want " free ")" }
+      $3 ~ /@[13]$/ { if (status == "COMPLETE" ? !near($2, blocked) : $2 != 0) bad = bad " " $3 "=" $2 " (want " blocked ")" }
+      END { if (bad != "") { print bad; exit 1 } }' "$TMP/$1-$2-paths.txt" >"$TMP/$1-$2-lengths.txt" &&
+    [[ $BLOCKED_STATUS != COMPLETE || $BLOCKED_LENGTH != "$(ref 0 3)" ]]; then
+    pass "$1 $2: the path around the box ($BLOCKED_STATUS $BLOCKED_LENGTH) differs from the one without ($(ref 0 3)) and equals the CLI's"
+  else
+    fail "$1 $2: FindPath lengths (free $(ref 0 3), around the box $BLOCKED_STATUS $BLOCKED_LENGTH):$(cat "$TMP/$1-$2-lengths.txt")"
+  fi
+}
+OBSTACLE_ARGS=(--map=town --start="$WEST" --end="$(goal "$FORD")" --block="$BLOCK" --half-extents="$HALF_EXTENTS" --yaw-deg=0)
+for lang in go java; do
+  layer=zone-$lang
+  if run $lang obstacles 0 obstacles "${OBSTACLE_ARGS[@]}" --layer=$layer; then
+    expect $lang obstacles "^put: layer=$layer version=1 obstacles=1 tiles_carved=[1-9][0-9]* already_held=false\$" \
+      "PutObstacleLayer carves the box into version 1"
+    expect $lang obstacles "^put: layer=$layer version=1 obstacles=1 tiles_carved=0 already_held=true\$" \
+      "the same put again is idempotent (already_held, nothing carved)"
+    expect $lang obstacles "^lost: layer=$layer deleted=true\$" "DeleteObstacleLayer makes the replica lose the layer"
+    expect $lang obstacles "^resync: FindPath: OBSTACLE_LAYER_VERSION_UNKNOWN held_version=0 -> put: layer=$layer version=1 obstacles=1\$" \
+      "FindPath on a lost layer: FAILED_PRECONDITION OBSTACLE_LAYER_VERSION_UNKNOWN, resynced"
+    expect $lang obstacles "^update: layer=$layer version=2 obstacles=0 tiles_carved=[1-9][0-9]* already_held=false\$" \
+      "UpdateObstacleLayer 1 -> 2 removes the box on the resynced replica"
+    expect $lang obstacles "^resync: UpdateObstacleLayer: OBSTACLE_LAYER_VERSION_MISMATCH held_version=0 -> put: layer=$layer version=3 obstacles=1\$" \
+      "UpdateObstacleLayer on a lost layer: FAILED_PRECONDITION OBSTACLE_LAYER_VERSION_MISMATCH, resynced"
+    expect $lang obstacles "^update: layer=$layer version=3 obstacles=1 tiles_carved=[1-9][0-9]* already_held=false\$" \
+      "the resync put holds the change (version 3, the box back)"
+    expect $lang obstacles '^resyncs: 2$' "two resyncs"
+    check_paths $lang obstacles $layer
+  fi
+  sed "s/zone-$lang/LAYER/g" "$TMP/$lang-obstacles.txt" >"$TMP/$lang-obstacles-any-layer.txt"
+done
+same_answers obstacles-any-layer
+
+# The replica saw the resyncs: two refusals per client, and every put (two at the start, one per
+# resync) answered.
+scrape_metrics
+obstacle_handled() {
+  echo "grpc_server_handled_total{grpc_code=\"$2\",grpc_method=\"$1\",grpc_service=\"waymesh.v1.ObstacleService\",grpc_type=\"unary\"}"
+}
+for want in 'waymesh_obstacle_resyncs_total 4' "$(handled FindPath FailedPrecondition) 2" \
+  "$(obstacle_handled UpdateObstacleLayer FailedPrecondition) 2" "$(obstacle_handled PutObstacleLayer OK) 8" \
+  "$(obstacle_handled DeleteObstacleLayer OK) 4"; do
+  series=${want% *}
+  if [[ $(metric "$series") == "${want##* }" ]]; then pass "server metrics: $want"; else
+    fail "server metrics: $series is $(metric "$series"), want ${want##* }"
+  fi
+done
+
+
+# Two replicas behind one name, as a headless Service gives them: a second server on 127.0.0.2
+# with the same port, and a throw-away DNS server answering every A query with both addresses.
+# The balanced channel sends each call to the next replica, so an update reaches one of them and
+# the next query the other, which refuses the version: the resync must go to the replica that
+# refused (the one after it holds the version already, and a strict alternation would refuse
+# forever). Go only: grpc-java's DNS resolver takes no server address (dns://SERVER/name).
+"$SERVER" --maps-dir="$MAPS" --listen-address=127.0.0.2 --port="$GRPC_PORT" \
+  --metrics-address=127.0.0.2 --metrics-port=0 --reload-interval=0 --shutdown-grace=2s \
+  >"$TMP/server-replica2.log" 2>&1 &
+REPLICA_PID=$!
+python3 -u - >"$TMP/dns.log" 2>&1 <<'EOF' &
+import socket, struct
+# Every A query is answered with both replicas' addresses, any other type with no record.
+REPLICAS = ["127.0.0.1", "127.0.0.2"]
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind(("127.0.0.1", 0))
+print("listening on", s.getsockname()[1])
+while True:
+    query, client = s.recvfrom(512)
+    qid, flags = struct.unpack(">HH", query[:4])
+    end = 12
+    while query[end]:
+        end += query[end] + 1
+    qtype = struct.unpack(">H", query[end + 1:end + 3])[0]
+    answers = [struct.pack(">HHHIH", 0xC00C, 1, 1, 0, 4) + socket.inet_aton(a)
+               for a in (REPLICAS if qtype == 1 else [])]
+    header = struct.pack(">HHHHHH", qid, 0x8180 | (flags & 0x0100), 1, len(answers), 0, 0)
+    s.sendto(header + query[12:end + 5] + b"".join(answers), client)
+EOF
+DNS_PID=$!
+REPLICA_METRICS="" DNS_PORT=""
+for _ in $(seq 1 300); do
+  REPLICA_METRICS=$(sed -n 's/.*waymesh-server serving.*metrics on \(127\.0\.0\.2:[0-9]*\).*/\1/p' "$TMP/server-replica2.log")
+  DNS_PORT=$(awk '/^listening on/ {print $3}' "$TMP/dns.log")
+  [[ -n $REPLICA_METRICS && -n $DNS_PORT ]] && break
+  sleep 0.1
+done
+if [[ -n $REPLICA_METRICS && -n $DNS_PORT ]]; then
+  pass "second replica on 127.0.0.2:$GRPC_PORT and a DNS server naming both (port $DNS_PORT)"
+  TARGET=dns://127.0.0.1:$DNS_PORT/replicas.waymesh.test:$GRPC_PORT
+  if run go two-replicas 0 obstacles "${OBSTACLE_ARGS[@]}" --layer=zone-two; then
+    expect go two-replicas '^resync: ' "a replica refused the version named and was resynced"
+    check_paths go two-replicas zone-two
+  fi
+  scrape_metrics "$REPLICA_METRICS"
+  if [[ $(metric "$(handled FindPath OK)") -ge 1 ]]; then
+    pass "go two-replicas: the second replica answered FindPath too ($(metric "$(handled FindPath OK)") calls)"
+  else
+    fail "go two-replicas: the second replica answered no FindPath (round_robin over both addresses)"
+  fi
+  TARGET=dns:///127.0.0.1:$GRPC_PORT
+else
+  fail "second replica on 127.0.0.2:$GRPC_PORT and a DNS server naming both"
+  sed 's/^/    /' "$TMP/server-replica2.log" "$TMP/dns.log" | tail -n 20
+fi
+kill -TERM "$REPLICA_PID" "$DNS_PID" 2>/dev/null
+wait "$REPLICA_PID" "$DNS_PID" 2>/dev/null
+REPLICA_PID="" DNS_PID=""
 stop_server plaintext
 
 # A throw-away CA, a server certificate for the name waymesh.test only and a client certificate

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"regexp"
@@ -18,6 +19,10 @@ import (
 func exitOnError(method string, err error) {
 	if err == nil {
 		return
+	}
+	var inner *callError
+	if errors.As(err, &inner) {
+		method, err = inner.method, inner.err
 	}
 	s, _ := status.FromError(err)
 	fmt.Printf("error: %s: %s: %s\n", method, codeName(s.Code().String()), s.Message())
@@ -39,6 +44,16 @@ func exitOnError(method string, err error) {
 	}
 	os.Exit(2)
 }
+
+// callError is the error of a call made on behalf of another one (the PutObstacleLayer of a
+// resync), so the report names the call that failed.
+type callError struct {
+	method string
+	err    error
+}
+
+func (e *callError) Error() string { return e.method + ": " + e.err.Error() }
+func (e *callError) Unwrap() error { return e.err }
 
 // sortedPairs formats ErrorInfo metadata as " key=value" pairs in key order.
 func sortedPairs(m map[string]string) string {

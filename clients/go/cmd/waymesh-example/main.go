@@ -12,13 +12,16 @@
 //	path: PATH_STATUS_COMPLETE waypoints=2 length=19.600 version=1
 //	move: VERDICT_INVALID reason=REASON_TOO_FAR distance=1.000 reached=-11.760,0.000,-21.260 version=1
 //
+// `waymesh-example obstacles --block=x,y,z ...` shows instead how a zone server keeps an
+// obstacle layer on the service (zone_layer.go): it owns the layer and its version, and resends
+// the whole layer to a replica that refuses the version a call names (runObstacles).
+//
 // Exit status: 0 when every call succeeded, 1 for bad flags, 2 when a call failed (the line
 // "error: <method>: <CODE>: <message>" says which, the lines after it the error details the
 // server attached: "error-info: reason=<REASON> domain=<DOMAIN> [key=value...]", ...).
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"os"
@@ -28,7 +31,6 @@ import (
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/health/grpc_health_v1"
-	"google.golang.org/grpc/metadata"
 
 	_ "waymesh/clients/go/protocodec"
 	pb "waymesh/clients/go/waymeshv1"
@@ -43,25 +45,38 @@ const healthService = "waymesh.v1.NavigationService"
 
 func main() {
 	enableGrpcGoRetry()
-	target := flag.String("target", "dns:///waymesh-grpc.waymesh.svc.cluster.local:50051",
+	args := os.Args[1:]
+	obstacles := len(args) > 0 && args[0] == "obstacles"
+	if obstacles {
+		args = args[1:]
+	}
+	fs := flag.CommandLine
+	target := fs.String("target", "dns:///waymesh-grpc.waymesh.svc.cluster.local:50051",
 		"gRPC target; dns:/// resolves every pod address behind a headless Service")
-	mapID := flag.String("map", "", "map id (file name without .wmesh); required")
-	agentType := flag.String("agent-type", "", "which bake of the map (empty = the default one)")
-	from := flag.String("start", "", "start position x,y,z of FindPath and ValidateMove")
-	to := flag.String("end", "", "end position x,y,z of FindPath (optional)")
-	moveTo := flag.String("move-to", "", "destination x,y,z of ValidateMove (optional)")
-	maxMove := flag.Float64("max-move", 0, "longest legal move in metres; 0 = no limit")
-	deadlineMs := flag.Int("deadline-ms", 2000, "deadline of each call (retries included), in milliseconds")
-	token := flag.String("token", os.Getenv("WAYMESH_AUTH_TOKEN"),
+	mapID := fs.String("map", "", "map id (file name without .wmesh); required")
+	agentType := fs.String("agent-type", "", "which bake of the map (empty = the default one)")
+	from := fs.String("start", "", "start position x,y,z of FindPath and ValidateMove")
+	to := fs.String("end", "", "end position x,y,z of FindPath (optional)")
+	moveTo := fs.String("move-to", "", "destination x,y,z of ValidateMove (optional)")
+	maxMove := fs.Float64("max-move", 0, "longest legal move in metres; 0 = no limit")
+	deadlineMs := fs.Int("deadline-ms", 2000, "deadline of each call (retries included), in milliseconds")
+	token := fs.String("token", os.Getenv("WAYMESH_AUTH_TOKEN"),
 		"bearer token when the server runs with --auth-token (default: $WAYMESH_AUTH_TOKEN)")
-	serviceConfig := flag.String("service-config", serviceConfigPath,
+	serviceConfig := fs.String("service-config", serviceConfigPath,
 		"gRPC service config JSON (load balancing, retry policy)")
 	var tlsFlags tlsOptions
-	tlsFlags.register(flag.CommandLine)
-	flag.Parse()
-	if *mapID == "" || ((*to != "" || *moveTo != "") && *from == "") || flag.NArg() != 0 {
+	tlsFlags.register(fs)
+	var obstacleOptions obstacleFlags
+	if obstacles {
+		obstacleOptions.register(fs)
+	}
+	_ = fs.Parse(args) // flag.CommandLine exits on a bad flag itself
+	if *mapID == "" || ((*to != "" || *moveTo != "") && *from == "") || fs.NArg() != 0 ||
+		(obstacles && (*to == "" || *moveTo != "")) {
 		fmt.Fprintln(os.Stderr, "usage: waymesh-example --target=... --map=ID [--start=x,y,z --end=x,y,z] "+
-			"[--move-to=x,y,z --max-move=M] [--tls-ca=PEM [--tls-cert=PEM --tls-key=PEM] [--tls-server-name=NAME]]")
+			"[--move-to=x,y,z --max-move=M] [--tls-ca=PEM [--tls-cert=PEM --tls-key=PEM] [--tls-server-name=NAME]]\n"+
+			"       waymesh-example obstacles --target=... --map=ID --start=x,y,z --end=x,y,z --block=x,y,z "+
+			"[--half-extents=x,y,z] [--yaw-deg=D] [--layer=NAME] [--tls-...]")
 		os.Exit(1)
 	}
 	start, err1 := parseVec(*from)
@@ -69,43 +84,45 @@ func main() {
 	dest, err3 := parseVec(*moveTo)
 	creds, err4 := tlsFlags.dialOption()
 	config, err5 := readServiceConfig(*serviceConfig)
-	for _, err := range []error{err1, err2, err3, err4, err5} {
+	var box *pb.Obstacle
+	var err6 error
+	if obstacles {
+		box, err6 = obstacleOptions.blockBox()
+	}
+	for _, err := range []error{err1, err2, err3, err4, err5, err6} {
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
 	}
 
-	// Dialing is lazy: a server that is down shows up as UNAVAILABLE on the first call.
 	// WithDisableServiceConfig: the shipped config is the one in force, not a DNS TXT record.
-	conn, err := grpc.Dial(*target, creds, grpc.WithDefaultServiceConfig(config),
-		grpc.WithDisableServiceConfig())
+	svc, err := dialSession(*target, time.Duration(*deadlineMs)*time.Millisecond, *token, creds,
+		grpc.WithDefaultServiceConfig(config), grpc.WithDisableServiceConfig())
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "dial:", err)
 		os.Exit(1)
 	}
-	defer conn.Close()
-	nav := pb.NewNavigationServiceClient(conn)
-
-	// call gives each RPC its own deadline: a zone server ticks on a budget and must never
-	// wait for a slow or unreachable navigation pod longer than that, retries included.
-	call := func() (context.Context, context.CancelFunc) {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Duration(*deadlineMs)*time.Millisecond)
-		if *token != "" {
-			ctx = metadata.AppendToOutgoingContext(ctx, "authorization", "Bearer "+*token)
-		}
-		return ctx, cancel
+	defer svc.close()
+	if obstacles {
+		runObstacles(svc, *mapID, *agentType, start, end, box, obstacleOptions.layer)
+		return
 	}
+	runNavigation(svc, *mapID, *agentType, start, end, dest, float32(*maxMove))
+}
 
-	ctx, cancel := call()
-	health, err := grpc_health_v1.NewHealthClient(conn).Check(ctx,
+// runNavigation checks health, describes the map, finds a path and validates a move.
+func runNavigation(svc *session, mapID, agentType string, start, end, dest *pb.Vec3, maxMove float32) {
+	nav := pb.NewNavigationServiceClient(svc.conn)
+	ctx, cancel := svc.context()
+	health, err := grpc_health_v1.NewHealthClient(svc.conn).Check(ctx,
 		&grpc_health_v1.HealthCheckRequest{Service: healthService})
 	cancel()
 	exitOnError("Health.Check", err)
 	fmt.Printf("health: %s\n", health.GetStatus())
 
-	ctx, cancel = call()
-	info, err := nav.GetMapInfo(ctx, &pb.GetMapInfoRequest{MapId: *mapID, AgentType: *agentType})
+	ctx, cancel = svc.context()
+	info, err := nav.GetMapInfo(ctx, &pb.GetMapInfoRequest{MapId: mapID, AgentType: agentType})
 	cancel()
 	exitOnError("GetMapInfo", err)
 	m := info.GetMap()
@@ -113,20 +130,18 @@ func main() {
 		m.GetMapId(), m.GetMapVersion(), m.GetPolygons(), m.GetTiles(), m.GetIslands())
 
 	if end != nil {
-		ctx, cancel = call()
+		ctx, cancel = svc.context()
 		path, err := nav.FindPath(ctx, &pb.FindPathRequest{
-			MapId: *mapID, AgentType: *agentType, Start: start, End: end})
+			MapId: mapID, AgentType: agentType, Start: start, End: end})
 		cancel()
 		exitOnError("FindPath", err)
-		fmt.Printf("path: %s waypoints=%d length=%.3f version=%d\n",
-			path.GetStatus(), len(path.GetWaypoints()), path.GetLength(), path.GetMapVersion())
+		fmt.Println(pathLine(path))
 	}
 
 	if dest != nil {
-		ctx, cancel = call()
+		ctx, cancel = svc.context()
 		move, err := nav.ValidateMove(ctx, &pb.ValidateMoveRequest{
-			MapId: *mapID, AgentType: *agentType, Start: start, End: dest,
-			MaxDistance: float32(*maxMove)})
+			MapId: mapID, AgentType: agentType, Start: start, End: dest, MaxDistance: maxMove})
 		cancel()
 		exitOnError("ValidateMove", err)
 		r := move.GetReached()
@@ -134,6 +149,12 @@ func main() {
 			move.GetVerdict(), move.GetReason(), move.GetDistance(), r.GetX(), r.GetY(), r.GetZ(),
 			move.GetMapVersion())
 	}
+}
+
+// pathLine is the line both examples print for a FindPath answer.
+func pathLine(path *pb.FindPathResponse) string {
+	return fmt.Sprintf("path: %s waypoints=%d length=%.3f version=%d",
+		path.GetStatus(), len(path.GetWaypoints()), path.GetLength(), path.GetMapVersion())
 }
 
 // readServiceConfig returns the JSON text of the service config file.

@@ -10,14 +10,26 @@ import io.grpc.TlsChannelCredentials;
 import java.io.File;
 import java.io.IOException;
 import java.io.Reader;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 
-/** Builds the example's channel: transport security from the --tls-* flags, service config. */
+/**
+ * Opens the example's channels with the transport security of the --tls-* flags and the service
+ * config: the balanced channel every call goes through, and channels to one replica for resyncs.
+ */
 final class Channels {
-  private Channels() {}
+  private final ChannelCredentials credentials;
+  private final Map<String, ?> serviceConfig;
+  private final String serverName;
+
+  Channels(TlsFlags tls, String serviceConfigFile) throws BadFlag {
+    credentials = credentials(tls);
+    serviceConfig = serviceConfig(serviceConfigFile);
+    serverName = tls.serverName();
+  }
 
   /** The --tls-* flags: --tls-ca turns TLS on, --tls-cert/--tls-key add a client certificate. */
   record TlsFlags(String ca, String cert, String key, String serverName) {}
@@ -29,16 +41,31 @@ final class Channels {
     }
   }
 
-  static ManagedChannel open(String target, TlsFlags tls, String serviceConfigFile)
-      throws BadFlag {
-    ManagedChannelBuilder<?> builder = Grpc.newChannelBuilder(target, credentials(tls));
-    if (!tls.serverName().isEmpty()) {
-      builder.overrideAuthority(tls.serverName());
+  /** The channel that balances calls round-robin over every address the target resolves to. */
+  ManagedChannel balanced(String target) {
+    ManagedChannelBuilder<?> builder = Grpc.newChannelBuilder(target, credentials);
+    if (!serverName.isEmpty()) {
+      builder.overrideAuthority(serverName);
     }
+    return configure(builder);
+  }
+
+  /**
+   * A channel to the one replica at `address` (the peer of an earlier call), under the balanced
+   * channel's `authority`: TLS checks the name the certificate was issued for, not the pod IP.
+   */
+  ManagedChannel replica(InetSocketAddress address, String authority) {
+    return configure(
+        Grpc.newChannelBuilderForAddress(
+                address.getAddress().getHostAddress(), address.getPort(), credentials)
+            .overrideAuthority(authority));
+  }
+
+  private ManagedChannel configure(ManagedChannelBuilder<?> builder) {
     // The shipped config (round_robin, retry policy) is the one in force, not a DNS TXT
     // record; grpc-java honours the server's grpc-retry-pushback-ms trailer when it retries.
     return builder
-        .defaultServiceConfig(serviceConfig(serviceConfigFile))
+        .defaultServiceConfig(serviceConfig)
         .disableServiceConfigLookUp()
         .enableRetry()
         .build();
