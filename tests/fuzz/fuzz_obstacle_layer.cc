@@ -1,6 +1,6 @@
 // libFuzzer target: the obstacle layer update path (ApplyObstacleChanges, what the service's
 // PutObstacleLayer / UpdateObstacleLayer run) driven by arbitrary bytes: a sequence of upserts
-// (any shape, effect and area, coordinates in and around a small demo town, sizes from tiny to
+// (any shape, effect and area, coordinates in and around a 100 m demo town, sizes from tiny to
 // larger than the map, any yaw) and removals (of ids held or not). Every update is applied or
 // refused with a message, never a crash, a hang or unbounded memory; an applied one holds
 // exactly the obstacles the sequence says, queries run on it, and removing everything gives
@@ -32,7 +32,8 @@ constexpr int kMaxUpdates = 24;
 
 std::shared_ptr<const waymesh::CarveBase> Town() {
   static const std::shared_ptr<const waymesh::CarveBase> base = [] {
-    auto world = waymesh::GenerateDemoWorld({.size = 48, .seed = 3});
+    // About the smallest demo world there is (smaller sizes are refused).
+    auto world = waymesh::GenerateDemoWorld({.size = 100, .seed = 3});
     if (!world.ok()) std::abort();
     waymesh::RepairReport report;
     auto repaired = waymesh::RepairMeshes(std::span<const waymesh::SourceMesh>(&world->mesh, 1),
