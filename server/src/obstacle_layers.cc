@@ -17,6 +17,8 @@ struct ObstacleLayers::Version {
   std::shared_ptr<const CarvedLayer> carved;
   std::shared_ptr<const ServedMap> served;  // the carved map, served like a map version
   uint32_t carved_tiles = 0;                // tiles that differ from the map's own
+  // Their bytes, counted against --tile-cache-bytes while this version lives.
+  std::shared_ptr<const void> charge;
 };
 
 struct ObstacleLayers::Layer {
@@ -33,6 +35,7 @@ struct ObstacleLayers::MapLayers {
   std::shared_ptr<std::mutex> base_mu = std::make_shared<std::mutex>();
   uint64_t base_version = 0;
   std::shared_ptr<const CarveBase> base;
+  std::shared_ptr<const void> base_charge;  // the resident copy's bytes against the budget
 };
 
 namespace {
@@ -44,6 +47,15 @@ uint32_t TilesChanged(const NavMap& map, const NavMap& reference) {
     if (map.generation(t) != reference.generation(t)) ++changed;
   }
   return changed;
+}
+
+// What the carved tiles of `map` cost in memory, roughly: their tiles' bytes in the map file.
+uint64_t CarvedBytes(const NavMap& map, const NavMap& base, const ServedMap& served) {
+  uint64_t bytes = 0;
+  for (uint32_t t = 0; t < map.tile_count(); ++t) {
+    if (map.generation(t) != base.generation(t)) bytes += served.tile_bytes(t);
+  }
+  return bytes;
 }
 
 // The ids of `previous` that `next` no longer has: what a Put removes from the layer.
@@ -286,11 +298,13 @@ absl::StatusOr<std::shared_ptr<const CarveBase>> ObstacleLayers::BaseOf(const Se
   absl::StatusOr<std::shared_ptr<const CarveBase>> base = CarveBase::Prepare(*std::move(resident));
   if (!base.ok()) return base.status();
   spdlog::info("map '{}' version {}: read in full for obstacle carving", map.id(), map.version());
+  std::shared_ptr<const void> charge = map.ChargeTileCache(map.file_bytes());
   std::lock_guard<std::mutex> lock(mu_);
   MapLayers& m = maps_[map.id()];
   if (map.version() >= m.base_version) {
     m.base_version = map.version();
     m.base = *base;
+    m.base_charge = std::move(charge);
   }
   return *base;
 }
@@ -328,6 +342,7 @@ LayerChangeResult ObstacleLayers::Publish(Layer& layer, uint64_t version,
   v.version = version;
   v.served = map->WithObstacles(layer.name, Searchable(*carved, *map));
   v.carved_tiles = TilesChanged(*carved->map(), *carved->base()->map());
+  v.charge = map->ChargeTileCache(CarvedBytes(*carved->map(), *carved->base()->map(), *map));
   v.carved = std::move(carved);
   LayerChangeResult result{version, map->version(),
                            static_cast<uint32_t>(v.carved->obstacle_count()), 0, false};

@@ -69,6 +69,21 @@ void TileCache::EvictOverBudget() {
   }
 }
 
+std::shared_ptr<const void> TileCache::Charge(uint64_t bytes) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stats_.resident_bytes += bytes;
+    stats_.charged_bytes += bytes;
+    EvictOverBudget();
+  }
+  // The handle keeps the cache alive: a layer version may outlive the registry's last use.
+  return std::shared_ptr<const void>(nullptr, [cache = shared_from_this(), bytes](const void*) {
+    std::lock_guard<std::mutex> lock(cache->mu_);
+    cache->stats_.resident_bytes -= bytes;
+    cache->stats_.charged_bytes -= bytes;
+  });
+}
+
 void TileCache::DropOwner(uint64_t owner) {
   std::lock_guard<std::mutex> lock(mu_);
   if (!tiles_per_owner_.contains(owner)) return;

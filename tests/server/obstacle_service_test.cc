@@ -224,12 +224,16 @@ TEST_F(ObstacleServiceTest, PutIsIdempotentAndGetAndDeleteSeeTheLayer) {
   EXPECT_EQ(held.obstacles(0).id(), "wall");
   EXPECT_EQ(held.obstacles(0).prism().points_size(), 4);
 
+  // The map read in full for carving, and the carved tiles, count against the tile budget.
+  EXPECT_GE(server_->maps().stats().charged_bytes, Town().bytes.size());
+
   v1::DeleteObstacleLayerRequest del;
   del.set_map_id("town");
   del.set_layer("zone-1");
   v1::DeleteObstacleLayerResponse deleted;
   ASSERT_TRUE(ObstacleCall(*obstacles_, &ObstacleStub::DeleteObstacleLayer, del, &deleted).ok());
   EXPECT_TRUE(deleted.deleted());
+  EXPECT_EQ(server_->maps().stats().charged_bytes, 0u);
   ASSERT_TRUE(ObstacleCall(*obstacles_, &ObstacleStub::DeleteObstacleLayer, del, &deleted).ok());
   EXPECT_FALSE(deleted.deleted());
   ASSERT_TRUE(ObstacleCall(*obstacles_, &ObstacleStub::GetObstacleLayer, get, &held).ok());

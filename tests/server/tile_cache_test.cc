@@ -99,6 +99,27 @@ TEST(TileCacheTest, HitsOverBudgetByPinsEvictOnlyReleasedTilesLeastRecentFirst) 
   EXPECT_TRUE(loaded) << "the least recent released tile went first";
 }
 
+TEST(TileCacheTest, ChargesEvictTilesAndGiveTheRoomBackWhenReleased) {
+  auto cache = std::make_shared<TileCache>(300);
+  const uint64_t owner = cache->NewOwner();
+  for (uint32_t i = 0; i < 3; ++i) Get(*cache, owner, i);
+  std::shared_ptr<const void> charge = cache->Charge(150);  // two tiles must go
+  EXPECT_EQ(cache->stats().resident_tiles, 1u);
+  EXPECT_EQ(cache->stats().resident_bytes, 250u);
+  EXPECT_EQ(cache->stats().charged_bytes, 150u);
+  EXPECT_EQ(cache->stats().evictions, 2u);
+  bool loaded;
+  Get(*cache, owner, 0, &loaded);  // room for one tile beside the charge
+  EXPECT_TRUE(loaded);
+  EXPECT_EQ(cache->stats().resident_tiles, 1u);
+  charge.reset();
+  EXPECT_EQ(cache->stats().charged_bytes, 0u);
+  EXPECT_EQ(cache->stats().resident_bytes, 100u);
+  for (uint32_t i = 1; i < 3; ++i) Get(*cache, owner, i);
+  EXPECT_EQ(cache->stats().resident_tiles, 3u);
+  EXPECT_EQ(cache->stats().evictions, 3u);
+}
+
 TEST(TileCacheTest, DropOwnerForgetsOnlyThatOwnersTiles) {
   TileCache cache(1000);
   const uint64_t a = cache.NewOwner(), b = cache.NewOwner();

@@ -21,6 +21,8 @@ class CachedTileSource : public TileSource {
   std::shared_ptr<const TileView> Acquire(uint32_t index) const override;
 
   const MapTileFile& file() const { return *file_; }
+  // `bytes` held beside this map's tiles, counted against the cache's budget (TileCache::Charge).
+  std::shared_ptr<const void> Charge(uint64_t bytes) const { return cache_->Charge(bytes); }
   // Tiles of this map resident now.
   uint64_t resident_tiles() const { return cache_->ResidentTiles(owner_); }
 

@@ -74,6 +74,13 @@ class ServedMap {
   // This version read in full from its private copy (every tile validated again), its tiles at
   // the generation of this version: what carving obstacles starts from.
   absl::StatusOr<std::shared_ptr<const NavMap>> ReadResident() const;
+  // Bytes of tile `tile` in the map file: what the tile costs in memory, roughly.
+  uint64_t tile_bytes(uint32_t tile) const { return source_->file().tile_bytes(tile); }
+  // Counts `bytes` held for this map outside the tile cache (obstacle carving) against
+  // --tile-cache-bytes while the handle lives.
+  std::shared_ptr<const void> ChargeTileCache(uint64_t bytes) const {
+    return source_->Charge(bytes);
+  }
 
  private:
   std::string id_;

@@ -12,8 +12,10 @@
 // change still run while the change spreads to the callers.
 //
 // Carving needs every tile of the map resident: the first layer of a map version reads the map
-// in full from its private copy (CarveBase); layers share it. A layer carved on an older map
-// version is re-carved on the newest one the first time it is used after a reload.
+// in full from its private copy (CarveBase); layers share it. That copy and each version's
+// carved tiles count against --tile-cache-bytes (TileCache::Charge) while they live. A layer
+// carved on an older map version is re-carved on the newest one the first time it is used
+// after a reload.
 //
 // Thread-safe. Changes of one layer are applied one at a time; queries never wait for them.
 

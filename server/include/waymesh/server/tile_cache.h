@@ -21,12 +21,13 @@ struct TileCacheStats {
   uint64_t misses = 0;          // Get had to load
   uint64_t evictions = 0;       // tiles dropped to stay under the budget
   uint64_t load_failures = 0;   // loads that failed (the tile stays unavailable)
-  uint64_t resident_bytes = 0;  // bytes of the tiles held now
+  uint64_t resident_bytes = 0;  // bytes of the tiles held now, charged bytes included
+  uint64_t charged_bytes = 0;   // of which held outside the cache (Charge)
   uint64_t resident_tiles = 0;
   uint64_t budget_bytes = 0;
 };
 
-class TileCache {
+class TileCache : public std::enable_shared_from_this<TileCache> {
  public:
   explicit TileCache(uint64_t budget_bytes) : budget_bytes_(budget_bytes) {}
   TileCache(const TileCache&) = delete;
@@ -39,6 +40,12 @@ class TileCache {
   // counting `bytes` against the budget. The result pins the tile while it lives.
   std::shared_ptr<const TileView> Get(uint64_t owner, uint32_t tile, uint64_t bytes,
                                       absl::FunctionRef<std::shared_ptr<const TileView>()> load);
+
+  // Counts `bytes` of navmesh held outside the cache (tiles carved by obstacle layers, a map
+  // read in full for carving) against the budget for as long as the returned handle lives:
+  // unpinned tiles are evicted to make room, and a charge larger than what can be evicted
+  // exceeds the budget, as pinned tiles do. The cache must be owned by a shared_ptr.
+  std::shared_ptr<const void> Charge(uint64_t bytes);
 
   // Forgets every tile of `owner` (a map that was replaced or removed). Tiles still pinned are
   // freed when their last query lets go.
