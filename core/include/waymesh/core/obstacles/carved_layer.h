@@ -21,7 +21,7 @@
 
 namespace waymesh {
 namespace obstacles {
-struct CutCache;
+struct LayerTiles;
 }  // namespace obstacles
 
 class CarvedLayer {
@@ -44,7 +44,9 @@ class CarvedLayer {
   std::shared_ptr<const CarveBase> base_;
   std::shared_ptr<const NavMap> map_;
   std::map<std::string, Obstacle> obstacles_;
-  std::shared_ptr<const obstacles::CutCache> cuts_;  // per tile, its polygons' pieces
+  // Per tile, its cut polygons and (when it differs from the base tile) its built state: the
+  // map's storage, and what the next version shares or rebuilds from.
+  std::shared_ptr<const obstacles::LayerTiles> tiles_;
   // Per tile, the latest generation it had in any version of this layer: a changed tile takes
   // the next one, so a reference into any older version is stale.
   std::vector<uint32_t> last_generation_;
