@@ -196,6 +196,13 @@ absl::flat_hash_map<uint32_t, std::vector<uint32_t>> FootprintsByTile(
 
 }  // namespace
 
+// An obstacle of a layer, placed once when it is added or moved.
+struct PlacedObstacle {
+  Obstacle obstacle;
+  Footprint footprint;
+  std::vector<uint32_t> tiles;  // the tiles it may reach (FootprintsByTile)
+};
+
 // A layer version's tiles: the NavMap's storage, and what the next version reuses. Every tile
 // is owned through its own pointer, so versions share unchanged tiles and free the others
 // independently.
@@ -210,12 +217,16 @@ struct LayerTiles {
 
 namespace {
 
+// Whether two versions' pieces of a polygon are the same for everything outside it. A cut
+// line's key names its footprint by number in that version's cut, which may differ; cut lines
+// never leave their polygon, so only their kind is compared.
 bool SameCorners(const std::vector<PieceCorner>& a, const std::vector<PieceCorner>& b) {
   if (a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i) {
-    if (a[i].pos != b[i].pos || !(a[i].next == b[i].next) || a[i].base_edge != b[i].base_edge) {
-      return false;
-    }
+    const bool same_line = a[i].next.kind() == LineKey::kCutLine
+                               ? b[i].next.kind() == LineKey::kCutLine
+                               : a[i].next == b[i].next;
+    if (a[i].pos != b[i].pos || !same_line || a[i].base_edge != b[i].base_edge) return false;
   }
   return true;
 }
@@ -226,6 +237,41 @@ bool SamePieces(const std::vector<Piece>& a, const std::vector<Piece>& b) {
     if (a[i].area != b[i].area || !SameCorners(a[i].corners, b[i].corners)) return false;
   }
   return true;
+}
+
+// A base edge between a tile and the next: the corners the tile's pieces put on it (sorted,
+// unique) and the tile across.
+struct SeamPoints {
+  std::vector<Vec3> points;
+  uint32_t across = 0;
+};
+
+// The seam edges' points of `cut` in `tile`: the next tile's merged pieces depend on nothing
+// else of this tile's cut.
+absl::flat_hash_map<LineKey, SeamPoints> SeamPointsOf(const TileView& tile, const TileCut* cut) {
+  absl::flat_hash_map<LineKey, SeamPoints> out;
+  if (cut == nullptr) return out;
+  for (const auto& [poly, pieces] : *cut) {
+    for (const Piece& piece : pieces) {
+      const size_t n = piece.corners.size();
+      for (size_t i = 0; i < n; ++i) {
+        const PieceCorner& c = piece.corners[i];
+        if (c.base_edge < 0) continue;
+        const std::optional<PolyIndex> across = tile.across(tile.poly_start[poly] + c.base_edge);
+        if (!across || across->tile == tile.index) continue;
+        SeamPoints& seam = out[c.next];
+        seam.across = across->tile;
+        seam.points.push_back(c.pos);
+        seam.points.push_back(piece.corners[(i + 1) % n].pos);
+      }
+    }
+  }
+  for (auto& [line, seam] : out) {
+    std::sort(seam.points.begin(), seam.points.end(),
+              [](Vec3 a, Vec3 b) { return Order(a) < Order(b); });
+    seam.points.erase(std::unique(seam.points.begin(), seam.points.end()), seam.points.end());
+  }
+  return out;
 }
 
 const std::vector<Piece>* PiecesIn(const TileCut* cut, uint32_t poly) {
@@ -304,25 +350,50 @@ class LayerBuilder {
     return std::make_shared<const TileCut>(std::move(cut));
   }
 
-  // The points on the lines of tile t's edges: corners of its pieces and of its neighbours'.
+  // The points on the lines of tile t's edges: corners of its pieces, and the corners its
+  // neighbours' pieces put on the seam edges they share with it.
   PointsOnLine PointsFor(uint32_t t) const {
     PointsOnLine points;
-    const auto add = [&](uint32_t tile) {
-      if (const auto& cut = out_->cuts[tile]) {
-        for (const auto& [poly, pieces] : *cut) CollectLinePoints(pieces, &points);
+    if (const auto& cut = out_->cuts[t]) {
+      for (const auto& [poly, pieces] : *cut) CollectLinePoints(pieces, &points);
+    }
+    for (const uint32_t n : prepared_.components().neighbours[t]) {
+      const auto& cut = out_->cuts[n];
+      if (cut == nullptr) continue;
+      const TileView& tile = base_.tile(n);
+      for (const auto& [poly, pieces] : *cut) {
+        for (const Piece& piece : pieces) {
+          const size_t k = piece.corners.size();
+          for (size_t i = 0; i < k; ++i) {
+            const PieceCorner& c = piece.corners[i];
+            if (c.base_edge < 0) continue;
+            const std::optional<PolyIndex> across =
+                tile.across(tile.poly_start[poly] + c.base_edge);
+            if (!across || across->tile != t) continue;
+            std::vector<Vec3>& on = points[c.next];
+            on.push_back(c.pos);
+            on.push_back(piece.corners[(i + 1) % k].pos);
+          }
+        }
       }
-    };
-    add(t);
-    for (const uint32_t n : prepared_.components().neighbours[t]) add(n);
+    }
     return points;
   }
 
-  // Merged pieces and numbering, again, of the re-cut tiles and their neighbours (which receive
-  // their corners); the polygons whose numbering or pieces changed are noted.
+  // Merged pieces and numbering, again, of the re-cut tiles and of the neighbours whose seam
+  // edges with them got other corners; the polygons whose numbering or pieces changed are noted.
   void Remerge(const std::vector<uint32_t>& cut_again) {
     for (const uint32_t t : cut_again) {
       remerged_.insert(t);
-      for (const uint32_t n : prepared_.components().neighbours[t]) remerged_.insert(n);
+      const auto before = SeamPointsOf(base_.tile(t), previous_.cuts[t].get());
+      const auto after = SeamPointsOf(base_.tile(t), out_->cuts[t].get());
+      for (const auto& [line, seam] : before) {
+        const auto it = after.find(line);
+        if (it == after.end() || it->second.points != seam.points) remerged_.insert(seam.across);
+      }
+      for (const auto& [line, seam] : after) {
+        if (!before.contains(line)) remerged_.insert(seam.across);
+      }
     }
     for (const uint32_t t : remerged_) {
       if (out_->cuts[t] == nullptr) continue;
@@ -688,7 +759,7 @@ CarvedLayer::~CarvedLayer() = default;
 
 std::vector<Obstacle> CarvedLayer::obstacles() const {
   std::vector<Obstacle> out;
-  for (const auto& [id, o] : obstacles_) out.push_back(o);
+  for (const auto& [id, o] : obstacles_) out.push_back(o->obstacle);
   return out;
 }
 
@@ -699,8 +770,12 @@ absl::StatusOr<std::shared_ptr<const CarvedLayer>> ApplyObstacleChanges(
   std::shared_ptr<CarvedLayer> next(new CarvedLayer());
   next->base_ = previous.base_;
   next->obstacles_ = previous.obstacles_;
-  // The old and new footprints of every changed obstacle: the tiles they reach are re-cut.
-  std::vector<Footprint> changed;
+  const NavMap& base = *previous.base_->map();
+  // The tiles the old and new footprints of every changed obstacle reach are re-cut.
+  absl::flat_hash_set<uint32_t> recut;
+  const auto reach = [&](const obstacles::PlacedObstacle& o) {
+    recut.insert(o.tiles.begin(), o.tiles.end());
+  };
   absl::flat_hash_set<std::string_view> seen;
   for (const Obstacle& o : upserts) {
     if (absl::Status s = ValidateObstacle(o); !s.ok()) return s;
@@ -709,10 +784,16 @@ absl::StatusOr<std::shared_ptr<const CarvedLayer>> ApplyObstacleChanges(
           absl::StrFormat("obstacle \"%s\" is changed twice in one update", o.id));
     }
     if (const auto it = previous.obstacles_.find(o.id); it != previous.obstacles_.end()) {
-      changed.push_back(ObstacleFootprint(it->second, agent));
+      reach(*it->second);
     }
-    changed.push_back(ObstacleFootprint(o, agent));
-    next->obstacles_[o.id] = o;
+    auto placed = std::make_shared<obstacles::PlacedObstacle>();
+    placed->obstacle = o;
+    placed->footprint = ObstacleFootprint(o, agent);
+    for (const auto& [t, fs] : obstacles::FootprintsByTile(base, {placed->footprint})) {
+      placed->tiles.push_back(t);
+    }
+    reach(*placed);
+    next->obstacles_[o.id] = std::move(placed);
   }
   for (const std::string& id : removals) {
     if (!seen.insert(id).second) {
@@ -723,18 +804,19 @@ absl::StatusOr<std::shared_ptr<const CarvedLayer>> ApplyObstacleChanges(
     if (it == previous.obstacles_.end()) {
       return absl::NotFoundError(absl::StrFormat("no obstacle \"%s\" in the layer", id));
     }
-    changed.push_back(ObstacleFootprint(it->second, agent));
+    reach(*it->second);
     next->obstacles_.erase(id);
   }
-  absl::flat_hash_set<uint32_t> recut;
-  for (const auto& [t, fs] : obstacles::FootprintsByTile(*previous.base_->map(), changed)) {
-    recut.insert(t);
-  }
+  // Only the footprints reaching a re-cut tile are needed (in id order, as CarveMap takes
+  // them; a cut line's footprint number only has to be the same within one tile's cut).
   std::vector<Footprint> footprints;
-  footprints.reserve(next->obstacles_.size());
-  for (const auto& [id, o] : next->obstacles_) footprints.push_back(ObstacleFootprint(o, agent));
+  for (const auto& [id, o] : next->obstacles_) {
+    const bool needed = std::any_of(o->tiles.begin(), o->tiles.end(),
+                                    [&](uint32_t t) { return recut.contains(t); });
+    if (needed) footprints.push_back(o->footprint);
+  }
   next->last_generation_ = previous.last_generation_;
-  if (footprints.empty()) {
+  if (next->obstacles_.empty()) {
     next->map_ = next->base_->map();
     next->tiles_ = obstacles::EmptyLayerTiles(next->map_);
     return next;

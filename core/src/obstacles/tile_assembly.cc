@@ -6,6 +6,7 @@
 #include <cstring>
 #include <tuple>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_format.h"
 #include "map_islands.h"
 #include "waymesh/core/bv_tree_builder.h"
@@ -186,9 +187,13 @@ void TileAssembler::MatchEdges() {
   std::vector<uint32_t> order;
   for (const auto& [t, w] : work_) order.push_back(t);
   std::sort(order.begin(), order.end());
+  const absl::flat_hash_set<uint32_t> built(build_.begin(), build_.end());
   for (const uint32_t t : order) {
     const WorkTile& w = *work_.at(t);
     const TileView& bt = base_.tile(t);
+    // An unchanged neighbour's edges matter only where they face a built tile across a seam
+    // (cut lines never leave their base polygon).
+    const bool context = !built.contains(t);
     auto& links = links_[t];
     links.resize(w.polys.size());
     for (uint32_t p = 0; p < w.polys.size(); ++p) {
@@ -199,6 +204,9 @@ void TileAssembler::MatchEdges() {
         const PieceCorner& pc = wp.corners[c];
         std::optional<PolyIndex> base_nb;
         if (pc.base_edge >= 0) base_nb = bt.across(bt.poly_start[wp.origin] + pc.base_edge);
+        if (context && !(base_nb && base_nb->tile != t && built.contains(base_nb->tile))) {
+          continue;
+        }
         if (!wp.piece && base_nb) {
           const TileNumbering* num = numbering_(base_nb->tile);
           const bool nb_cut = num != nullptr && num->new_index[base_nb->poly] == kCutPolygon;

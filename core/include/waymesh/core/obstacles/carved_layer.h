@@ -22,6 +22,7 @@
 namespace waymesh {
 namespace obstacles {
 struct LayerTiles;
+struct PlacedObstacle;
 }  // namespace obstacles
 
 class CarvedLayer {
@@ -43,7 +44,9 @@ class CarvedLayer {
 
   std::shared_ptr<const CarveBase> base_;
   std::shared_ptr<const NavMap> map_;
-  std::map<std::string, Obstacle> obstacles_;
+  // By id: each obstacle with its footprint and the tiles it reaches (computed once, when it
+  // is added or moved; shared by the versions that hold it).
+  std::map<std::string, std::shared_ptr<const obstacles::PlacedObstacle>> obstacles_;
   // Per tile, its cut polygons and (when it differs from the base tile) its built state: the
   // map's storage, and what the next version shares or rebuilds from.
   std::shared_ptr<const obstacles::LayerTiles> tiles_;
