@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <numeric>
 #include <optional>
 #include <tuple>
 
@@ -306,6 +307,15 @@ class LayerBuilder {
     last_generation_ = last_generation;
   }
 
+  // The old and new footprints of the changed obstacles: a re-cut tile keeps the previous
+  // pieces of every polygon none of them reaches (its cut depends on nothing else).
+  void KeepCutsOutside(std::vector<Footprint> changed) {
+    changed_ = std::move(changed);
+    changed_index_.resize(changed_.size());
+    std::iota(changed_index_.begin(), changed_index_.end(), 0);
+    keep_cuts_ = true;
+  }
+
   // `recut`: the tiles to cut again (the others keep their previous cut); nullptr: every tile
   // a footprint reaches.
   absl::StatusOr<std::shared_ptr<const NavMap>> Run(const absl::flat_hash_set<uint32_t>* recut) {
@@ -341,9 +351,14 @@ class LayerBuilder {
   std::shared_ptr<const TileCut> CutTile(uint32_t t, std::vector<uint32_t> fs) const {
     std::sort(fs.begin(), fs.end());
     const TileView& tile = base_.tile(t);
+    const TileCut* before = keep_cuts_ ? previous_.cuts[t].get() : nullptr;
     TileCut cut;
     std::vector<Piece> pieces;
     for (uint32_t p = 0; p < tile.poly_count(); ++p) {
+      if (keep_cuts_ && !CutPolygon(tile, p, changed_, changed_index_, &pieces)) {
+        if (const std::vector<Piece>* kept = PiecesIn(before, p)) cut[p] = *kept;
+        continue;
+      }
       if (CutPolygon(tile, p, footprints_, fs, &pieces)) cut[p] = std::move(pieces);
     }
     if (cut.empty()) return nullptr;
@@ -696,6 +711,9 @@ class LayerBuilder {
   const LayerTiles& previous_;
   const NavMap* previous_map_ = nullptr;
   std::vector<uint32_t>* last_generation_ = nullptr;
+  bool keep_cuts_ = false;
+  std::vector<Footprint> changed_;
+  std::vector<uint32_t> changed_index_;
   LayerTiles* out_ = nullptr;  // being built
   std::shared_ptr<LayerTiles> tiles_;
   absl::flat_hash_set<uint32_t> remerged_;
@@ -773,8 +791,10 @@ absl::StatusOr<std::shared_ptr<const CarvedLayer>> ApplyObstacleChanges(
   const NavMap& base = *previous.base_->map();
   // The tiles the old and new footprints of every changed obstacle reach are re-cut.
   absl::flat_hash_set<uint32_t> recut;
+  std::vector<Footprint> changed;
   const auto reach = [&](const obstacles::PlacedObstacle& o) {
     recut.insert(o.tiles.begin(), o.tiles.end());
+    changed.push_back(o.footprint);
   };
   absl::flat_hash_set<std::string_view> seen;
   for (const Obstacle& o : upserts) {
@@ -823,6 +843,7 @@ absl::StatusOr<std::shared_ptr<const CarvedLayer>> ApplyObstacleChanges(
   }
   obstacles::LayerBuilder builder(*next->base_, std::move(footprints), *previous.tiles_);
   builder.FollowGenerations(previous.map_.get(), &next->last_generation_);
+  builder.KeepCutsOutside(std::move(changed));
   absl::StatusOr<std::shared_ptr<const NavMap>> map = builder.Run(&recut);
   if (!map.ok()) return map.status();
   next->map_ = *std::move(map);

@@ -183,7 +183,16 @@ std::optional<PolyIndex> TileAssembler::Resolve(PolyIndex base_target, Vec3 poin
 // neighbours, or the same cut line inside one base polygon); other edges keep their base link.
 // Edges of added neighbours that are not built take part so that built edges find them.
 void TileAssembler::MatchEdges() {
-  absl::flat_hash_map<EdgeKey, std::vector<EdgeSide>> open;
+  // Unmatched edges by key, in the order they were met: a list threaded through `sides` (an
+  // allocation per key would dominate the matching).
+  constexpr uint32_t kEnd = UINT32_MAX;
+  struct OpenList {
+    uint32_t first = kEnd, last = kEnd;
+  };
+  absl::flat_hash_map<EdgeKey, OpenList> open;
+  std::vector<EdgeSide> sides;
+  std::vector<uint32_t> next_side;
+  std::vector<bool> matched_side;
   std::vector<uint32_t> order;
   for (const auto& [t, w] : work_) order.push_back(t);
   std::sort(order.begin(), order.end());
@@ -218,19 +227,30 @@ void TileAssembler::MatchEdges() {
         if (!wp.piece && !base_nb) continue;  // a wall stays a wall
         const EdgeKey key = KeyOf(pc.next, pc.pos, wp.corners[(c + 1) % n].pos);
         const EdgeSide side{t, p, c, {t, wp.origin}, base_nb, pc.next.kind() == LineKey::kCutLine};
-        auto& list = open[key];
+        OpenList& list = open[key];
         bool matched = false;
-        for (size_t k = 0; k < list.size() && !matched; ++k) {
-          const EdgeSide& o = list[k];
+        for (uint32_t k = list.first; k != kEnd && !matched; k = next_side[k]) {
+          if (matched_side[k]) continue;
+          const EdgeSide& o = sides[k];
           const bool fits = side.cut_line ? (o.tile != t || o.poly != p)
                                           : (o.base_nb == side.origin && side.base_nb == o.origin);
           if (!fits) continue;
           links[p][c] = PolyIndex{o.tile, o.poly};
           links_[o.tile][o.poly][o.corner] = PolyIndex{t, p};
-          list.erase(list.begin() + k);
+          matched_side[k] = true;
           matched = true;
         }
-        if (!matched) list.push_back(side);
+        if (matched) continue;
+        const uint32_t k = uint32_t(sides.size());
+        sides.push_back(side);
+        next_side.push_back(kEnd);
+        matched_side.push_back(false);
+        if (list.last == kEnd) {
+          list.first = k;
+        } else {
+          next_side[list.last] = k;
+        }
+        list.last = k;
       }
     }
   }
