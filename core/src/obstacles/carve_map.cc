@@ -311,8 +311,7 @@ class LayerBuilder {
   // pieces of every polygon none of them reaches (its cut depends on nothing else).
   void KeepCutsOutside(std::vector<Footprint> changed) {
     changed_ = std::move(changed);
-    changed_index_.resize(changed_.size());
-    std::iota(changed_index_.begin(), changed_index_.end(), 0);
+    changed_by_tile_ = FootprintsByTile(base_, changed_);
     keep_cuts_ = true;
   }
 
@@ -352,10 +351,14 @@ class LayerBuilder {
     std::sort(fs.begin(), fs.end());
     const TileView& tile = base_.tile(t);
     const TileCut* before = keep_cuts_ ? previous_.cuts[t].get() : nullptr;
+    std::span<const uint32_t> changed;
+    if (const auto it = changed_by_tile_.find(t); it != changed_by_tile_.end()) {
+      changed = it->second;
+    }
     TileCut cut;
     std::vector<Piece> pieces;
     for (uint32_t p = 0; p < tile.poly_count(); ++p) {
-      if (keep_cuts_ && !CutPolygon(tile, p, changed_, changed_index_, &pieces)) {
+      if (keep_cuts_ && !CutPolygon(tile, p, changed_, changed, &pieces)) {
         if (const std::vector<Piece>* kept = PiecesIn(before, p)) cut[p] = *kept;
         continue;
       }
@@ -713,7 +716,7 @@ class LayerBuilder {
   std::vector<uint32_t>* last_generation_ = nullptr;
   bool keep_cuts_ = false;
   std::vector<Footprint> changed_;
-  std::vector<uint32_t> changed_index_;
+  absl::flat_hash_map<uint32_t, std::vector<uint32_t>> changed_by_tile_;
   LayerTiles* out_ = nullptr;  // being built
   std::shared_ptr<LayerTiles> tiles_;
   absl::flat_hash_set<uint32_t> remerged_;

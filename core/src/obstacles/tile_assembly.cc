@@ -203,12 +203,19 @@ void TileAssembler::MatchEdges() {
     // An unchanged neighbour's edges matter only where they face a built tile across a seam
     // (cut lines never leave their base polygon).
     const bool context = !built.contains(t);
-    auto& links = links_[t];
-    links.resize(w.polys.size());
+    // Links are kept for built tiles only (a context tile's are already in its view).
+    TileLinks scratch;
+    TileLinks& links = context ? scratch : links_[t];
+    if (!context) {
+      links.first.assign(1, 0);
+      for (const WorkPoly& wp : w.polys) {
+        links.first.push_back(links.first.back() + uint32_t(wp.corners.size()));
+      }
+      links.across.assign(links.first.back(), std::nullopt);
+    }
     for (uint32_t p = 0; p < w.polys.size(); ++p) {
       const WorkPoly& wp = w.polys[p];
       const size_t n = wp.corners.size();
-      links[p].assign(n, std::nullopt);
       for (uint32_t c = 0; c < n; ++c) {
         const PieceCorner& pc = wp.corners[c];
         std::optional<PolyIndex> base_nb;
@@ -220,7 +227,7 @@ void TileAssembler::MatchEdges() {
           const TileNumbering* num = numbering_(base_nb->tile);
           const bool nb_cut = num != nullptr && num->new_index[base_nb->poly] == kCutPolygon;
           if (!nb_cut) {
-            links[p][c] = Resolve(*base_nb, pc.pos);
+            if (!context) links.at(p, c) = Resolve(*base_nb, pc.pos);
             continue;
           }
         }
@@ -235,8 +242,10 @@ void TileAssembler::MatchEdges() {
           const bool fits = side.cut_line ? (o.tile != t || o.poly != p)
                                           : (o.base_nb == side.origin && side.base_nb == o.origin);
           if (!fits) continue;
-          links[p][c] = PolyIndex{o.tile, o.poly};
-          links_[o.tile][o.poly][o.corner] = PolyIndex{t, p};
+          if (!context) links.at(p, c) = PolyIndex{o.tile, o.poly};
+          if (const auto other = links_.find(o.tile); other != links_.end()) {
+            other->second.at(o.poly, o.corner) = PolyIndex{t, p};
+          }
           matched_side[k] = true;
           matched = true;
         }
@@ -286,7 +295,7 @@ void TileAssembler::BuildArrays(const WorkTile& w, TileState* state) const {
       a.poly_verts.push_back(it->second);
       pts.push_back(v);
       box.Extend(v);
-      const std::optional<PolyIndex> nb = links[p][c];
+      const std::optional<PolyIndex> nb = links.at(p, c);
       if (!nb) {
         a.poly_neighbors.push_back(kWall);
       } else if (nb->tile == w.index) {

@@ -102,8 +102,17 @@ class TileAssembler {
   WorkOf work_of_;
   absl::flat_hash_map<uint32_t, const WorkTile*> work_;
   std::vector<uint32_t> build_;
-  // Per tile, per polygon, per corner: the neighbour across that corner's edge, or nullopt.
-  absl::flat_hash_map<uint32_t, std::vector<std::vector<std::optional<PolyIndex>>>> links_;
+  // Per built tile, per polygon, per corner: the neighbour across that corner's edge, or
+  // nullopt; flat, polygon p's corners from first[p].
+  struct TileLinks {
+    std::vector<uint32_t> first;
+    std::vector<std::optional<PolyIndex>> across;
+    std::optional<PolyIndex>& at(uint32_t p, uint32_t c) { return across[first[p] + c]; }
+    const std::optional<PolyIndex>& at(uint32_t p, uint32_t c) const {
+      return across[first[p] + c];
+    }
+  };
+  absl::flat_hash_map<uint32_t, TileLinks> links_;
 };
 
 // Whether a reference into `a`'s polygons means the same polygon, with the same edges and
