@@ -545,7 +545,7 @@ class LayerBuilder {
       built.push_back(t);
     }
     TileAssembler assembler(
-        base_, [this](uint32_t t) { return NumberingOf(t); },
+        base_, prepared_.components(), [this](uint32_t t) { return NumberingOf(t); },
         [this](uint32_t t) { return WorkOf(t); });
     absl::flat_hash_set<uint32_t> context;
     for (const uint32_t t : built) {

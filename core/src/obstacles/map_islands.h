@@ -35,6 +35,8 @@ struct BaseComponents {
   std::vector<std::vector<uint32_t>> neighbours;
   // Per tile, the other tiles with a cross link or an off-mesh link into it.
   std::vector<std::vector<uint32_t>> linked_from;
+  // Per tile, its polygons with an edge on a seam (a cross link), ascending.
+  std::vector<std::vector<uint32_t>> seam_polys;
 };
 
 BaseComponents BuildBaseComponents(const NavMap& base);

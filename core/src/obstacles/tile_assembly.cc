@@ -4,6 +4,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <numeric>
 #include <tuple>
 
 #include "absl/container/flat_hash_set.h"
@@ -143,8 +144,12 @@ struct TileAssembler::EdgeSide {
   bool cut_line;
 };
 
-TileAssembler::TileAssembler(const NavMap& base, NumberingOf numbering, WorkOf work)
-    : base_(base), numbering_(std::move(numbering)), work_of_(std::move(work)) {}
+TileAssembler::TileAssembler(const NavMap& base, const BaseComponents& components,
+                             NumberingOf numbering, WorkOf work)
+    : base_(base),
+      components_(components),
+      numbering_(std::move(numbering)),
+      work_of_(std::move(work)) {}
 
 TileAssembler::~TileAssembler() = default;
 
@@ -213,7 +218,24 @@ void TileAssembler::MatchEdges() {
       }
       links.across.assign(links.first.back(), std::nullopt);
     }
-    for (uint32_t p = 0; p < w.polys.size(); ++p) {
+    std::vector<uint32_t> polys;
+    if (context) {
+      // Only polygons of base polygons on a seam can face a built tile.
+      const TileNumbering* num = numbering_(t);
+      for (const uint32_t o : components_.seam_polys[t]) {
+        const uint32_t index = num == nullptr ? o : num->new_index[o];
+        if (index != kCutPolygon) {
+          polys.push_back(index);
+        } else if (const auto pieces = num->pieces_of.find(o); pieces != num->pieces_of.end()) {
+          polys.insert(polys.end(), pieces->second.begin(), pieces->second.end());
+        }
+      }
+      std::sort(polys.begin(), polys.end());
+    } else {
+      polys.resize(w.polys.size());
+      std::iota(polys.begin(), polys.end(), 0);
+    }
+    for (const uint32_t p : polys) {
       const WorkPoly& wp = w.polys[p];
       const size_t n = wp.corners.size();
       for (uint32_t c = 0; c < n; ++c) {

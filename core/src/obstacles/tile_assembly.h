@@ -81,7 +81,8 @@ class TileAssembler {
   // tile) come from, for tiles not added: the version being built or the previous one.
   using NumberingOf = std::function<const TileNumbering*(uint32_t)>;
   using WorkOf = std::function<const WorkTile*(uint32_t)>;
-  TileAssembler(const NavMap& base, NumberingOf numbering, WorkOf work);
+  TileAssembler(const NavMap& base, const BaseComponents& components, NumberingOf numbering,
+                WorkOf work);
   ~TileAssembler();
 
   // A tile to build (`build`) or one whose edges the built ones match against (an unchanged
@@ -98,6 +99,7 @@ class TileAssembler {
   void BuildArrays(const WorkTile& work, TileState* state) const;
 
   const NavMap& base_;
+  const BaseComponents& components_;
   NumberingOf numbering_;
   WorkOf work_of_;
   absl::flat_hash_map<uint32_t, const WorkTile*> work_;
