@@ -312,6 +312,13 @@ class LayerBuilder {
   void KeepCutsOutside(std::vector<Footprint> changed) {
     changed_ = std::move(changed);
     changed_by_tile_ = FootprintsByTile(base_, changed_);
+    for (const Footprint& f : changed_) {
+      PlanBounds& b = changed_bounds_.emplace_back();
+      for (const PlanPoint& q : f.outline) {
+        b.x0 = std::min(b.x0, q.x), b.x1 = std::max(b.x1, q.x);
+        b.z0 = std::min(b.z0, q.z), b.z1 = std::max(b.z1, q.z);
+      }
+    }
     keep_cuts_ = true;
   }
 
@@ -336,6 +343,8 @@ class LayerBuilder {
       const auto fs = by_tile.find(t);
       out->cuts[t] = fs == by_tile.end() ? nullptr : CutTile(t, fs->second);
     }
+    // A tile whose cut stayed the same changes only through its neighbours (below).
+    std::erase_if(cut_again, [&](uint32_t t) { return out->cuts[t] == previous_.cuts[t]; });
     Remerge(cut_again);
     FindRebuilt(cut_again);
     absl::Status built = BuildTiles();
@@ -347,6 +356,8 @@ class LayerBuilder {
   std::shared_ptr<const LayerTiles> tiles() const { return tiles_; }
 
  private:
+  // Tile t cut by footprints `fs`. Incremental: the polygons no changed footprint reaches keep
+  // their previous pieces, and when there is no such polygon the previous cut itself is kept.
   std::shared_ptr<const TileCut> CutTile(uint32_t t, std::vector<uint32_t> fs) const {
     std::sort(fs.begin(), fs.end());
     const TileView& tile = base_.tile(t);
@@ -357,15 +368,38 @@ class LayerBuilder {
     }
     TileCut cut;
     std::vector<Piece> pieces;
+    bool any_reached = !keep_cuts_;
     for (uint32_t p = 0; p < tile.poly_count(); ++p) {
-      if (keep_cuts_ && !CutPolygon(tile, p, changed_, changed, &pieces)) {
-        if (const std::vector<Piece>* kept = PiecesIn(before, p)) cut[p] = *kept;
-        continue;
+      if (keep_cuts_) {
+        const bool reached = ChangedMayReach(tile, p, changed) &&
+                             CutPolygon(tile, p, changed_, changed, &pieces);
+        if (!reached) {
+          if (const std::vector<Piece>* kept = PiecesIn(before, p)) cut[p] = *kept;
+          continue;
+        }
+        any_reached = true;
       }
       if (CutPolygon(tile, p, footprints_, fs, &pieces)) cut[p] = std::move(pieces);
     }
+    if (!any_reached) return previous_.cuts[t];
     if (cut.empty()) return nullptr;
     return std::make_shared<const TileCut>(std::move(cut));
+  }
+
+  // False when no footprint of `changed` overlaps polygon p's plan bounds (CutPolygon would
+  // say it reaches nothing), without building the polygon's piece.
+  bool ChangedMayReach(const TileView& tile, uint32_t p, std::span<const uint32_t> changed) const {
+    double x0 = INFINITY, x1 = -INFINITY, z0 = INFINITY, z1 = -INFINITY;
+    for (uint32_t i = 0; i < tile.corner_count(p); ++i) {
+      const Vec3 v = tile.corner(p, i);
+      x0 = std::min(x0, double(v.x)), x1 = std::max(x1, double(v.x));
+      z0 = std::min(z0, double(v.z)), z1 = std::max(z1, double(v.z));
+    }
+    for (const uint32_t f : changed) {
+      const PlanBounds& b = changed_bounds_[f];
+      if (x0 <= b.x1 && x1 >= b.x0 && z0 <= b.z1 && z1 >= b.z0) return true;
+    }
+    return false;
   }
 
   // The points on the lines of tile t's edges: corners of its pieces, and the corners its
@@ -717,6 +751,10 @@ class LayerBuilder {
   bool keep_cuts_ = false;
   std::vector<Footprint> changed_;
   absl::flat_hash_map<uint32_t, std::vector<uint32_t>> changed_by_tile_;
+  struct PlanBounds {
+    double x0 = INFINITY, x1 = -INFINITY, z0 = INFINITY, z1 = -INFINITY;
+  };
+  std::vector<PlanBounds> changed_bounds_;
   LayerTiles* out_ = nullptr;  // being built
   std::shared_ptr<LayerTiles> tiles_;
   absl::flat_hash_set<uint32_t> remerged_;
