@@ -371,8 +371,8 @@ class LayerBuilder {
     bool any_reached = !keep_cuts_;
     for (uint32_t p = 0; p < tile.poly_count(); ++p) {
       if (keep_cuts_) {
-        const bool reached = ChangedMayReach(tile, p, changed) &&
-                             CutPolygon(tile, p, changed_, changed, &pieces);
+        const bool reached =
+            ChangedMayReach(tile, p, changed) && CutPolygon(tile, p, changed_, changed, &pieces);
         if (!reached) {
           if (const std::vector<Piece>* kept = PiecesIn(before, p)) cut[p] = *kept;
           continue;
