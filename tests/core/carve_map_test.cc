@@ -652,16 +652,22 @@ std::string PolygonsSignature(const TileView& t) {
   return sig;
 }
 
+// The arena with 8 m tiles, prepared for carving.
+std::shared_ptr<const CarveBase> PreparedArena() {
+  auto prepared = CarveBase::Prepare(Arena(8));
+  EXPECT_TRUE(prepared.ok()) << prepared.status();
+  return *prepared;
+}
+
 // Random sequences of adds, moves (an id upserted again elsewhere) and removals, one or several
 // per update: every version equals carving its whole obstacle set from the base.
 TEST(CarvedLayerTest, IncrementalEqualsFullCarve) {
-  const auto base = Arena(8);
-  auto prepared = CarveBase::Prepare(base);
-  ASSERT_TRUE(prepared.ok());
+  const std::shared_ptr<const CarveBase> prepared = PreparedArena();
+  const std::shared_ptr<const NavMap>& base = prepared->map();
   NavQuery q(base);
   std::mt19937 rng(29);
   std::vector<Obstacle> pool = RandomObstacles(q, 60, rng, true);
-  std::shared_ptr<const CarvedLayer> layer = CarvedLayer::Empty(*prepared);
+  std::shared_ptr<const CarvedLayer> layer = CarvedLayer::Empty(prepared);
   EXPECT_EQ(layer->map().get(), base.get());
   std::vector<std::string> present;
   int next_id = 0;
@@ -712,7 +718,7 @@ TEST(CarvedLayerTest, IncrementalEqualsFullCarve) {
     ASSERT_TRUE(next.ok()) << next.status();
     layer = *next;
     ASSERT_EQ(layer->obstacle_count(), present.size());
-    auto full = CarveMap(**prepared, layer->obstacles());
+    auto full = CarveMap(*prepared, layer->obstacles());
     ASSERT_TRUE(full.ok()) << full.status();
     ExpectSameMap(*layer->map(), **full, "step " + std::to_string(step));
     check_generations(*layer->map(), "step " + std::to_string(step));
@@ -722,6 +728,66 @@ TEST(CarvedLayerTest, IncrementalEqualsFullCarve) {
   auto empty = ApplyObstacleChanges(*layer, {}, present);
   ASSERT_TRUE(empty.ok()) << empty.status();
   EXPECT_EQ((*empty)->map().get(), base.get());
+}
+
+// A block walking along a row of tiles in half-tile steps, across every seam, while another
+// sits on a seam and toggles, on a layer already holding many obstacles: neighbouring tiles are
+// re-cut in turn and footprints cross seams. Every version equals the full carve, and only the
+// tiles around the changed footprints are rebuilt (the others share the previous version's).
+TEST(CarvedLayerTest, IncrementalAcrossSeamsEqualsFullCarve) {
+  const std::shared_ptr<const CarveBase> prepared = PreparedArena();
+  const std::shared_ptr<const NavMap>& base = prepared->map();
+  NavQuery q(base);
+  std::mt19937 rng(31);
+  std::vector<Obstacle> fill = RandomObstacles(q, 30, rng, true);
+  for (Obstacle& o : fill) o.id = "fill-" + o.id;
+  auto filled = ApplyObstacleChanges(*CarvedLayer::Empty(prepared), fill, {});
+  ASSERT_TRUE(filled.ok()) << filled.status();
+  std::shared_ptr<const CarvedLayer> layer = *filled;
+  const MapInfo& info = base->info();
+  const float size = info.tile_size;
+  const float row_z = info.grid_origin.z + 2 * size;  // on a seam between two tile rows
+  const float y = base->tile(0).bounds.min.y;
+  size_t carved_tiles = 0;
+  for (uint32_t t = 0; t < base->tile_count(); ++t) {
+    carved_tiles += layer->map()->tile(t).vertices.data() != base->tile(t).vertices.data();
+  }
+  ASSERT_GT(carved_tiles, 9u);
+  int steps = 0;
+  for (float x = info.grid_origin.x + 0.5f * size;
+       x < info.grid_origin.x + (float(info.grid_width) - 0.5f) * size; x += 0.5f * size) {
+    std::vector<Obstacle> upserts = {
+        {"walker", BoxShape{{x, y, row_z + 0.3f * size}, {0.6f * size, 2, 0.4f}, 20},
+         ObstacleEffect::kBlock, 0}};
+    std::vector<std::string> removals;
+    const bool seam_present = steps % 2 == 1;
+    const Obstacle seam{"seam", CylinderShape{{x, y, row_z}, 0.4f * size, 4}, ObstacleEffect::kArea,
+                        5};
+    if (seam_present) {
+      removals.push_back("seam");
+    } else {
+      upserts.push_back(seam);
+    }
+    auto next = ApplyObstacleChanges(*layer, upserts, removals);
+    ASSERT_TRUE(next.ok()) << next.status();
+    auto full = CarveMap(*prepared, (*next)->obstacles());
+    ASSERT_TRUE(full.ok()) << full.status();
+    const std::string where = "x " + std::to_string(x);
+    ExpectSameMap(*(*next)->map(), **full, where);
+    size_t rebuilt = 0;
+    for (uint32_t t = 0; t < base->tile_count(); ++t) {
+      const bool shared =
+          (*next)->map()->tile(t).vertices.data() == layer->map()->tile(t).vertices.data();
+      rebuilt += !shared;
+      if (shared) {
+        EXPECT_EQ((*next)->map()->generation(t), layer->map()->generation(t)) << where;
+      }
+    }
+    EXPECT_LT(rebuilt, carved_tiles) << where;
+    layer = *std::move(next);
+    ++steps;
+  }
+  EXPECT_GT(steps, 6);
 }
 
 // Two obstacles with the same footprint (a move onto another obstacle's place): edges on the

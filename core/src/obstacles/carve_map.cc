@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <numeric>
 #include <optional>
 #include <tuple>
 
@@ -31,9 +32,6 @@ constexpr double kOnLineSq = 1e-8;
 constexpr double kReflexSine = 1e-7;
 
 using PointsOnLine = absl::flat_hash_map<LineKey, std::vector<Vec3>>;
-// One tile's cut polygons (base polygon -> its pieces, possibly none), before T-junction points
-// are inserted and pieces merged.
-using TileCut = absl::flat_hash_map<uint32_t, std::vector<Piece>>;
 
 std::tuple<float, float, float> Order(Vec3 v) { return {v.x, v.y, v.z}; }
 
@@ -199,94 +197,423 @@ absl::flat_hash_map<uint32_t, std::vector<uint32_t>> FootprintsByTile(
 
 }  // namespace
 
-// What a layer version keeps for the next: each tile's cut polygons (null: none cut).
-struct CutCache {
-  std::vector<std::shared_ptr<const TileCut>> tiles;
+// An obstacle of a layer, placed once when it is added or moved.
+struct PlacedObstacle {
+  Obstacle obstacle;
+  Footprint footprint;
+  std::vector<uint32_t> tiles;  // the tiles it may reach (FootprintsByTile)
 };
 
-// Cuts, stitches and renumbers; see carve_map.h for the contract.
-class Carver {
- public:
-  Carver(const CarveBase& base, std::vector<Footprint> footprints)
-      : prepared_(base), base_(base.map()), footprints_(std::move(footprints)) {}
+// A layer version's tiles: the NavMap's storage, and what the next version reuses. Every tile
+// is owned through its own pointer, so versions share unchanged tiles and free the others
+// independently.
+struct LayerTiles {
+  std::shared_ptr<const NavMap> base;                    // the base tiles' bytes
+  std::vector<std::shared_ptr<const TileCut>> cuts;      // per tile (null: nothing cut)
+  std::vector<std::shared_ptr<const TileState>> states;  // per tile (null: the base tile)
+  // Per tile, island ids replacing its view's own (null: the view's hold).
+  std::vector<std::shared_ptr<const std::vector<uint32_t>>> islands;
+  size_t rebuilt = 0;  // tiles built for this version
+};
 
-  // Incremental: tiles not in `recut` take their cut polygons from `previous` instead of being
-  // cut again (their footprints did not change).
-  // Generations follow `previous_map` (see TileAssembler::Publish).
-  void ReuseCuts(const CutCache* previous, const absl::flat_hash_set<uint32_t>* recut,
-                 const NavMap* previous_map, std::vector<uint32_t>* last_generation) {
-    previous_ = previous;
-    recut_ = recut;
+namespace {
+
+// Whether two versions' pieces of a polygon are the same for everything outside it. A cut
+// line's key names its footprint by number in that version's cut, which may differ; cut lines
+// never leave their polygon, so only their kind is compared.
+bool SameCorners(const std::vector<PieceCorner>& a, const std::vector<PieceCorner>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    const bool same_line = a[i].next.kind() == LineKey::kCutLine
+                               ? b[i].next.kind() == LineKey::kCutLine
+                               : a[i].next == b[i].next;
+    if (a[i].pos != b[i].pos || !same_line || a[i].base_edge != b[i].base_edge) return false;
+  }
+  return true;
+}
+
+bool SamePieces(const std::vector<Piece>& a, const std::vector<Piece>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i].area != b[i].area || !SameCorners(a[i].corners, b[i].corners)) return false;
+  }
+  return true;
+}
+
+// A base edge between a tile and the next: the corners the tile's pieces put on it (sorted,
+// unique) and the tile across.
+struct SeamPoints {
+  std::vector<Vec3> points;
+  uint32_t across = 0;
+};
+
+// The seam edges' points of `cut` in `tile`: the next tile's merged pieces depend on nothing
+// else of this tile's cut.
+absl::flat_hash_map<LineKey, SeamPoints> SeamPointsOf(const TileView& tile, const TileCut* cut) {
+  absl::flat_hash_map<LineKey, SeamPoints> out;
+  if (cut == nullptr) return out;
+  for (const auto& [poly, pieces] : *cut) {
+    for (const Piece& piece : pieces) {
+      const size_t n = piece.corners.size();
+      for (size_t i = 0; i < n; ++i) {
+        const PieceCorner& c = piece.corners[i];
+        if (c.base_edge < 0) continue;
+        const std::optional<PolyIndex> across = tile.across(tile.poly_start[poly] + c.base_edge);
+        if (!across || across->tile == tile.index) continue;
+        SeamPoints& seam = out[c.next];
+        seam.across = across->tile;
+        seam.points.push_back(c.pos);
+        seam.points.push_back(piece.corners[(i + 1) % n].pos);
+      }
+    }
+  }
+  for (auto& [line, seam] : out) {
+    std::sort(seam.points.begin(), seam.points.end(),
+              [](Vec3 a, Vec3 b) { return Order(a) < Order(b); });
+    seam.points.erase(std::unique(seam.points.begin(), seam.points.end()), seam.points.end());
+  }
+  return out;
+}
+
+const std::vector<Piece>* PiecesIn(const TileCut* cut, uint32_t poly) {
+  if (cut == nullptr) return nullptr;
+  const auto it = cut->find(poly);
+  return it == cut->end() ? nullptr : &it->second;
+}
+
+bool SameOptionalPieces(const std::vector<Piece>* a, const std::vector<Piece>* b) {
+  return (a == nullptr) == (b == nullptr) && (a == nullptr || SamePieces(*a, *b));
+}
+
+}  // namespace
+
+// Makes a layer version from the previous one (CarveMap: from no obstacles), rebuilding only
+// the tiles whose polygons, points or links can differ: the re-cut tiles, the tiles whose
+// merged pieces or numbering changed (a re-cut tile's neighbours receive its corners on their
+// shared edges), and the tiles linking into a polygon whose numbering or pieces changed. Every
+// other tile is shared with the previous version as it is.
+class LayerBuilder {
+ public:
+  LayerBuilder(const CarveBase& base, std::vector<Footprint> footprints, const LayerTiles& previous)
+      : prepared_(base),
+        base_(*base.map()),
+        footprints_(std::move(footprints)),
+        previous_(previous) {}
+
+  // Generations follow `previous_map` (the previous version; nullptr: every built tile takes
+  // the generation after its base one), updating `last_generation`.
+  void FollowGenerations(const NavMap* previous_map, std::vector<uint32_t>* last_generation) {
     previous_map_ = previous_map;
     last_generation_ = last_generation;
   }
-  // The cut polygons of this carve, for the next incremental one (valid after Run).
-  std::shared_ptr<const CutCache> cuts() const { return cuts_out_; }
 
-  absl::StatusOr<std::shared_ptr<const NavMap>> Run() {
-    CutTiles();
-    if (cut_.empty()) return base_;
-    for (auto& [tile, polys] : cut_) {
-      for (auto& [poly, pieces] : polys) CollectLinePoints(pieces, &points_);
-    }
-    for (auto& [tile, polys] : cut_) {
-      for (auto& [poly, pieces] : polys) {
-        for (Piece& piece : pieces) InsertLinePoints(points_, &piece.corners, nullptr);
-        MergePieces(&pieces);
+  // The old and new footprints of the changed obstacles: a re-cut tile keeps the previous
+  // pieces of every polygon none of them reaches (its cut depends on nothing else).
+  void KeepCutsOutside(std::vector<Footprint> changed) {
+    changed_ = std::move(changed);
+    changed_by_tile_ = FootprintsByTile(base_, changed_);
+    for (const Footprint& f : changed_) {
+      PlanBounds& b = changed_bounds_.emplace_back();
+      for (const PlanPoint& q : f.outline) {
+        b.x0 = std::min(b.x0, q.x), b.x1 = std::max(b.x1, q.x);
+        b.z0 = std::min(b.z0, q.z), b.z1 = std::max(b.z1, q.z);
       }
-      Number(tile);
     }
-    FindDirtyTiles();
-    TileAssembler assembler(base_, prepared_.components(), numbering_);
-    for (const uint32_t t : dirty_) {
-      absl::Status s = assembler.AddTile(t, BuildWorkTile(t));
-      if (!s.ok()) return s;
-    }
-    return assembler.Publish(previous_map_, last_generation_);
+    keep_cuts_ = true;
   }
 
+  // `recut`: the tiles to cut again (the others keep their previous cut); nullptr: every tile
+  // a footprint reaches.
+  absl::StatusOr<std::shared_ptr<const NavMap>> Run(const absl::flat_hash_set<uint32_t>* recut) {
+    auto out = std::make_shared<LayerTiles>();
+    out->base = prepared_.map();
+    out->cuts = previous_.cuts;
+    out->states = previous_.states;
+    out->islands = previous_.islands;
+    out_ = out.get();
+    const auto by_tile = FootprintsByTile(base_, footprints_);
+    std::vector<uint32_t> cut_again;
+    if (recut != nullptr) {
+      cut_again.assign(recut->begin(), recut->end());
+    } else {
+      for (const auto& [t, fs] : by_tile) cut_again.push_back(t);
+    }
+    std::sort(cut_again.begin(), cut_again.end());
+    for (const uint32_t t : cut_again) {
+      const auto fs = by_tile.find(t);
+      out->cuts[t] = fs == by_tile.end() ? nullptr : CutTile(t, fs->second);
+    }
+    // A tile whose cut stayed the same changes only through its neighbours (below).
+    std::erase_if(cut_again, [&](uint32_t t) { return out->cuts[t] == previous_.cuts[t]; });
+    Remerge(cut_again);
+    FindRebuilt(cut_again);
+    absl::Status built = BuildTiles();
+    if (!built.ok()) return built;
+    tiles_ = std::move(out);
+    return Publish();
+  }
+
+  std::shared_ptr<const LayerTiles> tiles() const { return tiles_; }
+
  private:
-  void CutTiles() {
-    const auto by_tile = FootprintsByTile(*base_, footprints_);
-    std::vector<uint32_t> tiles;
-    for (const auto& [t, fs] : by_tile) tiles.push_back(t);
-    std::sort(tiles.begin(), tiles.end());
+  // Tile t cut by footprints `fs`. Incremental: the polygons no changed footprint reaches keep
+  // their previous pieces, and when there is no such polygon the previous cut itself is kept.
+  std::shared_ptr<const TileCut> CutTile(uint32_t t, std::vector<uint32_t> fs) const {
+    std::sort(fs.begin(), fs.end());
+    const TileView& tile = base_.tile(t);
+    const TileCut* before = keep_cuts_ ? previous_.cuts[t].get() : nullptr;
+    std::span<const uint32_t> changed;
+    if (const auto it = changed_by_tile_.find(t); it != changed_by_tile_.end()) {
+      changed = it->second;
+    }
+    TileCut cut;
     std::vector<Piece> pieces;
-    auto out = std::make_shared<CutCache>();
-    out->tiles.resize(base_->tile_count());
-    for (const uint32_t t : tiles) {
-      if (previous_ != nullptr && !recut_->contains(t)) {
-        if (const auto& kept = previous_->tiles[t]) {
-          cut_[t] = *kept;
-          out->tiles[t] = kept;
+    bool any_reached = !keep_cuts_;
+    for (uint32_t p = 0; p < tile.poly_count(); ++p) {
+      if (keep_cuts_) {
+        const bool reached =
+            ChangedMayReach(tile, p, changed) && CutPolygon(tile, p, changed_, changed, &pieces);
+        if (!reached) {
+          if (const std::vector<Piece>* kept = PiecesIn(before, p)) cut[p] = *kept;
+          continue;
         }
-        continue;
+        any_reached = true;
       }
-      std::vector<uint32_t> fs = by_tile.at(t);
-      std::sort(fs.begin(), fs.end());
-      const TileView& tile = base_->tile(t);
-      for (uint32_t p = 0; p < tile.poly_count(); ++p) {
-        if (CutPolygon(tile, p, footprints_, fs, &pieces)) cut_[t][p] = std::move(pieces);
-      }
-      if (const auto it = cut_.find(t); it != cut_.end()) {
-        out->tiles[t] = std::make_shared<const TileCut>(it->second);
+      if (CutPolygon(tile, p, footprints_, fs, &pieces)) cut[p] = std::move(pieces);
+    }
+    if (!any_reached) return previous_.cuts[t];
+    if (cut.empty()) return nullptr;
+    return std::make_shared<const TileCut>(std::move(cut));
+  }
+
+  // False when no footprint of `changed` overlaps polygon p's plan bounds (CutPolygon would
+  // say it reaches nothing), without building the polygon's piece.
+  bool ChangedMayReach(const TileView& tile, uint32_t p, std::span<const uint32_t> changed) const {
+    double x0 = INFINITY, x1 = -INFINITY, z0 = INFINITY, z1 = -INFINITY;
+    for (uint32_t i = 0; i < tile.corner_count(p); ++i) {
+      const Vec3 v = tile.corner(p, i);
+      x0 = std::min(x0, double(v.x)), x1 = std::max(x1, double(v.x));
+      z0 = std::min(z0, double(v.z)), z1 = std::max(z1, double(v.z));
+    }
+    for (const uint32_t f : changed) {
+      const PlanBounds& b = changed_bounds_[f];
+      if (x0 <= b.x1 && x1 >= b.x0 && z0 <= b.z1 && z1 >= b.z0) return true;
+    }
+    return false;
+  }
+
+  // The points on the lines of tile t's edges: corners of its pieces, and the corners its
+  // neighbours' pieces put on the seam edges they share with it.
+  PointsOnLine PointsFor(uint32_t t) const {
+    PointsOnLine points;
+    if (const auto& cut = out_->cuts[t]) {
+      for (const auto& [poly, pieces] : *cut) CollectLinePoints(pieces, &points);
+    }
+    for (const uint32_t n : prepared_.components().neighbours[t]) {
+      const auto& cut = out_->cuts[n];
+      if (cut == nullptr) continue;
+      const TileView& tile = base_.tile(n);
+      for (const auto& [poly, pieces] : *cut) {
+        for (const Piece& piece : pieces) {
+          const size_t k = piece.corners.size();
+          for (size_t i = 0; i < k; ++i) {
+            const PieceCorner& c = piece.corners[i];
+            if (c.base_edge < 0) continue;
+            const std::optional<PolyIndex> across =
+                tile.across(tile.poly_start[poly] + c.base_edge);
+            if (!across || across->tile != t) continue;
+            std::vector<Vec3>& on = points[c.next];
+            on.push_back(c.pos);
+            on.push_back(piece.corners[(i + 1) % k].pos);
+          }
+        }
       }
     }
-    cuts_out_ = std::move(out);
+    return points;
+  }
+
+  // Merged pieces and numbering, again, of the re-cut tiles and of the neighbours whose seam
+  // edges with them got other corners; the polygons whose numbering or pieces changed are noted.
+  void Remerge(const std::vector<uint32_t>& cut_again) {
+    for (const uint32_t t : cut_again) {
+      remerged_.insert(t);
+      const auto before = SeamPointsOf(base_.tile(t), previous_.cuts[t].get());
+      const auto after = SeamPointsOf(base_.tile(t), out_->cuts[t].get());
+      for (const auto& [line, seam] : before) {
+        const auto it = after.find(line);
+        if (it == after.end() || it->second.points != seam.points) remerged_.insert(seam.across);
+      }
+      for (const auto& [line, seam] : after) {
+        if (!before.contains(line)) remerged_.insert(seam.across);
+      }
+    }
+    for (const uint32_t t : remerged_) {
+      if (out_->cuts[t] == nullptr) continue;
+      auto state = std::make_shared<TileState>();
+      const PointsOnLine points = PointsFor(t);
+      state->merged = *out_->cuts[t];
+      for (auto& [poly, pieces] : state->merged) {
+        for (Piece& piece : pieces) InsertLinePoints(points, &piece.corners, nullptr);
+        MergePieces(&pieces);
+      }
+      state->numbering = Number(t, state->merged);
+      building_[t] = std::move(state);
+    }
+    for (const uint32_t t : remerged_) NoteChangedPolygons(t);
+  }
+
+  void NoteChangedPolygons(uint32_t t) {
+    const TileState* before = previous_.states[t].get();
+    const TileNumbering* num_before = before && before->numbering ? &*before->numbering : nullptr;
+    const auto now = building_.find(t);
+    const TileState* after = now == building_.end() ? nullptr : now->second.get();
+    const TileNumbering* num_after = after ? &*after->numbering : nullptr;
+    if (num_before == nullptr && num_after == nullptr) return;
+    const uint32_t n = base_.tile(t).poly_count();
+    std::vector<bool> changed(n, false);
+    bool any = false;
+    for (uint32_t p = 0; p < n; ++p) {
+      const uint32_t i0 = num_before ? num_before->new_index[p] : p;
+      const uint32_t i1 = num_after ? num_after->new_index[p] : p;
+      bool differs = i0 != i1;
+      if (!differs && i0 == kCutPolygon) {
+        const auto pieces0 = num_before->pieces_of.find(p);
+        const auto pieces1 = num_after->pieces_of.find(p);
+        differs =
+            (pieces0 == num_before->pieces_of.end()) != (pieces1 == num_after->pieces_of.end()) ||
+            (pieces0 != num_before->pieces_of.end() && pieces0->second != pieces1->second) ||
+            !SameOptionalPieces(PiecesIn(previous_.cuts[t].get(), p),
+                                PiecesIn(out_->cuts[t].get(), p)) ||
+            !SameOptionalPieces(PiecesIn(&before->merged, p), PiecesIn(&after->merged, p));
+      }
+      changed[p] = differs;
+      any = any || differs;
+    }
+    if (any) changed_polys_[t] = std::move(changed);
+  }
+
+  bool PolygonChanged(uint32_t tile, uint32_t poly) const {
+    const auto it = changed_polys_.find(tile);
+    return it != changed_polys_.end() && it->second[poly];
+  }
+
+  // Re-cut tiles, tiles with a changed polygon, and tiles linking into one.
+  void FindRebuilt(const std::vector<uint32_t>& cut_again) {
+    absl::flat_hash_set<uint32_t> rebuilt(cut_again.begin(), cut_again.end());
+    for (const auto& [t, polys] : changed_polys_) {
+      rebuilt.insert(t);
+      for (const uint32_t n : prepared_.components().linked_from[t]) {
+        if (rebuilt.contains(n)) continue;
+        const TileView& tile = base_.tile(n);
+        bool links = false;
+        for (const PolyIndex& l : tile.cross_links) links = links || PolygonChanged(l.tile, l.poly);
+        for (const OffMeshLink& l : tile.off_mesh_links) {
+          links = links || PolygonChanged(l.end_tile, l.end_poly);
+        }
+        if (links) rebuilt.insert(n);
+      }
+    }
+    rebuilt_.assign(rebuilt.begin(), rebuilt.end());
+    std::sort(rebuilt_.begin(), rebuilt_.end());
+    // Remerged tiles not rebuilt are the same as before.
+    for (auto it = building_.begin(); it != building_.end();) {
+      if (rebuilt.contains(it->first)) {
+        ++it;
+      } else {
+        building_.erase(it++);
+      }
+    }
+  }
+
+  const TileNumbering* NumberingOf(uint32_t t) const {
+    if (const auto it = building_.find(t); it != building_.end()) {
+      return it->second->numbering ? &*it->second->numbering : nullptr;
+    }
+    if (remerged_.contains(t) && out_->cuts[t] == nullptr) return nullptr;
+    const TileState* s = previous_.states[t].get();
+    return s && s->numbering ? &*s->numbering : nullptr;
+  }
+
+  const WorkTile* WorkOf(uint32_t t) const {
+    if (const auto it = building_.find(t); it != building_.end()) return &it->second->work;
+    const TileState* s = previous_.states[t].get();
+    return s ? &s->work : nullptr;
+  }
+
+  // Whether a tile with nothing cut links into a polygon that was cut or moved.
+  bool LinksIntoMoved(uint32_t t) const {
+    const auto moved = [&](uint32_t tile, uint32_t poly) {
+      const TileNumbering* num = NumberingOf(tile);
+      return num != nullptr && num->new_index[poly] != poly;
+    };
+    const TileView& tile = base_.tile(t);
+    for (const PolyIndex& l : tile.cross_links) {
+      if (moved(l.tile, l.poly)) return true;
+    }
+    for (const OffMeshLink& l : tile.off_mesh_links) {
+      if (moved(l.end_tile, l.end_poly)) return true;
+    }
+    return false;
+  }
+
+  absl::Status BuildTiles() {
+    std::vector<uint32_t> built;
+    for (const uint32_t t : rebuilt_) {
+      auto it = building_.find(t);
+      if (it == building_.end()) {
+        if (out_->cuts[t] == nullptr && !LinksIntoMoved(t)) {
+          out_->states[t] = nullptr;
+          out_->islands[t] = nullptr;
+          continue;
+        }
+        // Not remerged: its cut and its neighbours' are unchanged, so are its merged pieces.
+        auto state = std::make_shared<TileState>();
+        const TileState* before = previous_.states[t].get();
+        if (out_->cuts[t] != nullptr && before != nullptr && before->numbering) {
+          state->merged = before->merged;
+          state->numbering = before->numbering;
+        }
+        it = building_.emplace(t, std::move(state)).first;
+      }
+      it->second->work = BuildWorkTile(t, *it->second);
+      built.push_back(t);
+    }
+    TileAssembler assembler(
+        base_, prepared_.components(), [this](uint32_t t) { return NumberingOf(t); },
+        [this](uint32_t t) { return WorkOf(t); });
+    absl::flat_hash_set<uint32_t> context;
+    for (const uint32_t t : built) {
+      absl::Status s = assembler.AddTile(&building_.at(t)->work, true);
+      if (!s.ok()) return s;
+      for (const uint32_t n : prepared_.components().neighbours[t]) {
+        if (!building_.contains(n) && out_->states[n] != nullptr) context.insert(n);
+      }
+    }
+    for (const uint32_t n : context) {
+      absl::Status s = assembler.AddTile(&out_->states[n]->work, false);
+      if (!s.ok()) return s;
+    }
+    assembler.Build([this](uint32_t t) { return building_.at(t).get(); });
+    for (const uint32_t t : built) {
+      TileState& state = *building_.at(t);
+      state.components = ComponentsOfTile(state.view);
+      out_->states[t] = building_.at(t);
+      out_->islands[t] = nullptr;
+    }
+    out_->rebuilt = built.size();
+    return absl::OkStatus();
   }
 
   // Untouched polygons keep their index; a cut polygon's first piece takes its index, further
   // pieces go to the end, and a polygon cut away entirely leaves a hole the last polygon fills.
-  void Number(uint32_t t) {
-    const TileView& tile = base_->tile(t);
-    TileNumbering& num = numbering_[t];
+  TileNumbering Number(uint32_t t, const TileCut& cut) const {
+    const TileView& tile = base_.tile(t);
+    TileNumbering num;
     num.new_index.assign(tile.poly_count(), kCutPolygon);
-    num.slots.clear();
     for (uint32_t p = 0; p < tile.poly_count(); ++p) {
       num.new_index[p] = p;
       num.slots.push_back({p, -1});
     }
-    const auto& cut = cut_.at(t);
     // In polygon order, not the hash map's: the numbering must not depend on it.
     std::vector<uint32_t> cut_polys;
     for (const auto& [p, pieces] : cut) cut_polys.push_back(p);
@@ -312,50 +639,25 @@ class Carver {
       num.slots.pop_back();
     }
     for (uint32_t s = 0; s < num.slots.size(); ++s) {
-      if (num.slots[s].piece >= 0) {
-        num.pieces_of[num.slots[s].origin].push_back(s);
-      }
+      if (num.slots[s].piece >= 0) num.pieces_of[num.slots[s].origin].push_back(s);
     }
+    return num;
   }
 
-  bool Changed(PolyIndex target) const {
-    const auto it = numbering_.find(target.tile);
-    return it != numbering_.end() && it->second.new_index[target.poly] != target.poly;
-  }
-
-  // Carved tiles, and every tile with a link into a polygon that was cut or moved.
-  void FindDirtyTiles() {
-    for (const auto& [t, num] : numbering_) dirty_.push_back(t);
-    for (const TileView& tile : base_->tiles()) {
-      if (numbering_.contains(tile.index)) continue;
-      bool dirty = false;
-      for (const PolyIndex& l : tile.cross_links) dirty = dirty || Changed(l);
-      for (const OffMeshLink& l : tile.off_mesh_links) {
-        dirty = dirty || Changed({l.end_tile, l.end_poly});
-      }
-      if (dirty) dirty_.push_back(tile.index);
-    }
-    std::sort(dirty_.begin(), dirty_.end());
-  }
-
-  const Piece& PieceAt(uint32_t t, const TileNumbering::Slot& s) const {
-    return cut_.at(t).at(s.origin)[s.piece];
-  }
-
-  WorkTile BuildWorkTile(uint32_t t) {
-    const TileView& tile = base_->tile(t);
+  WorkTile BuildWorkTile(uint32_t t, const TileState& state) const {
+    const TileView& tile = base_.tile(t);
+    const PointsOnLine points = PointsFor(t);
+    const TileNumbering* num = state.numbering ? &*state.numbering : nullptr;
     WorkTile w;
     w.index = t;
-    const auto num = numbering_.find(t);
-    const uint32_t count = num == numbering_.end() ? tile.poly_count() : num->second.slots.size();
+    const uint32_t count = num == nullptr ? tile.poly_count() : num->slots.size();
     for (uint32_t s = 0; s < count; ++s) {
-      const TileNumbering::Slot slot =
-          num == numbering_.end() ? TileNumbering::Slot{s, -1} : num->second.slots[s];
+      const TileNumbering::Slot slot = num == nullptr ? TileNumbering::Slot{s, -1} : num->slots[s];
       WorkPoly& wp = w.polys.emplace_back();
       wp.origin = slot.origin;
       wp.flags = tile.poly_flags[slot.origin];
       if (slot.piece >= 0) {
-        const Piece& piece = PieceAt(t, slot);
+        const Piece& piece = state.merged.at(slot.origin)[slot.piece];
         wp.piece = true;
         wp.area = piece.area;
         wp.corners = piece.corners;
@@ -367,25 +669,110 @@ class Carver {
         const Vec3 a = tile.corner(slot.origin, i), b = tile.corner(slot.origin, (i + 1) % n);
         wp.corners.push_back({a, BaseEdgeKey(a, b), int32_t(i)});
       }
-      InsertLinePoints(points_, &wp.corners, &wp.inserted_after);
+      InsertLinePoints(points, &wp.corners, &wp.inserted_after);
     }
     return w;
   }
 
+  // Islands over per-tile components, island ids where they changed, counts and generations.
+  std::shared_ptr<const NavMap> Publish() {
+    LayerTiles& out = *tiles_;
+    const uint32_t n = base_.tile_count();
+    bool any = false;
+    for (uint32_t t = 0; t < n && !any; ++t) any = out.states[t] != nullptr;
+    if (!any) {
+      out.islands.assign(n, nullptr);
+      return prepared_.map();
+    }
+    std::vector<TileView> views(n);
+    std::vector<const TileComponents*> components(n);
+    for (uint32_t t = 0; t < n; ++t) {
+      const TileState* s = out.states[t].get();
+      views[t] = s ? s->view : base_.tile(t);
+      if (out.islands[t]) views[t].poly_island = *out.islands[t];
+      components[t] = s ? &s->components : &prepared_.components().tiles[t];
+    }
+    CarvedIslands islands = ComputeIslands(views, components);
+    for (uint32_t t = 0; t < n; ++t) {
+      const TileComponents& tc = *components[t];
+      const std::vector<uint32_t>& ids = islands.component_island[t];
+      bool same = true;
+      for (uint32_t c = 0; c < ids.size() && same; ++c) {
+        same = views[t].poly_island[tc.components[c].lowest] == ids[c];
+      }
+      if (same) continue;
+      std::vector<uint32_t> poly_island(views[t].poly_count());
+      for (uint32_t p = 0; p < poly_island.size(); ++p) poly_island[p] = ids[tc.component[p]];
+      if (const auto it = building_.find(t); it != building_.end()) {
+        it->second->arrays.poly_island = std::move(poly_island);
+        it->second->view.poly_island = it->second->arrays.poly_island;
+        views[t].poly_island = it->second->view.poly_island;
+      } else {
+        auto shared = std::make_shared<const std::vector<uint32_t>>(std::move(poly_island));
+        views[t].poly_island = *shared;
+        out.islands[t] = std::move(shared);
+      }
+    }
+    MapInfo info = base_.info();
+    info.islands = std::move(islands.islands);
+    info.polygon_count = info.vertex_count = info.off_mesh_link_count = 0;
+    info.walkable_area = 0;
+    std::vector<uint32_t> generations(n);
+    for (const TileView& v : views) {
+      info.polygon_count += v.poly_count();
+      info.vertex_count += v.vertices.size();
+      info.off_mesh_link_count += v.off_mesh_links.size();
+      info.walkable_area += v.area_prefix.empty() ? 0.0 : double(v.area_prefix.back());
+      generations[v.index] = Generation(v);
+    }
+    return std::make_shared<const NavMap>(std::move(info), std::move(views), tiles_,
+                                          std::move(generations));
+  }
+
+  // A base tile has its base generation; a tile shared with the previous version keeps its
+  // generation there, as does a rebuilt one whose polygons and links are the same; any other
+  // takes one it never had in the layer.
+  uint32_t Generation(const TileView& v) {
+    const uint32_t t = v.index;
+    if (tiles_->states[t] == nullptr) return base_.generation(t);
+    if (previous_map_ == nullptr) return NextGeneration(base_.generation(t));
+    if (!building_.contains(t) || SamePolygons(v, previous_map_->tile(t))) {
+      return previous_map_->generation(t);
+    }
+    return (*last_generation_)[t] = NextGeneration((*last_generation_)[t]);
+  }
+
   const CarveBase& prepared_;
-  std::shared_ptr<const NavMap> base_;
+  const NavMap& base_;
   std::vector<Footprint> footprints_;
-  // tile -> base polygon -> its pieces (possibly none), for every polygon an obstacle cut.
-  absl::flat_hash_map<uint32_t, TileCut> cut_;
-  const CutCache* previous_ = nullptr;
-  const absl::flat_hash_set<uint32_t>* recut_ = nullptr;
+  const LayerTiles& previous_;
   const NavMap* previous_map_ = nullptr;
   std::vector<uint32_t>* last_generation_ = nullptr;
-  std::shared_ptr<const CutCache> cuts_out_;
-  absl::flat_hash_map<uint32_t, TileNumbering> numbering_;  // carved tiles
-  std::vector<uint32_t> dirty_;
-  PointsOnLine points_;
+  bool keep_cuts_ = false;
+  std::vector<Footprint> changed_;
+  absl::flat_hash_map<uint32_t, std::vector<uint32_t>> changed_by_tile_;
+  struct PlanBounds {
+    double x0 = INFINITY, x1 = -INFINITY, z0 = INFINITY, z1 = -INFINITY;
+  };
+  std::vector<PlanBounds> changed_bounds_;
+  LayerTiles* out_ = nullptr;  // being built
+  std::shared_ptr<LayerTiles> tiles_;
+  absl::flat_hash_set<uint32_t> remerged_;
+  // Tiles being built (remerged tiles first; those not rebuilt are dropped).
+  absl::flat_hash_map<uint32_t, std::shared_ptr<TileState>> building_;
+  absl::flat_hash_map<uint32_t, std::vector<bool>> changed_polys_;
+  std::vector<uint32_t> rebuilt_;
 };
+
+std::shared_ptr<const LayerTiles> EmptyLayerTiles(std::shared_ptr<const NavMap> base) {
+  auto tiles = std::make_shared<LayerTiles>();
+  const uint32_t n = base->tile_count();
+  tiles->base = std::move(base);
+  tiles->cuts.resize(n);
+  tiles->states.resize(n);
+  tiles->islands.resize(n);
+  return tiles;
+}
 
 }  // namespace obstacles
 
@@ -412,16 +799,15 @@ absl::StatusOr<std::shared_ptr<const NavMap>> CarveMap(const CarveBase& base,
     if (absl::Status s = ValidateObstacle(o); !s.ok()) return s;
     footprints.push_back(ObstacleFootprint(o, base.map()->info().agent));
   }
-  return obstacles::Carver(base, std::move(footprints)).Run();
+  const auto empty = obstacles::EmptyLayerTiles(base.map());
+  return obstacles::LayerBuilder(base, std::move(footprints), *empty).Run(nullptr);
 }
 
 std::shared_ptr<const CarvedLayer> CarvedLayer::Empty(std::shared_ptr<const CarveBase> base) {
   std::shared_ptr<CarvedLayer> layer(new CarvedLayer());
   layer->map_ = base->map();
   layer->base_ = std::move(base);
-  auto cuts = std::make_shared<obstacles::CutCache>();
-  cuts->tiles.resize(layer->map_->tile_count());
-  layer->cuts_ = std::move(cuts);
+  layer->tiles_ = obstacles::EmptyLayerTiles(layer->map_);
   for (uint32_t t = 0; t < layer->map_->tile_count(); ++t) {
     layer->last_generation_.push_back(layer->map_->generation(t));
   }
@@ -432,7 +818,7 @@ CarvedLayer::~CarvedLayer() = default;
 
 std::vector<Obstacle> CarvedLayer::obstacles() const {
   std::vector<Obstacle> out;
-  for (const auto& [id, o] : obstacles_) out.push_back(o);
+  for (const auto& [id, o] : obstacles_) out.push_back(o->obstacle);
   return out;
 }
 
@@ -443,8 +829,14 @@ absl::StatusOr<std::shared_ptr<const CarvedLayer>> ApplyObstacleChanges(
   std::shared_ptr<CarvedLayer> next(new CarvedLayer());
   next->base_ = previous.base_;
   next->obstacles_ = previous.obstacles_;
-  // The old and new footprints of every changed obstacle: the tiles they reach are re-cut.
+  const NavMap& base = *previous.base_->map();
+  // The tiles the old and new footprints of every changed obstacle reach are re-cut.
+  absl::flat_hash_set<uint32_t> recut;
   std::vector<Footprint> changed;
+  const auto reach = [&](const obstacles::PlacedObstacle& o) {
+    recut.insert(o.tiles.begin(), o.tiles.end());
+    changed.push_back(o.footprint);
+  };
   absl::flat_hash_set<std::string_view> seen;
   for (const Obstacle& o : upserts) {
     if (absl::Status s = ValidateObstacle(o); !s.ok()) return s;
@@ -453,10 +845,16 @@ absl::StatusOr<std::shared_ptr<const CarvedLayer>> ApplyObstacleChanges(
           absl::StrFormat("obstacle \"%s\" is changed twice in one update", o.id));
     }
     if (const auto it = previous.obstacles_.find(o.id); it != previous.obstacles_.end()) {
-      changed.push_back(ObstacleFootprint(it->second, agent));
+      reach(*it->second);
     }
-    changed.push_back(ObstacleFootprint(o, agent));
-    next->obstacles_[o.id] = o;
+    auto placed = std::make_shared<obstacles::PlacedObstacle>();
+    placed->obstacle = o;
+    placed->footprint = ObstacleFootprint(o, agent);
+    for (const auto& [t, fs] : obstacles::FootprintsByTile(base, {placed->footprint})) {
+      placed->tiles.push_back(t);
+    }
+    reach(*placed);
+    next->obstacles_[o.id] = std::move(placed);
   }
   for (const std::string& id : removals) {
     if (!seen.insert(id).second) {
@@ -467,31 +865,30 @@ absl::StatusOr<std::shared_ptr<const CarvedLayer>> ApplyObstacleChanges(
     if (it == previous.obstacles_.end()) {
       return absl::NotFoundError(absl::StrFormat("no obstacle \"%s\" in the layer", id));
     }
-    changed.push_back(ObstacleFootprint(it->second, agent));
+    reach(*it->second);
     next->obstacles_.erase(id);
   }
-  absl::flat_hash_set<uint32_t> recut;
-  for (const auto& [t, fs] : obstacles::FootprintsByTile(*previous.base_->map(), changed)) {
-    recut.insert(t);
-  }
+  // Only the footprints reaching a re-cut tile are needed (in id order, as CarveMap takes
+  // them; a cut line's footprint number only has to be the same within one tile's cut).
   std::vector<Footprint> footprints;
-  footprints.reserve(next->obstacles_.size());
-  for (const auto& [id, o] : next->obstacles_) footprints.push_back(ObstacleFootprint(o, agent));
-  if (footprints.empty()) {
+  for (const auto& [id, o] : next->obstacles_) {
+    const bool needed = std::any_of(o->tiles.begin(), o->tiles.end(),
+                                    [&](uint32_t t) { return recut.contains(t); });
+    if (needed) footprints.push_back(o->footprint);
+  }
+  next->last_generation_ = previous.last_generation_;
+  if (next->obstacles_.empty()) {
     next->map_ = next->base_->map();
-    next->last_generation_ = previous.last_generation_;
-    auto cuts = std::make_shared<obstacles::CutCache>();
-    cuts->tiles.resize(next->map_->tile_count());
-    next->cuts_ = std::move(cuts);
+    next->tiles_ = obstacles::EmptyLayerTiles(next->map_);
     return next;
   }
-  obstacles::Carver carver(*next->base_, std::move(footprints));
-  next->last_generation_ = previous.last_generation_;
-  carver.ReuseCuts(previous.cuts_.get(), &recut, previous.map_.get(), &next->last_generation_);
-  absl::StatusOr<std::shared_ptr<const NavMap>> map = carver.Run();
+  obstacles::LayerBuilder builder(*next->base_, std::move(footprints), *previous.tiles_);
+  builder.FollowGenerations(previous.map_.get(), &next->last_generation_);
+  builder.KeepCutsOutside(std::move(changed));
+  absl::StatusOr<std::shared_ptr<const NavMap>> map = builder.Run(&recut);
   if (!map.ok()) return map.status();
   next->map_ = *std::move(map);
-  next->cuts_ = carver.cuts();
+  next->tiles_ = builder.tiles();
   return next;
 }
 

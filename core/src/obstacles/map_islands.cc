@@ -37,88 +37,105 @@ double PolyArea(const TileView& t, uint32_t p) {
 
 }  // namespace
 
+TileComponents ComponentsOfTile(const TileView& t) {
+  TileComponents tc;
+  IslandSets sets(t.poly_count());
+  for (uint32_t p = 0; p < t.poly_count(); ++p) {
+    for (uint32_t c = t.poly_start[p]; c < t.poly_start[p + 1]; ++c) {
+      const uint32_t nb = t.poly_neighbors[c];
+      if (nb != kWall && !(nb & kCrossTileBit)) sets.Join(p, nb);
+    }
+  }
+  tc.component.assign(t.poly_count(), UINT32_MAX);
+  std::vector<uint32_t> of_root(t.poly_count(), UINT32_MAX);
+  for (uint32_t p = 0; p < t.poly_count(); ++p) {
+    const uint32_t r = sets.Find(p);
+    if (of_root[r] == UINT32_MAX) {
+      of_root[r] = uint32_t(tc.components.size());
+      tc.components.push_back({0, 0, p, t.poly_island[p]});
+    }
+    tc.component[p] = of_root[r];
+    ++tc.components[of_root[r]].polygons;
+    tc.components[of_root[r]].area += PolyArea(t, p);
+    for (uint32_t c = t.poly_start[p]; c < t.poly_start[p + 1]; ++c) {
+      if (t.poly_neighbors[c] != kWall && (t.poly_neighbors[c] & kCrossTileBit)) {
+        tc.seams.push_back({of_root[r], *t.across(c)});
+      }
+    }
+  }
+  return tc;
+}
+
 BaseComponents BuildBaseComponents(const NavMap& base) {
   BaseComponents out;
   out.tiles.resize(base.tile_count());
+  out.neighbours.resize(base.tile_count());
+  out.linked_from.resize(base.tile_count());
+  out.seam_polys.resize(base.tile_count());
+  const auto add = [](std::vector<uint32_t>* list, uint32_t t) {
+    if (std::find(list->begin(), list->end(), t) == list->end()) list->push_back(t);
+  };
   for (const TileView& t : base.tiles()) {
-    TileComponents& tc = out.tiles[t.index];
-    IslandSets sets(t.poly_count());
+    out.tiles[t.index] = ComponentsOfTile(t);
     for (uint32_t p = 0; p < t.poly_count(); ++p) {
-      for (uint32_t c = t.poly_start[p]; c < t.poly_start[p + 1]; ++c) {
-        const uint32_t nb = t.poly_neighbors[c];
-        if (nb != kWall && !(nb & kCrossTileBit)) sets.Join(p, nb);
-      }
-    }
-    tc.component.assign(t.poly_count(), UINT32_MAX);
-    std::vector<uint32_t> of_root(t.poly_count(), UINT32_MAX);
-    for (uint32_t p = 0; p < t.poly_count(); ++p) {
-      const uint32_t r = sets.Find(p);
-      if (of_root[r] == UINT32_MAX) {
-        of_root[r] = uint32_t(tc.components.size());
-        tc.components.push_back({0, 0, p, t.poly_island[p]});
-      }
-      tc.component[p] = of_root[r];
-      ++tc.components[of_root[r]].polygons;
-      tc.components[of_root[r]].area += PolyArea(t, p);
       for (uint32_t c = t.poly_start[p]; c < t.poly_start[p + 1]; ++c) {
         if (t.poly_neighbors[c] != kWall && (t.poly_neighbors[c] & kCrossTileBit)) {
-          tc.seams.push_back({of_root[r], *t.across(c)});
+          out.seam_polys[t.index].push_back(p);
+          break;
         }
       }
     }
+    for (const PolyIndex& l : t.cross_links) {
+      if (l.tile == t.index) continue;
+      add(&out.neighbours[t.index], l.tile);
+      add(&out.neighbours[l.tile], t.index);
+      add(&out.linked_from[l.tile], t.index);
+    }
+    for (const OffMeshLink& l : t.off_mesh_links) {
+      if (l.end_tile != t.index) add(&out.linked_from[l.end_tile], t.index);
+    }
+    for (int32_t dz = -1; dz <= 1; ++dz) {
+      for (int32_t dx = -1; dx <= 1; ++dx) {
+        const int32_t n = base.TileIndexAt(t.grid_x + dx, t.grid_z + dz);
+        if (n >= 0 && uint32_t(n) != t.index) add(&out.neighbours[t.index], uint32_t(n));
+      }
+    }
   }
+  for (auto& list : out.neighbours) std::sort(list.begin(), list.end());
+  for (auto& list : out.linked_from) std::sort(list.begin(), list.end());
   return out;
 }
 
-CarvedIslands ComputeIslands(std::span<const TileView> tiles, const std::vector<bool>& changed,
-                             const BaseComponents& base) {
-  // Nodes: a changed tile's polygons, an unchanged tile's components.
+CarvedIslands ComputeIslands(std::span<const TileView> tiles,
+                             std::span<const TileComponents* const> components) {
+  // Nodes: every tile's components; seams join them.
   std::vector<uint32_t> first(tiles.size() + 1, 0);
   for (const TileView& t : tiles) {
-    first[t.index + 1] =
-        first[t.index] +
-        (changed[t.index] ? t.poly_count() : uint32_t(base.tiles[t.index].components.size()));
+    first[t.index + 1] = first[t.index] + uint32_t(components[t.index]->components.size());
   }
   const auto node = [&](uint32_t tile, uint32_t poly) {
-    return first[tile] + (changed[tile] ? poly : base.tiles[tile].component[poly]);
+    return first[tile] + components[tile]->component[poly];
   };
   IslandSets sets(first.back());
   for (const TileView& t : tiles) {
-    if (changed[t.index]) {
-      for (uint32_t p = 0; p < t.poly_count(); ++p) {
-        for (uint32_t c = t.poly_start[p]; c < t.poly_start[p + 1]; ++c) {
-          if (const auto nb = t.across(c)) sets.Join(node(t.index, p), node(nb->tile, nb->poly));
-        }
-      }
-    } else {
-      // Links of an unchanged tile never point at a cut or moved polygon (those tiles changed).
-      for (const auto& [comp, nb] : base.tiles[t.index].seams) {
-        sets.Join(first[t.index] + comp, node(nb.tile, nb.poly));
-      }
+    for (const auto& [comp, nb] : components[t.index]->seams) {
+      sets.Join(first[t.index] + comp, node(nb.tile, nb.poly));
     }
   }
   std::vector<uint32_t> part_of_root(first.back(), UINT32_MAX);
   std::vector<IslandPart> parts;
-  const auto add = [&](uint32_t n, uint32_t polygons, double area, uint32_t tile, uint32_t poly) {
-    const uint32_t r = sets.Find(n);
-    if (part_of_root[r] == UINT32_MAX) {
-      part_of_root[r] = uint32_t(parts.size());
-      parts.emplace_back();
-    }
-    IslandPart& part = parts[part_of_root[r]];
-    part.polygons += polygons;
-    part.area += area;
-    part.lowest = std::min(part.lowest, std::pair{tile, poly});
-  };
   for (const TileView& t : tiles) {
-    if (changed[t.index]) {
-      for (uint32_t p = 0; p < t.poly_count(); ++p)
-        add(node(t.index, p), 1, PolyArea(t, p), t.index, p);
-    } else {
-      const auto& comps = base.tiles[t.index].components;
-      for (uint32_t c = 0; c < comps.size(); ++c) {
-        add(first[t.index] + c, comps[c].polygons, comps[c].area, t.index, comps[c].lowest);
+    const auto& comps = components[t.index]->components;
+    for (uint32_t c = 0; c < comps.size(); ++c) {
+      const uint32_t r = sets.Find(first[t.index] + c);
+      if (part_of_root[r] == UINT32_MAX) {
+        part_of_root[r] = uint32_t(parts.size());
+        parts.emplace_back();
       }
+      IslandPart& part = parts[part_of_root[r]];
+      part.polygons += comps[c].polygons;
+      part.area += comps[c].area;
+      part.lowest = std::min(part.lowest, std::pair{t.index, comps[c].lowest});
     }
   }
   std::vector<uint32_t> order(parts.size());
@@ -129,25 +146,19 @@ CarvedIslands ComputeIslands(std::span<const TileView> tiles, const std::vector<
   });
   std::vector<uint32_t> island_of_part(parts.size());
   for (uint32_t i = 0; i < order.size(); ++i) island_of_part[order[i]] = i;
-  const auto island = [&](uint32_t tile, uint32_t poly) {
-    return island_of_part[part_of_root[sets.Find(node(tile, poly))]];
-  };
 
   CarvedIslands out;
-  out.poly_island.resize(tiles.size());
+  out.component_island.resize(tiles.size());
   for (const TileView& t : tiles) {
-    bool same = !changed[t.index];
-    if (same) {
-      const auto& comps = base.tiles[t.index].components;
-      for (uint32_t c = 0; c < comps.size() && same; ++c) {
-        same = island_of_part[part_of_root[sets.Find(first[t.index] + c)]] == comps[c].base_island;
-      }
+    std::vector<uint32_t>& ids = out.component_island[t.index];
+    ids.resize(components[t.index]->components.size());
+    for (uint32_t c = 0; c < ids.size(); ++c) {
+      ids[c] = island_of_part[part_of_root[sets.Find(first[t.index] + c)]];
     }
-    if (same) continue;
-    std::vector<uint32_t>& ids = out.poly_island[t.index];
-    ids.resize(t.poly_count());
-    for (uint32_t p = 0; p < t.poly_count(); ++p) ids[p] = island(t.index, p);
   }
+  const auto island = [&](uint32_t tile, uint32_t poly) {
+    return out.component_island[tile][components[tile]->component[poly]];
+  };
   IslandSets groups(uint32_t(order.size()));
   for (const TileView& t : tiles) {
     for (const OffMeshLink& l : t.off_mesh_links) {

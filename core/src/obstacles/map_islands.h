@@ -1,7 +1,7 @@
 #pragma once
 // Islands of a carved map. A wall may split an island, so they are recomputed on every carve,
-// but over per-tile components of the base map (computed once, CarveBase) rather than every
-// polygon: only the changed tiles' polygons and the seams between tiles are joined.
+// but over per-tile connected components (the base tiles' computed once in CarveBase, a carved
+// tile's when it is built) rather than every polygon: only components and seams are joined.
 
 #include <cstdint>
 #include <span>
@@ -25,22 +25,31 @@ struct TileComponents {
   std::vector<std::pair<uint32_t, PolyIndex>> seams;  // (component, polygon across) per seam edge
 };
 
+// The components of one tile's polygons (base_island: the tile's island id of each).
+TileComponents ComponentsOfTile(const TileView& tile);
+
 struct BaseComponents {
   std::vector<TileComponents> tiles;
+  // Per tile, the other tiles whose polygons share an edge with its polygons (cross links) or
+  // lie next to it in the grid: the tiles whose pieces put points on its edges' lines.
+  std::vector<std::vector<uint32_t>> neighbours;
+  // Per tile, the other tiles with a cross link or an off-mesh link into it.
+  std::vector<std::vector<uint32_t>> linked_from;
+  // Per tile, its polygons with an edge on a seam (a cross link), ascending.
+  std::vector<std::vector<uint32_t>> seam_polys;
 };
 
 BaseComponents BuildBaseComponents(const NavMap& base);
 
 struct CarvedIslands {
-  // Per tile, each polygon's island; empty for an unchanged tile whose base ids still hold.
-  std::vector<std::vector<uint32_t>> poly_island;
-  std::vector<IslandInfo> islands;  // as MapInfo::islands
+  std::vector<std::vector<uint32_t>> component_island;  // per tile, per component
+  std::vector<IslandInfo> islands;                      // as MapInfo::islands
 };
 
-// Islands of the map made of `tiles`, where `changed[t]` marks tiles that are new (the others
-// are the base's, described by `base`). Numbered as the map compiler numbers them: largest
+// Islands of the map made of `tiles`, `components[t]` describing tile t as it is in that map
+// (its seams naming polygons of that map). Numbered as the map compiler numbers them: largest
 // first (polygons, then area, then lowest (tile, polygon)); off-mesh links make groups.
-CarvedIslands ComputeIslands(std::span<const TileView> tiles, const std::vector<bool>& changed,
-                             const BaseComponents& base);
+CarvedIslands ComputeIslands(std::span<const TileView> tiles,
+                             std::span<const TileComponents* const> components);
 
 }  // namespace waymesh::obstacles

@@ -4,8 +4,10 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <numeric>
 #include <tuple>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_format.h"
 #include "map_islands.h"
 #include "waymesh/core/bv_tree_builder.h"
@@ -135,25 +137,6 @@ bool PieceHolds(const WorkPoly& w, Vec3 p) {
 
 }  // namespace
 
-// Owns the arrays of every new tile; keeps the base map's bytes alive for the shared tiles.
-struct TileAssembler::Storage {
-  struct Arrays {
-    std::vector<Vec3> vertices;
-    std::vector<uint32_t> poly_start{0}, poly_verts, poly_neighbors, poly_island;
-    std::vector<uint8_t> poly_area;
-    std::vector<uint16_t> poly_flags;
-    std::vector<DetailTri> detail_tris;
-    std::vector<float> area_prefix{0.0f};
-    std::vector<BvNode> bv_nodes;
-    std::vector<PolyIndex> cross_links;
-    std::vector<OffMeshLink> off_mesh_links;
-    std::vector<uint32_t> poly_origin;
-  };
-  std::shared_ptr<const NavMap> base;  // the shared tiles point into its bytes
-  absl::flat_hash_map<uint32_t, Arrays> tiles;
-  std::vector<std::vector<uint32_t>> islands;  // per tile, when it differs from its view's
-};
-
 struct TileAssembler::EdgeSide {
   uint32_t tile, poly, corner;
   PolyIndex origin;                  // base polygon
@@ -161,39 +144,39 @@ struct TileAssembler::EdgeSide {
   bool cut_line;
 };
 
-TileAssembler::TileAssembler(std::shared_ptr<const NavMap> base, const BaseComponents& components,
-                             const absl::flat_hash_map<uint32_t, TileNumbering>& numbering)
-    : base_(*base),
+TileAssembler::TileAssembler(const NavMap& base, const BaseComponents& components,
+                             NumberingOf numbering, WorkOf work)
+    : base_(base),
       components_(components),
-      numbering_(numbering),
-      storage_(std::make_shared<Storage>()) {
-  storage_->base = std::move(base);
-}
+      numbering_(std::move(numbering)),
+      work_of_(std::move(work)) {}
 
 TileAssembler::~TileAssembler() = default;
 
-absl::Status TileAssembler::AddTile(uint32_t tile, WorkTile work) {
-  for (const WorkPoly& w : work.polys) {
+absl::Status TileAssembler::AddTile(const WorkTile* work, bool build) {
+  for (const WorkPoly& w : work->polys) {
     if (w.corners.size() > size_t(tol::kMaxVertsPerPolyLimit)) {
-      return absl::FailedPreconditionError(
-          absl::StrFormat("carving would give polygon %d of tile %d %d corners (the limit is %d)",
-                          w.origin, tile, int(w.corners.size()), tol::kMaxVertsPerPolyLimit));
+      return absl::FailedPreconditionError(absl::StrFormat(
+          "carving would give polygon %d of tile %d %d corners (the limit is %d)", w.origin,
+          work->index, int(w.corners.size()), tol::kMaxVertsPerPolyLimit));
     }
   }
-  work_[tile] = std::move(work);
+  work_[work->index] = work;
+  if (build) build_.push_back(work->index);
   return absl::OkStatus();
 }
 
 // Where a link to `base_target` now points; nullopt when that polygon was cut and no piece
 // holds `point` (the link's end is under a block).
 std::optional<PolyIndex> TileAssembler::Resolve(PolyIndex base_target, Vec3 point) const {
-  const auto num = numbering_.find(base_target.tile);
-  if (num == numbering_.end()) return base_target;
-  const uint32_t index = num->second.new_index[base_target.poly];
+  const TileNumbering* num = numbering_(base_target.tile);
+  if (num == nullptr) return base_target;
+  const uint32_t index = num->new_index[base_target.poly];
   if (index != kCutPolygon) return PolyIndex{base_target.tile, index};
-  const auto pieces = num->second.pieces_of.find(base_target.poly);
-  if (pieces == num->second.pieces_of.end()) return std::nullopt;
-  const WorkTile& w = work_.at(base_target.tile);
+  const auto pieces = num->pieces_of.find(base_target.poly);
+  if (pieces == num->pieces_of.end()) return std::nullopt;
+  const auto added = work_.find(base_target.tile);
+  const WorkTile& w = added != work_.end() ? *added->second : *work_of_(base_target.tile);
   for (const uint32_t p : pieces->second) {
     if (PieceHolds(w.polys[p], point)) return PolyIndex{base_target.tile, p};
   }
@@ -203,57 +186,116 @@ std::optional<PolyIndex> TileAssembler::Resolve(PolyIndex base_target, Vec3 poin
 // Every edge of a piece, and every edge of an untouched polygon facing a cut one, is matched
 // with the edge of identical end positions on the same line (same base edge between base
 // neighbours, or the same cut line inside one base polygon); other edges keep their base link.
+// Edges of added neighbours that are not built take part so that built edges find them.
 void TileAssembler::MatchEdges() {
-  absl::flat_hash_map<EdgeKey, std::vector<EdgeSide>> open;
+  // Unmatched edges by key, in the order they were met: a list threaded through `sides` (an
+  // allocation per key would dominate the matching).
+  constexpr uint32_t kEnd = UINT32_MAX;
+  struct OpenList {
+    uint32_t first = kEnd, last = kEnd;
+  };
+  absl::flat_hash_map<EdgeKey, OpenList> open;
+  std::vector<EdgeSide> sides;
+  std::vector<uint32_t> next_side;
+  std::vector<bool> matched_side;
   std::vector<uint32_t> order;
   for (const auto& [t, w] : work_) order.push_back(t);
   std::sort(order.begin(), order.end());
+  const absl::flat_hash_set<uint32_t> built(build_.begin(), build_.end());
   for (const uint32_t t : order) {
-    const WorkTile& w = work_.at(t);
+    const WorkTile& w = *work_.at(t);
     const TileView& bt = base_.tile(t);
-    auto& links = links_[t];
-    links.resize(w.polys.size());
-    for (uint32_t p = 0; p < w.polys.size(); ++p) {
+    // An unchanged neighbour's edges matter only where they face a built tile across a seam
+    // (cut lines never leave their base polygon).
+    const bool context = !built.contains(t);
+    // Links are kept for built tiles only (a context tile's are already in its view).
+    TileLinks scratch;
+    TileLinks& links = context ? scratch : links_[t];
+    if (!context) {
+      links.first.assign(1, 0);
+      for (const WorkPoly& wp : w.polys) {
+        links.first.push_back(links.first.back() + uint32_t(wp.corners.size()));
+      }
+      links.across.assign(links.first.back(), std::nullopt);
+    }
+    std::vector<uint32_t> polys;
+    if (context) {
+      // Only polygons of base polygons on a seam can face a built tile.
+      const TileNumbering* num = numbering_(t);
+      for (const uint32_t o : components_.seam_polys[t]) {
+        const uint32_t index = num == nullptr ? o : num->new_index[o];
+        if (index != kCutPolygon) {
+          polys.push_back(index);
+        } else if (const auto pieces = num->pieces_of.find(o); pieces != num->pieces_of.end()) {
+          polys.insert(polys.end(), pieces->second.begin(), pieces->second.end());
+        }
+      }
+      std::sort(polys.begin(), polys.end());
+    } else {
+      polys.resize(w.polys.size());
+      std::iota(polys.begin(), polys.end(), 0);
+    }
+    for (const uint32_t p : polys) {
       const WorkPoly& wp = w.polys[p];
       const size_t n = wp.corners.size();
-      links[p].assign(n, std::nullopt);
       for (uint32_t c = 0; c < n; ++c) {
         const PieceCorner& pc = wp.corners[c];
         std::optional<PolyIndex> base_nb;
         if (pc.base_edge >= 0) base_nb = bt.across(bt.poly_start[wp.origin] + pc.base_edge);
+        if (context && !(base_nb && base_nb->tile != t && built.contains(base_nb->tile))) {
+          continue;
+        }
         if (!wp.piece && base_nb) {
-          const auto num = numbering_.find(base_nb->tile);
-          const bool nb_cut =
-              num != numbering_.end() && num->second.new_index[base_nb->poly] == kCutPolygon;
+          const TileNumbering* num = numbering_(base_nb->tile);
+          const bool nb_cut = num != nullptr && num->new_index[base_nb->poly] == kCutPolygon;
           if (!nb_cut) {
-            links[p][c] = Resolve(*base_nb, pc.pos);
+            if (!context) links.at(p, c) = Resolve(*base_nb, pc.pos);
             continue;
           }
         }
         if (!wp.piece && !base_nb) continue;  // a wall stays a wall
         const EdgeKey key = KeyOf(pc.next, pc.pos, wp.corners[(c + 1) % n].pos);
         const EdgeSide side{t, p, c, {t, wp.origin}, base_nb, pc.next.kind() == LineKey::kCutLine};
-        auto& list = open[key];
+        OpenList& list = open[key];
         bool matched = false;
-        for (size_t k = 0; k < list.size() && !matched; ++k) {
-          const EdgeSide& o = list[k];
+        for (uint32_t k = list.first; k != kEnd && !matched; k = next_side[k]) {
+          if (matched_side[k]) continue;
+          const EdgeSide& o = sides[k];
           const bool fits = side.cut_line ? (o.tile != t || o.poly != p)
                                           : (o.base_nb == side.origin && side.base_nb == o.origin);
           if (!fits) continue;
-          links[p][c] = PolyIndex{o.tile, o.poly};
-          links_[o.tile][o.poly][o.corner] = PolyIndex{t, p};
-          list.erase(list.begin() + k);
+          if (!context) links.at(p, c) = PolyIndex{o.tile, o.poly};
+          if (const auto other = links_.find(o.tile); other != links_.end()) {
+            other->second.at(o.poly, o.corner) = PolyIndex{t, p};
+          }
+          matched_side[k] = true;
           matched = true;
         }
-        if (!matched) list.push_back(side);
+        if (matched) continue;
+        const uint32_t k = uint32_t(sides.size());
+        sides.push_back(side);
+        next_side.push_back(kEnd);
+        matched_side.push_back(false);
+        if (list.last == kEnd) {
+          list.first = k;
+        } else {
+          next_side[list.last] = k;
+        }
+        list.last = k;
       }
     }
   }
 }
 
-void TileAssembler::BuildArrays(const WorkTile& w) {
+void TileAssembler::Build(const std::function<TileState*(uint32_t)>& out) {
+  MatchEdges();
+  std::sort(build_.begin(), build_.end());
+  for (const uint32_t t : build_) BuildArrays(*work_.at(t), out(t));
+}
+
+void TileAssembler::BuildArrays(const WorkTile& w, TileState* state) const {
   const TileView& bt = base_.tile(w.index);
-  Storage::Arrays& a = storage_->tiles[w.index];
+  TileArrays& a = state->arrays;
   a.vertices.assign(bt.vertices.begin(), bt.vertices.end());
   absl::flat_hash_map<std::tuple<float, float, float>, uint32_t> vertex_of;
   for (uint32_t v = 0; v < a.vertices.size(); ++v) {
@@ -275,7 +317,7 @@ void TileAssembler::BuildArrays(const WorkTile& w) {
       a.poly_verts.push_back(it->second);
       pts.push_back(v);
       box.Extend(v);
-      const std::optional<PolyIndex> nb = links[p][c];
+      const std::optional<PolyIndex> nb = links.at(p, c);
       if (!nb) {
         a.poly_neighbors.push_back(kWall);
       } else if (nb->tile == w.index) {
@@ -303,7 +345,7 @@ void TileAssembler::BuildArrays(const WorkTile& w) {
     bounds.Extend(box.min);
     bounds.Extend(box.max);
   }
-  a.poly_island.assign(w.polys.size(), 0);  // filled by Publish
+  a.poly_island.assign(w.polys.size(), 0);  // filled when islands are known
   for (const OffMeshLink& l : bt.off_mesh_links) {
     const auto from = Resolve({w.index, l.start_poly}, l.start);
     const auto to = Resolve({l.end_tile, l.end_poly}, l.end);
@@ -322,7 +364,7 @@ void TileAssembler::BuildArrays(const WorkTile& w) {
   BvTree tree = BuildBvTreeInOrder(boxes, bounds);
   a.bv_nodes = std::move(tree.nodes);
 
-  TileView& v = tiles_[w.index];
+  TileView& v = state->view;
   v = bt;
   v.bounds = bounds;
   v.bv_quant_factor = tree.quant_factor;
@@ -349,67 +391,13 @@ bool SameBytes(std::span<const T> a, std::span<const T> b) {
          (a.empty() || std::memcmp(a.data(), b.data(), a.size_bytes()) == 0);
 }
 
-// Whether a reference into `a`'s polygons means the same polygon, with the same edges and
-// links, in `b` (island ids may differ).
+}  // namespace
+
 bool SamePolygons(const TileView& a, const TileView& b) {
   return SameBytes(a.vertices, b.vertices) && SameBytes(a.poly_start, b.poly_start) &&
          SameBytes(a.poly_verts, b.poly_verts) && SameBytes(a.poly_neighbors, b.poly_neighbors) &&
          SameBytes(a.poly_area, b.poly_area) && SameBytes(a.poly_flags, b.poly_flags) &&
          SameBytes(a.cross_links, b.cross_links) && SameBytes(a.off_mesh_links, b.off_mesh_links);
-}
-
-}  // namespace
-
-absl::StatusOr<std::shared_ptr<const NavMap>> TileAssembler::Publish(
-    const NavMap* previous, std::vector<uint32_t>* last_generation) {
-  MatchEdges();
-  tiles_.assign(base_.tiles().begin(), base_.tiles().end());
-  std::vector<uint32_t> order;
-  for (const auto& [t, w] : work_) order.push_back(t);
-  std::sort(order.begin(), order.end());
-  for (const uint32_t t : order) BuildArrays(work_.at(t));
-
-  MapInfo info = base_.info();
-  std::vector<bool> changed(tiles_.size(), false);
-  for (const uint32_t t : order) changed[t] = true;
-  CarvedIslands islands = ComputeIslands(tiles_, changed, components_);
-  info.islands = std::move(islands.islands);
-  storage_->islands.resize(tiles_.size());
-  for (TileView& v : tiles_) {
-    std::vector<uint32_t>& ids = islands.poly_island[v.index];
-    const auto arrays = storage_->tiles.find(v.index);
-    if (arrays != storage_->tiles.end()) {
-      arrays->second.poly_island = std::move(ids);
-      v.poly_island = arrays->second.poly_island;
-    } else if (!ids.empty()) {
-      // A shared tile whose polygons changed island (a wall split it elsewhere, or the
-      // islands were renumbered) gets its own ids.
-      storage_->islands[v.index] = std::move(ids);
-      v.poly_island = storage_->islands[v.index];
-    }
-  }
-  info.polygon_count = info.vertex_count = info.off_mesh_link_count = 0;
-  info.walkable_area = 0;
-  std::vector<uint32_t> generations(tiles_.size());
-  for (const TileView& v : tiles_) {
-    info.polygon_count += v.poly_count();
-    info.vertex_count += v.vertices.size();
-    info.off_mesh_link_count += v.off_mesh_links.size();
-    info.walkable_area += v.area_prefix.empty() ? 0.0 : double(v.area_prefix.back());
-    const uint32_t t = v.index;
-    if (previous == nullptr) {
-      generations[t] =
-          work_.contains(t) ? NextGeneration(base_.generation(t)) : base_.generation(t);
-    } else if (!work_.contains(t)) {
-      generations[t] = base_.generation(t);
-    } else if (SamePolygons(v, previous->tile(t))) {
-      generations[t] = previous->generation(t);
-    } else {
-      generations[t] = (*last_generation)[t] = NextGeneration((*last_generation)[t]);
-    }
-  }
-  return std::make_shared<const NavMap>(std::move(info), std::move(tiles_), storage_,
-                                        std::move(generations));
 }
 
 }  // namespace waymesh::obstacles

@@ -1,10 +1,13 @@
 #pragma once
 // Turning carved tiles (pieces plus untouched polygons, with T-junction points inserted) into
-// TileViews: edge matching inside and across tiles, detail triangles, BV tree, off-mesh links,
-// islands, and the new NavMap that shares every other tile with the base.
+// TileViews: edge matching inside and across tiles, detail triangles, BV tree, off-mesh links.
+// Every built tile owns its arrays (TileState), so a layer version shares unchanged tiles with
+// the previous one and old versions are freed tile by tile.
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -17,6 +20,9 @@
 namespace waymesh::obstacles {
 
 inline constexpr uint32_t kCutPolygon = 0xFFFFFFFFu;
+
+// One tile's cut polygons (base polygon -> its pieces, possibly none).
+using TileCut = absl::flat_hash_map<uint32_t, std::vector<Piece>>;
 
 // How a carved tile numbers its polygons.
 struct TileNumbering {
@@ -43,38 +49,76 @@ struct WorkTile {
   std::vector<WorkPoly> polys;  // in the new numbering
 };
 
+// The arrays a built tile's view points into.
+struct TileArrays {
+  std::vector<Vec3> vertices;
+  std::vector<uint32_t> poly_start{0}, poly_verts, poly_neighbors, poly_island;
+  std::vector<uint8_t> poly_area;
+  std::vector<uint16_t> poly_flags;
+  std::vector<DetailTri> detail_tris;
+  std::vector<float> area_prefix{0.0f};
+  std::vector<BvNode> bv_nodes;
+  std::vector<PolyIndex> cross_links;
+  std::vector<OffMeshLink> off_mesh_links;
+  std::vector<uint32_t> poly_origin;
+};
+
+// A tile that differs from the base tile in some map version: what the next version needs to
+// share it or to build its neighbours, and the arrays its view points into. Immutable once
+// published; shared by every version in which it stays the same.
+struct TileState {
+  TileCut merged;                          // cut polygons' pieces, points inserted, merged
+  std::optional<TileNumbering> numbering;  // when some polygon is cut
+  WorkTile work;
+  TileArrays arrays;
+  TileView view;  // poly_island: the ids of the version that built it
+  TileComponents components;
+};
+
 class TileAssembler {
  public:
-  // `numbering`: how the carved tiles number their polygons (must outlive the assembler).
-  TileAssembler(std::shared_ptr<const NavMap> base, const BaseComponents& components,
-                const absl::flat_hash_map<uint32_t, TileNumbering>& numbering);
+  // Where a tile's numbering (nullptr: identity, nothing cut) and work tile (nullptr: the base
+  // tile) come from, for tiles not added: the version being built or the previous one.
+  using NumberingOf = std::function<const TileNumbering*(uint32_t)>;
+  using WorkOf = std::function<const WorkTile*(uint32_t)>;
+  TileAssembler(const NavMap& base, const BaseComponents& components, NumberingOf numbering,
+                WorkOf work);
   ~TileAssembler();
 
-  // Every changed tile (carved, or linking into a cut or moved polygon) is added once, then
-  // Publish makes the map.
-  absl::Status AddTile(uint32_t tile, WorkTile work);
-  // Publish makes the map. With `previous` (a layer's last version), a tile keeps its generation
-  // in `previous` when its polygons and links are the same, a base tile its base generation, and
-  // any other tile takes the generation after `last_generation[t]` (the last one that tile had
-  // in any version of the layer; updated), so a reference into an older version is stale.
-  absl::StatusOr<std::shared_ptr<const NavMap>> Publish(
-      const NavMap* previous = nullptr, std::vector<uint32_t>* last_generation = nullptr);
+  // A tile to build (`build`) or one whose edges the built ones match against (an unchanged
+  // neighbour). `work` must outlive the assembler.
+  absl::Status AddTile(const WorkTile* work, bool build);
+  // Matches edges, then builds every tile added with `build` into `out(tile)` (arrays, view;
+  // island ids left 0).
+  void Build(const std::function<TileState*(uint32_t)>& out);
 
  private:
   struct EdgeSide;
-  struct Storage;
   void MatchEdges();
   std::optional<PolyIndex> Resolve(PolyIndex base_target, Vec3 point) const;
-  void BuildArrays(const WorkTile& work);
+  void BuildArrays(const WorkTile& work, TileState* state) const;
 
   const NavMap& base_;
   const BaseComponents& components_;
-  const absl::flat_hash_map<uint32_t, TileNumbering>& numbering_;
-  absl::flat_hash_map<uint32_t, WorkTile> work_;
-  // Per tile, per polygon, per corner: the neighbour across that corner's edge, or nullopt.
-  absl::flat_hash_map<uint32_t, std::vector<std::vector<std::optional<PolyIndex>>>> links_;
-  std::shared_ptr<Storage> storage_;
-  std::vector<TileView> tiles_;
+  NumberingOf numbering_;
+  WorkOf work_of_;
+  absl::flat_hash_map<uint32_t, const WorkTile*> work_;
+  std::vector<uint32_t> build_;
+  // Per built tile, per polygon, per corner: the neighbour across that corner's edge, or
+  // nullopt; flat, polygon p's corners from first[p].
+  struct TileLinks {
+    std::vector<uint32_t> first;
+    std::vector<std::optional<PolyIndex>> across;
+    std::optional<PolyIndex>& at(uint32_t p, uint32_t c) { return across[first[p] + c]; }
+    const std::optional<PolyIndex>& at(uint32_t p, uint32_t c) const {
+      return across[first[p] + c];
+    }
+  };
+  absl::flat_hash_map<uint32_t, TileLinks> links_;
 };
+
+// Whether a reference into `a`'s polygons means the same polygon, with the same edges and
+// links, in `b` (island ids may differ).
+bool SamePolygons(const TileView& a, const TileView& b);
 
 }  // namespace waymesh::obstacles

@@ -21,7 +21,8 @@
 
 namespace waymesh {
 namespace obstacles {
-struct CutCache;
+struct LayerTiles;
+struct PlacedObstacle;
 }  // namespace obstacles
 
 class CarvedLayer {
@@ -43,8 +44,12 @@ class CarvedLayer {
 
   std::shared_ptr<const CarveBase> base_;
   std::shared_ptr<const NavMap> map_;
-  std::map<std::string, Obstacle> obstacles_;
-  std::shared_ptr<const obstacles::CutCache> cuts_;  // per tile, its polygons' pieces
+  // By id: each obstacle with its footprint and the tiles it reaches (computed once, when it
+  // is added or moved; shared by the versions that hold it).
+  std::map<std::string, std::shared_ptr<const obstacles::PlacedObstacle>> obstacles_;
+  // Per tile, its cut polygons and (when it differs from the base tile) its built state: the
+  // map's storage, and what the next version shares or rebuilds from.
+  std::shared_ptr<const obstacles::LayerTiles> tiles_;
   // Per tile, the latest generation it had in any version of this layer: a changed tile takes
   // the next one, so a reference into any older version is stale.
   std::vector<uint32_t> last_generation_;
