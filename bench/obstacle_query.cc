@@ -100,7 +100,7 @@ int main(int argc, char** argv) {
   const double tables_ms = Micros(t0) / 1000;
 
   // As the server serves a layer version: the carved map searching with its map's tables.
-  if (!waymesh::CanShareSearchTables(*base, **carved)) {
+  if (!waymesh::CanShareSearchTables(*base, obstacles)) {
     std::fprintf(stderr, "the carved map cannot share its map's search tables\n");
     return 1;
   }

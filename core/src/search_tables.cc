@@ -14,21 +14,17 @@ SearchTables SearchTables::Build(const NavMap& map) {
   return tables;
 }
 
-bool CanShareSearchTables(const NavMap& base, const NavMap& carved) {
-  if (carved.paged() || base.tile_count() != carved.tile_count()) return false;
-  const uint64_t base_areas = base.digest().areas_present;
-  if ((carved.digest().areas_present & ~base_areas) != 0) return false;
-  // Reference costs are the map's costs capped at 1 (landmark_table.h): a piece whose area
-  // costs less than 1 while its origin's area costs more would be cheaper than the bounds.
-  const auto reference = [&](uint8_t area) { return std::min(base.info().areas[area].cost, 1.0f); };
-  for (const TileView& tile : carved.tiles()) {
-    if (tile.poly_origin.empty()) continue;
-    const TileView& origin_tile = base.tile(tile.index);
-    for (uint32_t p = 0; p < tile.poly_count(); ++p) {
-      const uint8_t area = tile.poly_area[p];
-      const uint8_t was = origin_tile.poly_area[tile.poly_origin[p]];
-      if (area != was && reference(area) < reference(was)) return false;
-    }
+bool CanShareSearchTables(const NavMap& base, std::span<const Obstacle> obstacles) {
+  const uint64_t present = base.digest().areas_present;
+  // Reference costs are the map's costs capped at 1 (landmark_table.h).
+  const auto reference = [&](int area) { return std::min(base.info().areas[area].cost, 1.0f); };
+  float dearest = 0;  // the highest reference cost an area obstacle may cover
+  for (int a = 0; a < kMaxAreas; ++a) {
+    if ((present >> a) & 1) dearest = std::max(dearest, reference(a));
+  }
+  for (const Obstacle& o : obstacles) {
+    if (o.effect != ObstacleEffect::kArea) continue;
+    if (!((present >> o.area) & 1) || reference(o.area) < dearest) return false;
   }
   return true;
 }

@@ -76,7 +76,7 @@ std::vector<std::string> IdsMissingFrom(const std::vector<Obstacle>& previous,
 // searches on a big map run out of nodes.
 std::shared_ptr<const NavMap> Searchable(const CarvedLayer& carved, const ServedMap& map) {
   const std::shared_ptr<const SearchTables>& tables = map.map()->shared_search_tables();
-  if (tables == nullptr || !CanShareSearchTables(*carved.base()->map(), *carved.map())) {
+  if (tables == nullptr || !CanShareSearchTables(*carved.base()->map(), carved.obstacles())) {
     return carved.map();
   }
   return std::make_shared<const NavMap>(*carved.map(), tables);

@@ -42,9 +42,10 @@ TEST(CarvedSearchTablesTest, SharedTablesFindTheSamePathsAsNoTables) {
   ASSERT_FALSE(base->search_tables()->landmarks.empty());
   NavQuery placer(base);
   std::mt19937 rng(41);
-  auto carved = CarveMap(base, RandomBlocks(placer, 80, rng));
+  const std::vector<Obstacle> blocks = RandomBlocks(placer, 80, rng);
+  ASSERT_TRUE(CanShareSearchTables(*base, blocks));
+  auto carved = CarveMap(base, blocks);
   ASSERT_TRUE(carved.ok()) << carved.status();
-  ASSERT_TRUE(CanShareSearchTables(*base, **carved));
   const auto shared = std::make_shared<const NavMap>(**carved, base->shared_search_tables());
   NavQuery with_tables(shared);
   NavQuery without(*carved);
@@ -82,24 +83,34 @@ TEST(CarvedSearchTablesTest, SharedTablesFindTheSamePathsAsNoTables) {
 
 TEST(CarvedSearchTablesTest, AreaObstaclesThatCheapenOrAddAnAreaDoNotShare) {
   const auto base = WithSearchTables(testing::Town().map);
-  NavQuery placer(base);
-  std::mt19937 rng(5);
-  const auto at = placer.RandomPoint(QueryFilter(), rng);
-  ASSERT_TRUE(at.ok() && *at);
-  const uint8_t own = base->tile((*at)->poly.tile()).poly_area[(*at)->poly.poly()];
+  const MapInfo& info = base->info();
+  const uint64_t present = base->digest().areas_present;
+  // The cheapest and the dearest area the map has, and one it does not have.
+  int cheapest = -1, dearest = -1, absent = -1;
+  for (int a = 0; a < kMaxAreas; ++a) {
+    if (!((present >> a) & 1)) {
+      if (absent < 0) absent = a;
+      continue;
+    }
+    if (cheapest < 0 || info.areas[a].cost < info.areas[cheapest].cost) cheapest = a;
+    if (dearest < 0 || info.areas[a].cost > info.areas[dearest].cost) dearest = a;
+  }
+  ASSERT_GE(absent, 0);
+  ASSERT_GE(dearest, 0);
+  const auto fire = [](int area) {
+    return Obstacle{"fire", CylinderShape{{0, 0, 0}, 3, 2}, ObstacleEffect::kArea,
+                    uint8_t(area)};
+  };
+  const Obstacle wall{"wall", CylinderShape{{0, 0, 0}, 1, 2}, ObstacleEffect::kBlock, 0};
+  EXPECT_TRUE(CanShareSearchTables(*base, std::vector<Obstacle>{wall}));
+  // A dear area never makes a polygon cheaper: shared.
+  EXPECT_TRUE(CanShareSearchTables(*base, std::vector<Obstacle>{wall, fire(dearest)}));
   // An area the map does not have: a filter could make it cheaper than the bounds assume.
-  uint8_t absent = 0;
-  while (absent < kMaxAreas && ((base->digest().areas_present >> absent) & 1)) ++absent;
-  ASSERT_LT(absent, kMaxAreas);
-  const Obstacle fire{"fire", CylinderShape{(*at)->pos, 3, 2}, ObstacleEffect::kArea, absent};
-  auto carved = CarveMap(base, std::vector<Obstacle>{fire});
-  ASSERT_TRUE(carved.ok()) << carved.status();
-  EXPECT_FALSE(CanShareSearchTables(*base, **carved));
-  // The polygon's own area again changes no cost: shared.
-  const Obstacle same{"same", CylinderShape{(*at)->pos, 3, 2}, ObstacleEffect::kArea, own};
-  carved = CarveMap(base, std::vector<Obstacle>{same});
-  ASSERT_TRUE(carved.ok()) << carved.status();
-  EXPECT_TRUE(CanShareSearchTables(*base, **carved));
+  EXPECT_FALSE(CanShareSearchTables(*base, std::vector<Obstacle>{wall, fire(absent)}));
+  // A cheaper area than one it may cover (when the map's areas differ in reference cost).
+  if (std::min(info.areas[cheapest].cost, 1.0f) < std::min(info.areas[dearest].cost, 1.0f)) {
+    EXPECT_FALSE(CanShareSearchTables(*base, std::vector<Obstacle>{fire(cheapest)}));
+  }
 }
 
 }  // namespace

@@ -18,11 +18,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "waymesh/core/dead_end_table.h"
 #include "waymesh/core/landmark_table.h"
 #include "waymesh/core/nav_map.h"
+#include "waymesh/core/obstacles/obstacle.h"
 
 namespace waymesh {
 
@@ -37,11 +39,12 @@ struct SearchTables {
   size_t bytes() const { return landmarks.bytes() + dead_ends.bytes(); }
 };
 
-// Whether `carved`, a version of the map `tables` were built on with obstacles carved into it,
-// may search with them: its area obstacles must not make any polygon cheaper to cross for the
-// tables' reference costs than the polygon it was cut from, and introduce no area the map did
-// not have (a filter could make that area cheaper than any the bounds were scaled for).
-bool CanShareSearchTables(const NavMap& base, const NavMap& carved);
+// Whether a version of `base` with `obstacles` carved into it may search with `base`'s tables:
+// block obstacles always may; an area obstacle's area must be one the map has (a filter could
+// make another area cheaper than any the bounds were scaled for) and cost at least as much for
+// the tables' reference costs as any area it may cover. Per obstacle, not per polygon, so a
+// layer update pays it for its obstacles only.
+bool CanShareSearchTables(const NavMap& base, std::span<const Obstacle> obstacles);
 
 // `map` with freshly built search tables attached (resident maps).
 std::shared_ptr<const NavMap> WithSearchTables(std::shared_ptr<const NavMap> map);
