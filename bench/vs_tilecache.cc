@@ -106,7 +106,9 @@ Args ParseArgs(int argc, char** argv) {
     std::exit(kExitUsage);
   }
   if (a.dungeon) a.geometry = std::string(WAYMESH_SHARED_DATA) + "/recast/dungeon.obj";
-  if (absl::Status valid = waymesh::ValidateBakeSettings(a.bake); !valid.ok()) {
+  absl::Status valid = waymesh::ValidateBakeSettings(a.bake);
+  if (valid.ok()) valid = TileCacheWorld::CheckSettings(a.bake);
+  if (!valid.ok()) {
     std::fprintf(stderr, "vs_tilecache: %s\n", std::string(valid.message()).c_str());
     std::exit(kExitUsage);
   }
@@ -341,11 +343,11 @@ void BurstTest(const Args& a, const std::vector<waymesh::Vec3>& points, Contende
   CheckSettled(d, "burst", /*refusals_expected=*/true);
   std::printf(
       "  dtTileCache: addObstacle accepted %d, refused %d (first refusal status 0x%x%s);"
-      " update() until up to date: %.2f ms, %d tiles rebuilt; the refused ones must be "
-      "sent again after update()\n",
+      " update() until up to date: %.2f ms, %d tiles rebuilt%s\n",
       a.burst - d.requests_refused, d.requests_refused, d.first_refusal,
       (d.first_refusal & DT_BUFFER_TOO_SMALL) ? " = DT_FAILURE | DT_BUFFER_TOO_SMALL" : "", d.ms,
-      d.tiles_rebuilt);
+      d.tiles_rebuilt,
+      d.requests_refused > 0 ? "; the refused ones must be sent again after update()" : "");
 }
 
 }  // namespace

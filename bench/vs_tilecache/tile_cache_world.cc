@@ -247,12 +247,8 @@ struct TileCacheSupport {
 absl::StatusOr<std::unique_ptr<TileCacheWorld>> TileCacheWorld::Build(const SourceMesh& geometry,
                                                                       const BakeSettings& settings,
                                                                       int max_obstacles) {
+  if (absl::Status ok = CheckSettings(settings); !ok.ok()) return ok;
   const VoxelSettings v = ToVoxels(settings);
-  if (v.tile_size + 2 * v.border > kMaxLayerWidth) {
-    return absl::InvalidArgumentError(
-        absl::StrFormat("tile size %d voxels + 2 x border %d exceeds dtTileCache's %d-voxel layers",
-                        v.tile_size, v.border, kMaxLayerWidth));
-  }
   const RecastGeometry g = ToRecast(geometry);
   if (g.tris.empty()) return absl::InvalidArgumentError(geometry.origin + ": no triangles");
   std::unique_ptr<TileCacheWorld> world(new TileCacheWorld());
@@ -314,6 +310,17 @@ absl::StatusOr<std::unique_ptr<TileCacheWorld>> TileCacheWorld::Build(const Sour
     }
   }
   return world;
+}
+
+absl::Status TileCacheWorld::CheckSettings(const BakeSettings& settings) {
+  const VoxelSettings v = ToVoxels(settings);
+  if (v.tile_size + 2 * v.border > kMaxLayerWidth) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "--tile-size %d voxels + 2 x border %d (agent radius + 3 voxels) exceeds dtTileCache's "
+        "%d-voxel layers",
+        v.tile_size, v.border, kMaxLayerWidth));
+  }
+  return absl::OkStatus();
 }
 
 TileCacheWorld::~TileCacheWorld() {

@@ -42,6 +42,9 @@ class TileCacheWorld {
                                                                const BakeSettings& settings,
                                                                int max_obstacles);
   ~TileCacheWorld();
+  // InvalidArgument when dtTileCache cannot take tiles of these settings (a compressed layer is
+  // at most 255 voxels wide, border included).
+  static absl::Status CheckSettings(const BakeSettings& settings);
 
   // Adds a cylinder standing on `foot` per entry (Detour's cylinder starts at pos.y) and runs
   // update() until the navmesh reflects all of them; the refs of accepted ones are appended.
