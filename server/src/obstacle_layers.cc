@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <deque>
+#include <set>
+#include <string_view>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -58,17 +60,30 @@ uint64_t CarvedBytes(const NavMap& map, const NavMap& base, const ServedMap& ser
   return bytes;
 }
 
-// The ids of `previous` that `next` no longer has: what a Put removes from the layer.
-std::vector<std::string> IdsMissingFrom(const std::vector<Obstacle>& previous,
-                                        const std::vector<Obstacle>& next) {
-  std::vector<std::string> kept;
-  for (const Obstacle& o : next) kept.push_back(o.id);
-  std::sort(kept.begin(), kept.end());
-  std::vector<std::string> missing;
-  for (const Obstacle& o : previous) {
-    if (!std::binary_search(kept.begin(), kept.end(), o.id)) missing.push_back(o.id);
+// A Put as a change of the layer it replaces: the obstacles that are new or differ, and the ids
+// no longer there. Only those are carved again, so resending a whole layer with one obstacle
+// changed costs about what an update of that one obstacle costs.
+struct LayerDiff {
+  std::vector<Obstacle> upserts;
+  std::vector<std::string> removals;
+};
+absl::StatusOr<LayerDiff> Diff(const std::vector<Obstacle>& held,
+                               const std::vector<Obstacle>& next) {
+  std::map<std::string_view, const Obstacle*> before;
+  for (const Obstacle& o : held) before.emplace(o.id, &o);
+  std::set<std::string_view> seen;
+  LayerDiff diff;
+  for (const Obstacle& o : next) {
+    if (!seen.insert(o.id).second) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("obstacles: id \"", o.id, "\" is given twice"));
+    }
+    const auto it = before.find(o.id);
+    if (it == before.end() || !(*it->second == o)) diff.upserts.push_back(o);
+    if (it != before.end()) before.erase(it);
   }
-  return missing;
+  for (const auto& [id, unused] : before) diff.removals.emplace_back(id);
+  return diff;
 }
 
 // The carved map of `carved` as queries search it: with the search tables of the served map it
@@ -109,9 +124,9 @@ absl::StatusOr<LayerChangeResult> ObstacleLayers::Put(std::shared_ptr<const Serv
   // generations keep increasing), else from the map itself.
   absl::StatusOr<std::shared_ptr<const CarvedLayer>> carved;
   if (newest && newest->served->version() == map->version()) {
-    const std::vector<std::string> removals =
-        IdsMissingFrom(newest->carved->obstacles(), obstacles);
-    carved = ApplyObstacleChanges(*newest->carved, obstacles, removals);
+    absl::StatusOr<LayerDiff> diff = Diff(newest->carved->obstacles(), obstacles);
+    carved = diff.ok() ? ApplyObstacleChanges(*newest->carved, diff->upserts, diff->removals)
+                       : diff.status();
   } else {
     absl::StatusOr<std::shared_ptr<const CarveBase>> base = BaseOf(*map);
     if (!base.ok()) {

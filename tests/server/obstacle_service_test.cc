@@ -267,6 +267,22 @@ TEST_F(ObstacleServiceTest, BadObstaclesAreNamed) {
   post->set_id("wall");  // twice in one layer
   status = ObstacleCall(*obstacles_, &ObstacleStub::PutObstacleLayer, put, &response);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  // Also when the layer holds the first one already (the put is applied as a change).
+  ASSERT_TRUE(
+      ObstacleCall(*obstacles_, &ObstacleStub::PutObstacleLayer, PutWall(1), &response).ok());
+  put.set_version(2);
+  status = ObstacleCall(*obstacles_, &ObstacleStub::PutObstacleLayer, put, &response);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(status.error_message().find("twice"), std::string::npos) << status.error_message();
+  ASSERT_TRUE(ObstacleCall(*obstacles_, &ObstacleStub::DeleteObstacleLayer,
+                           [] {
+                             v1::DeleteObstacleLayerRequest del;
+                             del.set_map_id("town");
+                             del.set_layer("zone-1");
+                             return del;
+                           }(),
+                           std::make_unique<v1::DeleteObstacleLayerResponse>().get())
+                  .ok());
 
   put.set_version(0);
   status = ObstacleCall(*obstacles_, &ObstacleStub::PutObstacleLayer, put, &response);

@@ -22,6 +22,8 @@ struct CylinderShape {
   Vec3 center;
   float radius = 0;
   float height = 0;
+
+  bool operator==(const CylinderShape&) const = default;
 };
 
 // An oriented box turned by `yaw_deg` about the Y axis (Unity's sense: a positive yaw turns +X
@@ -30,6 +32,8 @@ struct BoxShape {
   Vec3 center;
   Vec3 half_extents;
   float yaw_deg = 0;
+
+  bool operator==(const BoxShape&) const = default;
 };
 
 // A convex outline in plan view ([x, z] points, either winding) between two heights.
@@ -37,6 +41,8 @@ struct PrismShape {
   std::vector<std::array<float, 2>> points;
   float y_min = 0;
   float y_max = 0;
+
+  bool operator==(const PrismShape&) const = default;
 };
 
 using ObstacleShape = std::variant<CylinderShape, BoxShape, PrismShape>;
@@ -51,6 +57,8 @@ struct Obstacle {
   ObstacleShape shape;
   ObstacleEffect effect = ObstacleEffect::kBlock;
   uint8_t area = 0;  // 0..63, for ObstacleEffect::kArea
+
+  bool operator==(const Obstacle&) const = default;
 };
 
 // OK when `obstacle` can be carved; otherwise InvalidArgument naming the obstacle id and the
