@@ -125,6 +125,8 @@ NavQuery::~NavQuery() = default;
 NavQuery::NavQuery(NavQuery&&) noexcept = default;
 NavQuery& NavQuery::operator=(NavQuery&&) noexcept = default;
 
+void NavQuery::Rebind(std::shared_ptr<const NavMap> map) { ctx_->Bind(std::move(map)); }
+
 const NavMap& NavQuery::map() const { return *ctx_->map; }
 
 absl::Status NavQuery::CheckRef(PolyRef ref) const {

@@ -16,4 +16,11 @@ void NodePool::Reset() {
   }
 }
 
+void NodePool::Reuse(uint32_t polygons) {
+  // Slots past the old size start stale (generation 0 never matches); Reset makes every old
+  // slot stale too, whatever polygon it stood for.
+  if (polygons > slots_.size()) slots_.resize(polygons, Slot{0, kNoNode});
+  Reset();
+}
+
 }  // namespace waymesh::internal

@@ -37,6 +37,8 @@ class NodePool {
 
   // Forgets every node (O(1) except once every 2^32 resets).
   void Reset();
+  // Forgets every node and makes room for a map of `polygons` polygons (another map version).
+  void Reuse(uint32_t polygons);
   // Node of global polygon `global`, or kNoNode when this query has not touched it.
   uint32_t Find(uint32_t global) const {
     const Slot& s = slots_[global];

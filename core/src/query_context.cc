@@ -18,11 +18,28 @@ uint32_t TotalPolygons(const NavMap& map) {
 const TileView QueryContext::kUnreachableTile{};
 
 QueryContext::QueryContext(std::shared_ptr<const NavMap> map_in, uint32_t max_nodes,
-                           bool use_landmarks, bool use_dead_ends)
+                           bool use_landmarks_in, bool use_dead_ends_in)
     : owner(std::move(map_in)),
       map(owner.get()),
+      use_landmarks(use_landmarks_in),
+      use_dead_ends(use_dead_ends_in),
       pool(TotalPolygons(*map), max_nodes),
       heap(std::max<uint32_t>(max_nodes, 1)) {
+  BindTables();
+}
+
+void QueryContext::Bind(std::shared_ptr<const NavMap> map_in) {
+  ReleasePins();
+  owner = std::move(map_in);
+  map = owner.get();
+  pool.Reuse(TotalPolygons(*map));
+  island_start.clear();
+  island_polys.clear();
+  island_prefix.clear();
+  BindTables();
+}
+
+void QueryContext::BindTables() {
   const uint32_t tiles = map->tile_count();
   tile_base = map->PolygonBases();
   tile_area_prefix.assign(tiles + 1, 0.0);
@@ -35,10 +52,16 @@ QueryContext::QueryContext(std::shared_ptr<const NavMap> map_in, uint32_t max_no
     inv_default_cost[a] = (std::isfinite(c) && c > 0) ? 1.0f / c : 1.0f;
   }
   link_cost_per_metre = map->digest().link_cost_per_metre;
+  pin_stamp.clear();
+  pin_view.clear();
   if (map->paged()) {
     pin_stamp.assign(tiles, 0);
     pin_view.assign(tiles, nullptr);
   }
+  landmarks = nullptr;
+  dead_ends = nullptr;
+  tables_remapped = false;
+  table_base.clear();
   if (const SearchTables* tables = map->search_tables(); tables != nullptr) {
     if (use_landmarks && !tables->landmarks.empty()) landmarks = &tables->landmarks;
     if (use_dead_ends && !tables->dead_ends.empty()) dead_ends = &tables->dead_ends;

@@ -25,6 +25,9 @@ struct QueryContext {
   // (search_tables.h).
   QueryContext(std::shared_ptr<const NavMap> map_in, uint32_t max_nodes, bool use_landmarks = true,
                bool use_dead_ends = true);
+  // Points the context at `map_in` (e.g. the next version of the same map), keeping the node
+  // pool, heap and scratch buffers: much cheaper than a new context on a large map.
+  void Bind(std::shared_ptr<const NavMap> map_in);
 
   // Dense global index of a polygon.
   uint32_t Global(PolyIndex p) const { return tile_base[p.tile] + p.poly; }
@@ -96,6 +99,8 @@ struct QueryContext {
 
  private:
   const TileView* PinSlow(uint32_t tile) const;
+  // Everything derived from the map: tile bases and areas, costs, pins, search tables.
+  void BindTables();
   // Maps polygons to the numbering of the map's search tables (TableIndex), or drops tables
   // that belong to another map.
   void AdoptTableNumbering(const SearchTables& tables);
@@ -107,6 +112,8 @@ struct QueryContext {
 
   std::shared_ptr<const NavMap> owner;
   const NavMap* map;
+  bool use_landmarks = true;  // search with the map's tables when it has them
+  bool use_dead_ends = true;
   const LandmarkTable* landmarks = nullptr;  // the map's, when it has one
   const DeadEndTable* dead_ends = nullptr;   // the map's, when it has dead ends
   std::vector<uint32_t> tile_base;           // tiles + 1 prefix sums of polygon counts

@@ -19,9 +19,13 @@ NavQuery& QueryCache::For(std::string_view map_id, uint64_t version,
       it->last_use = clock_;
       return *it->query;
     }
-    // Another version of this map: it was reloaded, the old query object only pins old data.
-    entries_.erase(it);
-    break;
+    // Another version of this map (reloaded, or an obstacle layer's next version): the query
+    // object moves to it, so the old version is let go and no buffers are built again.
+    it->version = version;
+    it->last_use = clock_;
+    ++rebinds_;
+    it->query->Rebind(std::move(map));
+    return *it->query;
   }
   if (entries_.size() >= capacity_) {
     entries_.erase(

@@ -49,6 +49,9 @@ class NavQuery {
  public:
   // Sets up all buffers for `map` (the map stays alive as long as this object).
   explicit NavQuery(std::shared_ptr<const NavMap> map, const NavQueryOptions& options = {});
+  // Points this object at `map` (another version of the same map, say: a reload or an obstacle
+  // layer version), keeping its buffers: far cheaper than a new object on a large map.
+  void Rebind(std::shared_ptr<const NavMap> map);
   ~NavQuery();
   NavQuery(NavQuery&&) noexcept;
   NavQuery& operator=(NavQuery&&) noexcept;
