@@ -20,12 +20,10 @@
 #include <string_view>
 #include <vector>
 
+#include "obstacle_world/obstacle_world.h"
 #include "waymesh/core/nav_query.h"
 #include "waymesh/core/obstacles/carve_map.h"
 #include "waymesh/core/obstacles/carved_layer.h"
-#include "waymesh/demo_world/demo_world.h"
-#include "waymesh/format/map_file.h"
-#include "waymesh/repair/repair.h"
 
 namespace {
 
@@ -73,39 +71,6 @@ Args ParseArgs(int argc, char** argv) {
   return args;
 }
 
-std::shared_ptr<const waymesh::NavMap> BuildTown(const Args& args) {
-  auto world = waymesh::GenerateDemoWorld({.size = args.size, .seed = args.seed});
-  if (!world.ok()) {
-    std::fprintf(stderr, "demo world: %s\n", std::string(world.status().message()).c_str());
-    std::exit(1);
-  }
-  waymesh::RepairReport report;
-  auto repaired = waymesh::RepairMeshes(std::span<const waymesh::SourceMesh>(&world->mesh, 1),
-                                        waymesh::RepairOptions{}, &report);
-  if (!repaired.ok()) std::exit(1);
-  auto bytes = waymesh::CompileMap(*repaired);
-  if (!bytes.ok()) std::exit(1);
-  auto map = waymesh::LoadMap(std::make_shared<const std::string>(*std::move(bytes)));
-  if (!map.ok()) std::exit(1);
-  return *map;
-}
-
-// A crate, a barrel or a wall segment standing on a random surface point.
-waymesh::Obstacle RandomObstacle(waymesh::NavQuery& q, std::mt19937& rng, int id) {
-  std::uniform_real_distribution<float> u(0, 1);
-  const waymesh::QueryFilter all;
-  const auto at = q.RandomPoint(all, rng);
-  const waymesh::Vec3 c = (at.ok() && *at) ? (*at)->pos : waymesh::Vec3{};
-  waymesh::Obstacle o;
-  o.id = "o" + std::to_string(id);
-  if (u(rng) < 0.5f) {
-    o.shape = waymesh::CylinderShape{c, 0.5f + u(rng), 2};
-  } else {
-    o.shape = waymesh::BoxShape{c, {0.5f + 2 * u(rng), 1, 0.5f + u(rng)}, 360 * u(rng)};
-  }
-  return o;
-}
-
 struct Result {
   int layer = 0;
   std::vector<double> ms;
@@ -127,7 +92,7 @@ bool RunLayer(const Args& args, const std::shared_ptr<const waymesh::CarveBase>&
   const std::shared_ptr<const waymesh::NavMap>& base = prepared->map();
   std::mt19937 rng(29);
   std::vector<waymesh::Obstacle> obstacles;
-  for (int i = 0; i < layer; ++i) obstacles.push_back(RandomObstacle(q, rng, i));
+  for (int i = 0; i < layer; ++i) obstacles.push_back(waymesh::bench::RandomObstacle(q, rng, i));
   std::atomic<std::shared_ptr<const waymesh::NavMap>> published(base);
   r->layer = layer;
   if (args.incremental) {
@@ -139,7 +104,7 @@ bool RunLayer(const Args& args, const std::shared_ptr<const waymesh::CarveBase>&
       std::vector<waymesh::Obstacle> add;
       std::vector<std::string> remove;
       if (u % 2 == 0) {
-        add.push_back(RandomObstacle(q, rng, layer + u));
+        add.push_back(waymesh::bench::RandomObstacle(q, rng, layer + u));
       } else {
         remove.push_back("o" + std::to_string(layer + u - 1));
       }
@@ -158,7 +123,7 @@ bool RunLayer(const Args& args, const std::shared_ptr<const waymesh::CarveBase>&
   }
   for (int u = 0; u < args.updates; ++u) {
     std::vector<waymesh::Obstacle> next = obstacles;
-    next.push_back(RandomObstacle(q, rng, layer + u));
+    next.push_back(waymesh::bench::RandomObstacle(q, rng, layer + u));
     const auto t0 = Clock::now();
     auto carved = waymesh::CarveMap(*prepared, next);
     if (!carved.ok()) {
@@ -177,7 +142,8 @@ bool RunLayer(const Args& args, const std::shared_ptr<const waymesh::CarveBase>&
 int main(int argc, char** argv) {
   const Args args = ParseArgs(argc, argv);
   const auto start = Clock::now();
-  const std::shared_ptr<const waymesh::NavMap> base = BuildTown(args);
+  const std::shared_ptr<const waymesh::NavMap> base =
+      waymesh::bench::BuildObstacleTown(args.size, args.seed);
   std::printf("demo town %.0f m seed %llu: %llu polygons in %u tiles (built in %.1f s)\n",
               args.size, static_cast<unsigned long long>(args.seed),
               static_cast<unsigned long long>(base->info().polygon_count), base->tile_count(),
