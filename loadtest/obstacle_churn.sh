@@ -70,8 +70,6 @@ load() {  # load NAME CALL DATA [flags...]: one bounded run, JSON report in OUT
     --insecure "${@:4}" -O json -o "$OUT/$name.report.json" "127.0.0.1:$PORT"
 }
 field() { python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print($2)" "$OUT/$1.report.json"; }
-P99='[x["latency"] for x in r["latencyDistribution"] if int(x["percentage"]) == 99][0] / 1e6'
-LOST='r["count"] - r["statusCodeDistribution"].get("OK", 0)'
 
 # The layer must exist before queries name it.
 load churn_first waymesh.v1.ObstacleService.PutObstacleLayer "$OUT/churn_puts.json" -n 1 -c 1
