@@ -12,6 +12,7 @@
 #include "absl/strings/str_format.h"
 #include "carve_pieces.h"
 #include "map_islands.h"
+#include "piece_merge.h"
 #include "poly_geometry.h"
 #include "tile_assembly.h"
 #include "waymesh/core/obstacles/carved_layer.h"
@@ -28,8 +29,6 @@ constexpr double kInsideEdgeParam = 1e-9;
 // A point whose squared plan distance to a line exceeds this (m²) is not on it (guards the
 // insertion of points of one line into a collinear edge of another floor's polygon).
 constexpr double kOnLineSq = 1e-8;
-// Relative cross product (sine of the turn) above which a merged piece's corner is reflex.
-constexpr double kReflexSine = 1e-7;
 
 using PointsOnLine = absl::flat_hash_map<LineKey, std::vector<Vec3>>;
 
@@ -82,85 +81,6 @@ void InsertLinePoints(const PointsOnLine& points, std::vector<PieceCorner>* corn
     }
   }
   corners->swap(out);
-}
-
-double TurnSine(Vec3 a, Vec3 b, Vec3 c) {
-  const double ux = double(b.x) - a.x, uz = double(b.z) - a.z;
-  const double vx = double(c.x) - b.x, vz = double(c.z) - b.z;
-  const double len = std::sqrt((ux * ux + uz * uz) * (vx * vx + vz * vz));
-  return len > 0 ? (ux * vz - uz * vx) / len : 0;
-}
-
-bool Convex(const std::vector<PieceCorner>& c) {
-  const size_t n = c.size();
-  for (size_t i = 0; i < n; ++i) {
-    if (TurnSine(c[i].pos, c[(i + 1) % n].pos, c[(i + 2) % n].pos) < -kReflexSine) return false;
-  }
-  return true;
-}
-
-// Pieces sharing several consecutive edges leave, merged across one of them, the others as a
-// spike out and back (P, T, P): drops T and the second P, keeping the outgoing edge's line.
-void RemoveSpikes(std::vector<PieceCorner>* c) {
-  for (bool again = true; again && c->size() >= 3;) {
-    again = false;
-    const size_t n = c->size();
-    for (size_t k = 0; k < n; ++k) {
-      const size_t prev = (k + n - 1) % n, next = (k + 1) % n;
-      if ((*c)[prev].pos != (*c)[next].pos) continue;
-      (*c)[prev].next = (*c)[next].next;
-      (*c)[prev].base_edge = (*c)[next].base_edge;
-      // Erase the higher index first so the lower stays valid.
-      const size_t hi = std::max(k, next), lo = std::min(k, next);
-      c->erase(c->begin() + hi);
-      c->erase(c->begin() + lo);
-      again = true;
-      break;
-    }
-  }
-}
-
-// The union of a and b across their shared edge a[i] -> a[i+1] == b[j+1] <- b[j], or nullopt.
-std::optional<Piece> MergeAcross(const Piece& a, size_t i, const Piece& b, size_t j) {
-  const size_t na = a.corners.size(), nb = b.corners.size();
-  if (na + nb - 2 > size_t(tol::kMaxVertsPerPolyLimit)) return std::nullopt;
-  Piece m;
-  m.area = a.area;
-  for (size_t k = 1; k < na; ++k) m.corners.push_back(a.corners[(i + k) % na]);
-  m.corners.push_back(b.corners[(j + 1) % nb]);  // a[i]'s position, b's edge onwards
-  for (size_t k = 2; k < nb; ++k) m.corners.push_back(b.corners[(j + k) % nb]);
-  RemoveSpikes(&m.corners);
-  if (m.corners.size() < 3 || !Convex(m.corners)) return std::nullopt;
-  return m;
-}
-
-// Greedy merging of pieces of one polygon with the same area while the union stays convex
-// (Hertel-Mehlhorn style): cutting by every footprint edge leaves many slivers.
-void MergePieces(std::vector<Piece>* pieces) {
-  bool merged = true;
-  while (merged) {
-    merged = false;
-    for (size_t x = 0; x < pieces->size() && !merged; ++x) {
-      for (size_t y = x + 1; y < pieces->size() && !merged; ++y) {
-        const Piece &a = (*pieces)[x], &b = (*pieces)[y];
-        if (a.area != b.area) continue;
-        const size_t na = a.corners.size(), nb = b.corners.size();
-        for (size_t i = 0; i < na && !merged; ++i) {
-          for (size_t j = 0; j < nb && !merged; ++j) {
-            if (a.corners[i].pos != b.corners[(j + 1) % nb].pos ||
-                a.corners[(i + 1) % na].pos != b.corners[j].pos) {
-              continue;
-            }
-            if (std::optional<Piece> m = MergeAcross(a, i, b, j)) {
-              (*pieces)[x] = std::move(*m);
-              pieces->erase(pieces->begin() + y);
-              merged = true;
-            }
-          }
-        }
-      }
-    }
-  }
 }
 
 // Which tiles each footprint may reach: the grid cells under its bounds, widened by how far

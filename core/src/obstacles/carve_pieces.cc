@@ -32,26 +32,46 @@ struct PlanLine {
     const double len = std::hypot(bx - ax, bz - az);
     dx = (bx - ax) / len, dz = (bz - az) / len;
   }
-  double Distance(double x, double z) const { return std::fabs(dx * (z - z0) - dz * (x - x0)); }
+  // The two products whose difference is the signed distance of (x, z) from the line, split so
+  // that Snap can compute each once per candidate coordinate.
+  double AlongZ(double z) const { return dx * (z - z0); }
+  double AlongX(double x) const { return dz * (x - x0); }
+  double Distance(double x, double z) const { return std::fabs(AlongZ(z) - AlongX(x)); }
 };
+
+using SnapCandidates = std::array<float, 2 * kSnapUlps + 1>;
+
+// The floats from kSnapUlps steps below `v` to kSnapUlps steps above it, in increasing order.
+SnapCandidates FloatsAround(float v) {
+  SnapCandidates out;
+  out[kSnapUlps] = v;
+  for (int i = 1; i <= kSnapUlps; ++i) {
+    out[kSnapUlps + i] = std::nextafter(out[kSnapUlps + i - 1], INFINITY);
+    out[kSnapUlps - i] = std::nextafter(out[kSnapUlps - i + 1], -INFINITY);
+  }
+  return out;
+}
 
 // The float point within kSnapUlps steps of (x, z) nearest the lines it lies on. A crossing
 // point becomes a corner in the middle of a neighbour's straight edge (a T-junction), and
 // rounding it to the nearest float could put it a whole rounding step off that edge: a
 // measurably reflex corner in one of the two polygons. Searching the nearby floats finds one
-// a small fraction of a step off. Deterministic, so both sides get the same bits.
-std::pair<float, float> Snap(double x, double z, const PlanLine& l1, const PlanLine* l2) {
+// a small fraction of a step off. Deterministic, so both sides get the same bits. The
+// products along each axis are computed once per candidate coordinate (this runs for every
+// crossing of every carve, and was most of an obstacle update's time).
+std::pair<float, float> Snap(double x, double z, const PlanLine& l1, const PlanLine& l2) {
+  const SnapCandidates xs = FloatsAround(float(x)), zs = FloatsAround(float(z));
+  std::array<double, xs.size()> x1, x2, z1, z2;
+  for (size_t i = 0; i < xs.size(); ++i) {
+    x1[i] = l1.AlongX(xs[i]), x2[i] = l2.AlongX(xs[i]);
+    z1[i] = l1.AlongZ(zs[i]), z2[i] = l2.AlongZ(zs[i]);
+  }
   float best_x = float(x), best_z = float(z);
   double best = INFINITY;
-  float cx = float(x);
-  for (int i = 0; i < kSnapUlps; ++i) cx = std::nextafter(cx, -INFINITY);
-  for (int i = -kSnapUlps; i <= kSnapUlps; ++i, cx = std::nextafter(cx, INFINITY)) {
-    float cz = float(z);
-    for (int k = 0; k < kSnapUlps; ++k) cz = std::nextafter(cz, -INFINITY);
-    for (int j = -kSnapUlps; j <= kSnapUlps; ++j, cz = std::nextafter(cz, INFINITY)) {
-      double d = l1.Distance(cx, cz);
-      if (l2) d = std::max(d, l2->Distance(cx, cz));
-      if (d < best) best = d, best_x = cx, best_z = cz;
+  for (size_t i = 0; i < xs.size(); ++i) {
+    for (size_t j = 0; j < zs.size(); ++j) {
+      const double d = std::max(std::fabs(z1[j] - x1[i]), std::fabs(z2[j] - x2[i]));
+      if (d < best) best = d, best_x = xs[i], best_z = zs[j];
     }
   }
   return {best_x, best_z};
@@ -89,7 +109,7 @@ struct Cutter {
       // Near the cut line too: the point may end up inside a long edge along that line.
       const PlanLine edge(a.x, a.z, b.x, b.z), cut(line.p0.x, line.p0.z, line.p1.x, line.p1.z);
       const auto [x, z] =
-          Snap(a.x + s * (double(b.x) - a.x), a.z + s * (double(b.z) - a.z), edge, &cut);
+          Snap(a.x + s * (double(b.x) - a.x), a.z + s * (double(b.z) - a.z), edge, cut);
       // Height along the edge at the snapped point, as the neighbour computes it.
       const double len = std::hypot(double(b.x) - a.x, double(b.z) - a.z);
       const double t = ((x - double(a.x)) * edge.dx + (z - double(a.z)) * edge.dz) / len;
@@ -105,7 +125,7 @@ struct Cutter {
     const double den = d1x * d2z - d1z * d2x;
     const double t = ((l2.p0.x - l1.p0.x) * d2z - (l2.p0.z - l1.p0.z) * d2x) / den;
     const PlanLine m1(l1.p0.x, l1.p0.z, l1.p1.x, l1.p1.z), m2(l2.p0.x, l2.p0.z, l2.p1.x, l2.p1.z);
-    const auto [x, z] = Snap(l1.p0.x + t * d1x, l1.p0.z + t * d1z, m1, &m2);
+    const auto [x, z] = Snap(l1.p0.x + t * d1x, l1.p0.z + t * d1z, m1, m2);
     return {x, internal::PolyHeightAt(tile, poly, x, z), z};
   }
 
