@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "carve_test_support.h"
 #include "gtest/gtest.h"
 #include "hand_built_map.h"
 #include "support/demo_town.h"
@@ -27,6 +28,9 @@
 
 namespace waymesh {
 namespace {
+
+using testing::Footprints;
+using testing::RandomObstacles;
 
 // Clipper's integer units per metre for the area oracle.
 constexpr double kClipScale = 1e5;
@@ -48,12 +52,6 @@ double BlockDepth(const std::vector<Footprint>& fs, Vec3 p) {
     worst = std::max(worst, InsideDepth(f, p.x, p.z));
   }
   return worst;
-}
-
-std::vector<Footprint> Footprints(const NavMap& map, const std::vector<Obstacle>& obstacles) {
-  std::vector<Footprint> fs;
-  for (const Obstacle& o : obstacles) fs.push_back(ObstacleFootprint(o, map.info().agent));
-  return fs;
 }
 
 double PlanArea(const TileView& t, uint32_t p) {
@@ -184,52 +182,8 @@ void ExpectSound(const std::shared_ptr<const NavMap>& map) {
   ExpectIslandsMatchFlood(*map);
 }
 
-// Obstacles around random surface points: cylinders, yawed boxes and affine images of regular
-// polygons (convex prisms), block and area, overlapping at will.
-std::vector<Obstacle> RandomObstacles(NavQuery& q, int count, std::mt19937& rng, bool with_area) {
-  std::uniform_real_distribution<float> u(0, 1);
-  std::vector<Obstacle> out;
-  QueryFilter all;
-  for (int i = 0; i < count; ++i) {
-    const auto at = q.RandomPoint(all, rng);
-    if (!at.ok() || !*at) continue;
-    const Vec3 c = (*at)->pos;
-    Obstacle o;
-    o.id = "o" + std::to_string(i);
-    o.effect = with_area && u(rng) < 0.3f ? ObstacleEffect::kArea : ObstacleEffect::kBlock;
-    o.area = 5;
-    const int kind = int(u(rng) * 3);
-    if (kind == 0) {
-      o.shape = CylinderShape{c, 0.3f + 2 * u(rng), 4};
-    } else if (kind == 1) {
-      o.shape = BoxShape{c, {0.2f + 3 * u(rng), 2, 0.2f + 1 * u(rng)}, 360 * u(rng)};
-    } else {
-      PrismShape p;
-      const int n = 3 + int(u(rng) * 6);
-      const float sx = 0.5f + 2 * u(rng), sz = 0.5f + 2 * u(rng), rot = 6.28f * u(rng);
-      for (int k = 0; k < n; ++k) {
-        const float a = rot + 6.2831853f * k / n;
-        p.points.push_back({c.x + sx * std::cos(a), c.z + sz * std::sin(a)});
-      }
-      p.y_min = c.y - 2, p.y_max = c.y + 2;
-      o.shape = p;
-    }
-    out.push_back(o);
-  }
-  return out;
-}
-
-std::shared_ptr<const NavMap> Arena(float tile_size) {
-  RepairOptions options;
-  options.tile_size = tile_size;
-  auto map =
-      testing::CachedMapFromFile(testing::SharedData("polyanya/meshes/arena-merged.mesh"), options);
-  EXPECT_TRUE(map.ok()) << map.status();
-  return *map;
-}
-
 TEST(CarveMapTest, EmptyListIsTheBase) {
-  const auto base = Arena(8);
+  const auto base = testing::CarveArena(8);
   auto carved = CarveMap(base, {});
   ASSERT_TRUE(carved.ok());
   EXPECT_EQ(carved->get(), base.get());
@@ -248,7 +202,7 @@ class NoTileSource : public TileSource {
 };
 
 TEST(CarveMapTest, PagedMapRefused) {
-  const auto resident = Arena(8);
+  const auto resident = testing::CarveArena(8);
   const auto paged = std::make_shared<const NavMap>(resident->info(), resident->digest(),
                                                     std::make_shared<NoTileSource>());
   const std::vector<Obstacle> one{
@@ -262,7 +216,7 @@ TEST(CarveMapTest, PagedMapRefused) {
 // gives exactly the tiles carving the rest alone gives, and tiles it never touched are the
 // base's own.
 TEST(CarveMapTest, RemovingAnObstacleRestoresExactly) {
-  const auto base = Arena(8);
+  const auto base = testing::CarveArena(8);
   NavQuery q(base);
   std::mt19937 rng(5);
   std::vector<Obstacle> obstacles = RandomObstacles(q, 12, rng, true);
@@ -316,7 +270,7 @@ TEST(CarveMapTest, RemovingAnObstacleRestoresExactly) {
 TEST(CarveMapTest, InvalidObstacleNamed) {
   const std::vector<Obstacle> bad{
       {"gate-7", BoxShape{{0, 0, 0}, {NAN, 1, 1}, 0}, ObstacleEffect::kBlock, 0}};
-  const auto carved = CarveMap(Arena(8), bad);
+  const auto carved = CarveMap(testing::CarveArena(8), bad);
   EXPECT_EQ(carved.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(carved.status().message().find("gate-7"), std::string::npos);
 }
@@ -324,7 +278,7 @@ TEST(CarveMapTest, InvalidObstacleNamed) {
 // Hundreds of random obstacles over a map cut into small tiles (so many cross seams):
 // structure, area against the Clipper oracle, no polygon inside a block.
 TEST(CarveMapTest, RandomSetsOnArenaKeepStructureAndArea) {
-  const auto base = Arena(8);
+  const auto base = testing::CarveArena(8);
   NavQuery q(base);
   std::mt19937 rng(29);
   const double base_area = MapPlanArea(*base);
@@ -371,18 +325,7 @@ TEST(CarveMapTest, RandomSetsOnUnityExportKeepStructureAndArea) {
     const double base_area = MapPlanArea(*base);
     for (int round = 0; round < 6; ++round) {
       std::vector<Obstacle> obstacles = RandomObstacles(q, 10 + 10 * round, rng, true);
-      for (Obstacle& o : obstacles) {
-        if (auto* c = std::get_if<CylinderShape>(&o.shape)) {
-          c->center.y = 0.5f * (box.min.y + box.max.y);
-          c->height = box.max.y - box.min.y + 10;
-        } else if (auto* b = std::get_if<BoxShape>(&o.shape)) {
-          b->center.y = 0.5f * (box.min.y + box.max.y);
-          b->half_extents.y = 0.5f * (box.max.y - box.min.y) + 5;
-        } else {
-          auto& p = std::get<PrismShape>(o.shape);
-          p.y_min = box.min.y - 5, p.y_max = box.max.y + 5;
-        }
-      }
+      testing::SpanHeights(box, 5, &obstacles);
       auto carved = CarveMap(base, obstacles);
       ASSERT_TRUE(carved.ok()) << carved.status();
       ExpectSound(*carved);
@@ -447,7 +390,7 @@ TEST(CarveMapTest, RandomSetsOnDemoTown) {
 // Paths never enter a block footprint; random points are never inside one; a point inside
 // one snaps out of it.
 TEST(CarveMapTest, QueriesRespectBlocks) {
-  const auto base = Arena(8);
+  const auto base = testing::CarveArena(8);
   NavQuery base_query(base);
   std::mt19937 rng(7);
   const std::vector<Obstacle> obstacles = RandomObstacles(base_query, 25, rng, false);
@@ -472,7 +415,7 @@ TEST(CarveMapTest, QueriesRespectBlocks) {
 // A wall across the whole map splits it: islands grow, a path across is NO_PATH at once, and
 // old references into carved tiles are stale.
 TEST(CarveMapTest, WallAcrossMapGivesNoPath) {
-  const auto base = Arena(8);
+  const auto base = testing::CarveArena(8);
   const Aabb box = base->info().bounds;
   const float zc = 0.5f * (box.min.z + box.max.z);
   NavQuery base_query(base);
@@ -524,7 +467,7 @@ TEST(CarveMapTest, WallAcrossMapGivesNoPath) {
 
 // An area obstacle changes the area under it: a filter excluding that area routes around it.
 TEST(CarveMapTest, AreaObstacleSteersFilteredPaths) {
-  const auto base = Arena(8);
+  const auto base = testing::CarveArena(8);
   NavQuery base_query(base);
   QueryFilter all;
   std::mt19937 rng(11);
@@ -654,7 +597,7 @@ std::string PolygonsSignature(const TileView& t) {
 
 // The arena with 8 m tiles, prepared for carving.
 std::shared_ptr<const CarveBase> PreparedArena() {
-  auto prepared = CarveBase::Prepare(Arena(8));
+  auto prepared = CarveBase::Prepare(testing::CarveArena(8));
   EXPECT_TRUE(prepared.ok()) << prepared.status();
   return *prepared;
 }
@@ -793,7 +736,7 @@ TEST(CarvedLayerTest, IncrementalAcrossSeamsEqualsFullCarve) {
 // Two obstacles with the same footprint (a move onto another obstacle's place): edges on the
 // same line must not be crossed by it (this gave NaN corners).
 TEST(CarveMapTest, IdenticalFootprintsCarveOnce) {
-  const auto base = Arena(8);
+  const auto base = testing::CarveArena(8);
   NavQuery q(base);
   std::mt19937 rng(11);
   const std::vector<Obstacle> pool = RandomObstacles(q, 20, rng, false);
@@ -850,7 +793,7 @@ TEST(CarveMapTest, OffMeshLinksFollowPiecesOrDrop) {
 }
 
 TEST(CarvedLayerTest, BadUpdatesNamed) {
-  auto prepared = CarveBase::Prepare(Arena(8));
+  auto prepared = CarveBase::Prepare(testing::CarveArena(8));
   ASSERT_TRUE(prepared.ok());
   const auto layer = CarvedLayer::Empty(*prepared);
   const Obstacle crate{"crate", CylinderShape{{10, 0, 10}, 1, 2}, ObstacleEffect::kBlock, 0};

@@ -13,6 +13,7 @@
 #include "polyanya_data.h"
 #include "support/map_builder.h"
 #include "support/query_points.h"
+#include "support/sanitizer.h"
 #include "support/test_data.h"
 #include "waymesh/core/nav_query.h"
 #include "waymesh/import/importers.h"
@@ -23,17 +24,8 @@ namespace {
 using testing::ExpectedQuery;
 using testing::MeshOracle;
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr size_t kSanitizerStride = 7;  // sanitizers are ~5x slower: sample the big maps
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-constexpr size_t kSanitizerStride = 7;
-#else
-constexpr size_t kSanitizerStride = 1;
-#endif
-#else
-constexpr size_t kSanitizerStride = 1;
-#endif
+// Sanitizers are ~5x slower: sample the big maps.
+constexpr size_t kSanitizerStride = testing::kUnderSanitizer ? 7 : 1;
 
 // Distance (mesh units) under which a path may touch an obstacle edge or corner: float
 // rounding of coordinates up to ~1000.
