@@ -4,7 +4,6 @@
 //
 //   build_bench [--size METRES] [--cell METRES] [--seed N] [--keep DIR]
 
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -12,19 +11,15 @@
 #include <string_view>
 #include <vector>
 
-#include "waymesh/demo_world/demo_world.h"
-#include "waymesh/import/export_writer.h"
+#include "common/stopwatch.h"
 #include "waymesh/build/map_build.h"
+#include "waymesh/demo_world/demo_world.h"
 #include "waymesh/format/map_file.h"
+#include "waymesh/import/export_writer.h"
 
 namespace {
 
 constexpr double kTargetSeconds = 20.0;
-
-using Clock = std::chrono::steady_clock;
-double Seconds(Clock::time_point since) {
-  return std::chrono::duration<double>(Clock::now() - since).count();
-}
 
 struct Args {
   double size = 1410;  // about 1M triangles with the default cell
@@ -37,11 +32,15 @@ Args ParseArgs(int argc, char** argv) {
   Args args;
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string_view flag = argv[i];
-    if (flag == "--size") args.size = std::atof(argv[i + 1]);
-    else if (flag == "--cell") args.cell = std::atof(argv[i + 1]);
-    else if (flag == "--seed") args.seed = std::strtoull(argv[i + 1], nullptr, 10);
-    else if (flag == "--keep") args.dir = argv[i + 1];
-    else {
+    if (flag == "--size") {
+      args.size = std::atof(argv[i + 1]);
+    } else if (flag == "--cell") {
+      args.cell = std::atof(argv[i + 1]);
+    } else if (flag == "--seed") {
+      args.seed = std::strtoull(argv[i + 1], nullptr, 10);
+    } else if (flag == "--keep") {
+      args.dir = argv[i + 1];
+    } else {
       std::fprintf(stderr, "unknown flag %s\n", argv[i]);
       std::exit(2);
     }
@@ -57,8 +56,8 @@ int main(int argc, char** argv) {
   const std::string export_path = args.dir + "/world.json";
   const std::string map_path = args.dir + "/world.wmesh";
 
-  auto generated = waymesh::GenerateDemoWorld({.size = args.size, .seed = args.seed,
-                                               .cell = args.cell});
+  auto generated =
+      waymesh::GenerateDemoWorld({.size = args.size, .seed = args.seed, .cell = args.cell});
   if (!generated.ok()) {
     std::fprintf(stderr, "generate: %s\n", std::string(generated.status().message()).c_str());
     return 1;
@@ -69,15 +68,16 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "write export: %s\n", std::string(written.status().message()).c_str());
     return 1;
   }
-  generated = absl::InternalError("freed");  // the build must not benefit from the generator's memory
+  // Freed: the build must not benefit from the generator's memory.
+  generated = absl::InternalError("freed");
 
   std::printf("export: %llu triangles, %.1f MB JSON (%s)\n", (unsigned long long)triangles,
               *written / 1e6, export_path.c_str());
-  const Clock::time_point start = Clock::now();
+  const waymesh::bench::Stopwatch watch;
   double last = 0;
   std::string last_step = "start";
   auto progress = [&](std::string_view step, double) {
-    const double now = Seconds(start);
+    const double now = watch.ElapsedSeconds();
     std::printf("  %-40s %6.2f s\n", last_step.c_str(), now - last);
     last = now;
     last_step = std::string(step.substr(0, 40));
@@ -92,7 +92,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "write map: %s\n", std::string(status.message()).c_str());
     return 1;
   }
-  const double total = Seconds(start);
+  const double total = watch.ElapsedSeconds();
   std::printf("  %-40s %6.2f s\n", "write map", total - last);
   std::printf("build: %llu triangles -> %llu polygons, %.1f MB map\n",
               (unsigned long long)triangles, (unsigned long long)built->info.polygon_count,

@@ -10,7 +10,6 @@
 #include <zlib.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -21,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "common/stopwatch.h"
 #include "waymesh/format/map_file.h"
 #include "waymesh/mesh/repaired_mesh.h"
 
@@ -87,10 +87,9 @@ std::string ReadAll(const std::string& path) {
 double MedianMs(int repeats, const std::function<void()>& run) {
   std::vector<double> ms;
   for (int i = 0; i < repeats; ++i) {
-    const auto start = std::chrono::steady_clock::now();
+    const waymesh::bench::Stopwatch watch;
     run();
-    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-                     .count());
+    ms.push_back(watch.ElapsedMs());
   }
   std::sort(ms.begin(), ms.end());
   return ms[ms.size() / 2];

@@ -4,18 +4,19 @@
 // beside the carved map without tables and with tables built for it, timed side by side, query
 // by query, in one run. Run:
 //   build/rel/bench/obstacle_query [--size 1024] [--seed 7] [--obstacles 1000] [--queries 2000]
-// Prints the median FindPath time of each and their ratio (target: with obstacles within 1.2x).
+// `--help` lists the flags. Prints the median FindPath time of each and their ratio (target:
+// with obstacles within 1.2x).
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <memory>
 #include <random>
 #include <string>
-#include <string_view>
 #include <vector>
 
+#include "CLI/CLI.hpp"
+#include "common/flags.h"
+#include "common/stopwatch.h"
 #include "obstacle_world/obstacle_world.h"
 #include "waymesh/core/nav_query.h"
 #include "waymesh/core/obstacles/carve_map.h"
@@ -23,36 +24,33 @@
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-double Micros(Clock::time_point since) {
-  return std::chrono::duration<double, std::micro>(Clock::now() - since).count();
-}
+using waymesh::bench::Stopwatch;
+
+// Issue 29's target: FindPath on a layer version at most this many times the time without.
+constexpr double kTargetRatio = 1.2;
+// Ceilings that keep a mistyped count from running for days; far above any documented run.
+constexpr int kMaxObstacles = 100000;
+constexpr int kMaxQueries = 10000000;
 
 struct Args {
-  double size = 1024;
-  uint64_t seed = 7;
+  waymesh::bench::TownFlags town;
   int obstacles = 1000;
   int queries = 2000;
 };
 
+// Parses the flags; --help lists them, a bad one exits 2 with CLI11's message naming it.
 Args ParseArgs(int argc, char** argv) {
-  Args args;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const std::string_view flag = argv[i];
-    if (flag == "--size") {
-      args.size = std::atof(argv[i + 1]);
-    } else if (flag == "--seed") {
-      args.seed = std::strtoull(argv[i + 1], nullptr, 10);
-    } else if (flag == "--obstacles") {
-      args.obstacles = std::atoi(argv[i + 1]);
-    } else if (flag == "--queries") {
-      args.queries = std::atoi(argv[i + 1]);
-    } else {
-      std::fprintf(stderr, "unknown flag %s\n", argv[i]);
-      std::exit(2);
-    }
-  }
-  return args;
+  Args a;
+  CLI::App app{"FindPath on the demo town without and with carved obstacles, side by side"};
+  waymesh::bench::AddTownFlags(app, &a.town);
+  app.add_option("--obstacles", a.obstacles, "block obstacles carved in")
+      ->capture_default_str()
+      ->check(CLI::Range(0, kMaxObstacles));
+  app.add_option("--queries", a.queries, "random FindPath queries, each on every map")
+      ->capture_default_str()
+      ->check(CLI::Range(1, kMaxQueries));
+  waymesh::bench::ParseFlagsOrExit(app, argc, argv);
+  return a;
 }
 
 // One map under test: its query object and the FindPath times on it.
@@ -72,12 +70,12 @@ double Median(std::vector<double> v) {
 
 int main(int argc, char** argv) {
   const Args args = ParseArgs(argc, argv);
-  const auto base = waymesh::bench::BuildObstacleTown(args.size, args.seed);
-  auto t0 = Clock::now();
+  const auto base = waymesh::bench::BuildObstacleTown(args.town.size, args.town.seed);
+  Stopwatch watch;
   const auto served = std::make_shared<const waymesh::NavMap>(
       *base, std::make_shared<const waymesh::SearchTables>(waymesh::SearchTables::Build(*base)));
-  std::printf("demo town %.0f m: %llu polygons; search tables built in %.0f ms\n", args.size,
-              static_cast<unsigned long long>(base->info().polygon_count), Micros(t0) / 1000);
+  std::printf("demo town %.0f m: %llu polygons; search tables built in %.0f ms\n", args.town.size,
+              static_cast<unsigned long long>(base->info().polygon_count), watch.ElapsedMs());
 
   waymesh::NavQuery placer(base);
   std::mt19937 rng(29);
@@ -85,19 +83,19 @@ int main(int argc, char** argv) {
   for (int i = 0; i < args.obstacles; ++i) {
     obstacles.push_back(waymesh::bench::RandomObstacle(placer, rng, i));
   }
-  t0 = Clock::now();
+  watch.Restart();
   auto carved = waymesh::CarveMap(base, obstacles);
   if (!carved.ok()) {
     std::fprintf(stderr, "carve: %s\n", std::string(carved.status().message()).c_str());
     return 1;
   }
-  std::printf("%d obstacles carved in %.0f ms: %llu polygons\n", args.obstacles,
-              Micros(t0) / 1000, static_cast<unsigned long long>((*carved)->info().polygon_count));
-  t0 = Clock::now();
+  std::printf("%d obstacles carved in %.0f ms: %llu polygons\n", args.obstacles, watch.ElapsedMs(),
+              static_cast<unsigned long long>((*carved)->info().polygon_count));
+  watch.Restart();
   const auto carved_tables = std::make_shared<const waymesh::NavMap>(
       **carved,
       std::make_shared<const waymesh::SearchTables>(waymesh::SearchTables::Build(**carved)));
-  const double tables_ms = Micros(t0) / 1000;
+  const double tables_ms = watch.ElapsedMs();
 
   // As the server serves a layer version: the carved map searching with its map's tables.
   if (!waymesh::CanShareSearchTables(*base, obstacles)) {
@@ -124,10 +122,16 @@ int main(int argc, char** argv) {
     // Rotating the order spreads the machine's noise evenly over the subjects.
     for (int k = 0; k < kSubjects; ++k) {
       Subject& s = subjects[(i + k) % kSubjects];
-      const auto start = Clock::now();
+      const Stopwatch query_watch;
       if (!s.query->FindPath((*a)->pos, (*b)->pos, all, {}, &path).ok()) continue;
-      s.micros.push_back(Micros(start));
+      s.micros.push_back(query_watch.ElapsedUs());
       s.complete += path.status == waymesh::QueryStatus::kComplete;
+    }
+  }
+  for (const Subject& s : subjects) {
+    if (s.micros.empty()) {
+      std::fprintf(stderr, "%s: none of the %d FindPath queries ran\n", s.name, args.queries);
+      return 1;
     }
   }
   const double reference = Median(subjects[0].micros);
@@ -137,7 +141,7 @@ int main(int argc, char** argv) {
   }
   std::printf("search tables of the carved version: built in %.0f ms\n", tables_ms);
   const double ratio = Median(subjects[1].micros) / reference;
-  std::printf("FindPath with %d obstacles: %.2fx the time without (target <= 1.20x): %s\n",
-              args.obstacles, ratio, ratio <= 1.2 ? "met" : "NOT met");
+  std::printf("FindPath with %d obstacles: %.2fx the time without (target <= %.2fx): %s\n",
+              args.obstacles, ratio, kTargetRatio, ratio <= kTargetRatio ? "met" : "NOT met");
   return 0;
 }

@@ -7,19 +7,20 @@
 // turn and prints them side by side. By default every update is a whole CarveMap of the layer
 // from the base map, so an update costs with the layer's size; --incremental 1 applies each
 // update to the previous layer version (ApplyObstacleChanges): every update adds one obstacle
-// and the next removes it again, both timed.
+// and the next removes it again, both timed. `--help` lists the flags.
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
+#include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <memory>
 #include <random>
 #include <string>
-#include <string_view>
 #include <vector>
 
+#include "CLI/CLI.hpp"
+#include "common/flags.h"
+#include "common/stopwatch.h"
 #include "obstacle_world/obstacle_world.h"
 #include "waymesh/core/nav_query.h"
 #include "waymesh/core/obstacles/carve_map.h"
@@ -27,48 +28,41 @@
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-double Millis(Clock::time_point since) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - since).count();
-}
+using waymesh::bench::Stopwatch;
+
+// Ceilings that keep a mistyped count from running for days; far above any documented run.
+constexpr int kMaxUpdates = 10000000;
+constexpr int kMaxLayer = 100000;
 
 struct Args {
-  double size = 1024;
-  uint64_t seed = 7;
+  waymesh::bench::TownFlags town;
   int updates = 2000;
   std::vector<int> layers{0};
   bool incremental = false;
 };
 
+// Parses the flags; --help lists them, a bad one exits 2 with CLI11's message naming it.
 Args ParseArgs(int argc, char** argv) {
-  Args args;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const std::string_view flag = argv[i];
-    if (flag == "--size") {
-      args.size = std::atof(argv[i + 1]);
-    } else if (flag == "--seed") {
-      args.seed = std::strtoull(argv[i + 1], nullptr, 10);
-    } else if (flag == "--updates") {
-      args.updates = std::atoi(argv[i + 1]);
-    } else if (flag == "--layer") {
-      args.layers.clear();
-      for (const char* p = argv[i + 1]; *p != 0;) {
-        char* end = nullptr;
-        args.layers.push_back(int(std::strtol(p, &end, 10)));
-        if (end == p || args.layers.back() < 0) {
-          std::fprintf(stderr, "--layer: not a list of counts: %s\n", argv[i + 1]);
-          std::exit(2);
-        }
-        p = *end == ',' ? end + 1 : end;
-      }
-    } else if (flag == "--incremental") {
-      args.incremental = std::atoi(argv[i + 1]) != 0;
-    } else {
-      std::fprintf(stderr, "unknown flag %s\n", argv[i]);
-      std::exit(2);
-    }
-  }
-  return args;
+  Args a;
+  CLI::App app{"Obstacle update cost on the demo town: carve a layer version and publish it"};
+  waymesh::bench::AddTownFlags(app, &a.town);
+  app.add_option("--updates", a.updates, "timed updates per layer size")
+      ->capture_default_str()
+      ->check(CLI::Range(1, kMaxUpdates));
+  app.add_option("--layer", a.layers,
+                 "obstacles in the layer before each update; a comma list (0,100,1000) runs "
+                 "each size in turn")
+      ->capture_default_str()
+      ->delimiter(',')
+      ->check(CLI::Range(0, kMaxLayer));
+  // A value, not a bare flag, so the documented `--incremental 1` keeps working.
+  app.add_option("--incremental", a.incremental,
+                 "1: each update changes the previous layer version (ApplyObstacleChanges), "
+                 "adding then removing; 0: a whole CarveMap per update")
+      ->default_str("0")
+      ->check(CLI::IsMember({"0", "1"}));
+  waymesh::bench::ParseFlagsOrExit(app, argc, argv);
+  return a;
 }
 
 struct Result {
@@ -108,14 +102,14 @@ bool RunLayer(const Args& args, const std::shared_ptr<const waymesh::CarveBase>&
       } else {
         remove.push_back("o" + std::to_string(layer + u - 1));
       }
-      const auto t0 = Clock::now();
+      const Stopwatch update_watch;
       auto next = waymesh::ApplyObstacleChanges(*version, add, remove);
       if (!next.ok()) {
         std::fprintf(stderr, "update %d: %s\n", u, std::string(next.status().message()).c_str());
         return false;
       }
       published.store((*next)->map());
-      r->ms.push_back(Millis(t0));
+      r->ms.push_back(update_watch.ElapsedMs());
       CountTiles(*version->map(), *(*next)->map(), r);
       version = *std::move(next);
     }
@@ -124,14 +118,14 @@ bool RunLayer(const Args& args, const std::shared_ptr<const waymesh::CarveBase>&
   for (int u = 0; u < args.updates; ++u) {
     std::vector<waymesh::Obstacle> next = obstacles;
     next.push_back(waymesh::bench::RandomObstacle(q, rng, layer + u));
-    const auto t0 = Clock::now();
+    const Stopwatch update_watch;
     auto carved = waymesh::CarveMap(*prepared, next);
     if (!carved.ok()) {
       std::fprintf(stderr, "update %d: %s\n", u, std::string(carved.status().message()).c_str());
       return false;
     }
     published.store(*carved);
-    r->ms.push_back(Millis(t0));
+    r->ms.push_back(update_watch.ElapsedMs());
     CountTiles(*base, **carved, r);
   }
   return true;
@@ -141,19 +135,19 @@ bool RunLayer(const Args& args, const std::shared_ptr<const waymesh::CarveBase>&
 
 int main(int argc, char** argv) {
   const Args args = ParseArgs(argc, argv);
-  const auto start = Clock::now();
+  const Stopwatch build_watch;
   const std::shared_ptr<const waymesh::NavMap> base =
-      waymesh::bench::BuildObstacleTown(args.size, args.seed);
+      waymesh::bench::BuildObstacleTown(args.town.size, args.town.seed);
   std::printf("demo town %.0f m seed %llu: %llu polygons in %u tiles (built in %.1f s)\n",
-              args.size, static_cast<unsigned long long>(args.seed),
+              args.town.size, static_cast<unsigned long long>(args.town.seed),
               static_cast<unsigned long long>(base->info().polygon_count), base->tile_count(),
-              Millis(start) / 1000);
+              build_watch.ElapsedSeconds());
   waymesh::NavQuery q(base);
   // Prepared once per loaded map, as a service would.
-  const auto prepare_start = Clock::now();
+  const Stopwatch prepare_watch;
   const auto prepared = waymesh::CarveBase::Prepare(base);
   if (!prepared.ok()) return 1;
-  std::printf("CarveBase::Prepare: %.1f ms\n", Millis(prepare_start));
+  std::printf("CarveBase::Prepare: %.1f ms\n", prepare_watch.ElapsedMs());
   std::printf("obstacle update (%s, carve + publish), %d updates per layer size\n",
               args.incremental ? "incremental add/remove" : "full carve", args.updates);
   std::printf("%-22s %10s %10s %10s %10s %16s %16s\n", "obstacles in layer", "median ms", "p90 ms",

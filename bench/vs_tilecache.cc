@@ -12,8 +12,8 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <memory>
 #include <random>
@@ -22,6 +22,8 @@
 
 #include "CLI/CLI.hpp"
 #include "absl/strings/str_format.h"
+#include "common/flags.h"
+#include "common/stopwatch.h"
 #include "vs_tilecache/tile_cache_world.h"
 #include "waymesh/bake/baker.h"
 #include "waymesh/core/nav_query.h"
@@ -32,19 +34,15 @@
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using waymesh::bench::kExitUsage;
+using waymesh::bench::Stopwatch;
 using waymesh::bench::TileCacheUpdate;
 using waymesh::bench::TileCacheWorld;
 
-constexpr int kExitUsage = 2;
 // dtTileCache's request queue between two update() calls (MAX_REQUESTS, private in the header).
 constexpr int kTileCacheRequestCap = 64;
 // How far below the surface point an obstacle starts (m), so it covers the floor it stands on.
 constexpr float kObstacleSink = 0.5f;
-
-double MillisSince(Clock::time_point since) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - since).count();
-}
 
 struct Args {
   std::string geometry = std::string(WAYMESH_SHARED_DATA) + "/recast/nav_test.obj";
@@ -97,14 +95,7 @@ Args ParseArgs(int argc, char** argv) {
   app.add_option("--max-slope", a.bake.agent.max_slope_deg, "max slope (degrees)")
       ->capture_default_str();
   app.add_option("--tile-size", a.bake.tile_size, "tile edge (voxels)")->capture_default_str();
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    std::exit(app.exit(e));
-  } catch (const CLI::ParseError& e) {
-    app.exit(e);
-    std::exit(kExitUsage);
-  }
+  waymesh::bench::ParseFlagsOrExit(app, argc, argv);
   if (a.dungeon) a.geometry = std::string(WAYMESH_SHARED_DATA) + "/recast/dungeon.obj";
   absl::Status valid = waymesh::ValidateBakeSettings(a.bake);
   if (valid.ok()) valid = TileCacheWorld::CheckSettings(a.bake);
@@ -170,7 +161,7 @@ void BuildBoth(const Args& a, Contenders* c) {
   if (!std::filesystem::is_regular_file(a.geometry)) {
     Fail(a.geometry, absl::NotFoundError("no such geometry file (see --geometry, --dungeon)"));
   }
-  auto t0 = Clock::now();
+  Stopwatch watch;
   auto baked = waymesh::BakeMap(a.geometry, "", a.bake);
   if (!baked.ok()) Fail("waymesh bake " + a.geometry, baked.status());
   auto map = waymesh::LoadMap(std::make_shared<const std::string>(std::move(baked->build.bytes)));
@@ -178,14 +169,14 @@ void BuildBoth(const Args& a, Contenders* c) {
   c->waymesh_map = *map;
   std::printf("Waymesh bake: %llu polygons in %u tiles (%.2f s)\n",
               static_cast<unsigned long long>(c->waymesh_map->info().polygon_count),
-              c->waymesh_map->tile_count(), MillisSince(t0) / 1000);
-  t0 = Clock::now();
+              c->waymesh_map->tile_count(), watch.ElapsedSeconds());
+  watch.Restart();
   const auto prepared = waymesh::CarveBase::Prepare(c->waymesh_map);
   if (!prepared.ok()) Fail("CarveBase::Prepare", prepared.status());
-  std::printf("Waymesh CarveBase::Prepare: %.1f ms\n", MillisSince(t0));
+  std::printf("Waymesh CarveBase::Prepare: %.1f ms\n", watch.ElapsedMs());
   c->version = waymesh::CarvedLayer::Empty(*prepared);
   c->published.store(c->waymesh_map);
-  t0 = Clock::now();
+  watch.Restart();
   auto geometry = waymesh::ImportFile(a.geometry);
   if (!geometry.ok()) Fail("importing " + a.geometry, geometry.status());
   auto detour = TileCacheWorld::Build(*geometry, a.bake, a.layer + a.burst + kTileCacheRequestCap);
@@ -193,7 +184,7 @@ void BuildBoth(const Args& a, Contenders* c) {
   c->detour = *std::move(detour);
   std::printf("dtTileCache: %d layers over %d tile columns, navmesh %d polygons (%.2f s)\n",
               c->detour->layer_count(), c->detour->tile_columns(), c->detour->navmesh_polygons(),
-              MillisSince(t0) / 1000);
+              watch.ElapsedSeconds());
 }
 
 // Plan-view area of the map's polygons (m²).
@@ -228,11 +219,11 @@ int RebuiltTiles(const waymesh::NavMap& prev, const waymesh::NavMap& next) {
 // One Waymesh update, timed: the change applied to the newest version and published.
 double WaymeshUpdate(Contenders* c, const std::vector<waymesh::Obstacle>& add,
                      const std::vector<std::string>& remove, int* rebuilt) {
-  const auto t0 = Clock::now();
+  const Stopwatch watch;
   auto next = waymesh::ApplyObstacleChanges(*c->version, add, remove);
   if (!next.ok()) Fail("ApplyObstacleChanges", next.status());
   c->published.store((*next)->map());
-  const double ms = MillisSince(t0);
+  const double ms = watch.ElapsedMs();
   *rebuilt += RebuiltTiles(*c->version->map(), *(*next)->map());
   c->version = *std::move(next);
   return ms;

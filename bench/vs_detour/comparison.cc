@@ -1,17 +1,15 @@
 #include "vs_detour/comparison.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <optional>
 
 #include "bench_tolerances.h"
+#include "common/stopwatch.h"
 #include "vs_detour/wall_crossing.h"
 
 namespace waymesh::bench {
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 // Latency samples of one operation for both libraries.
 struct Samples {
@@ -20,9 +18,9 @@ struct Samples {
 
 template <typename Fn>
 double TimeNs(Fn&& fn) {
-  const Clock::time_point begin = Clock::now();
+  const Stopwatch watch;
   fn();
-  return std::chrono::duration<double, std::nano>(Clock::now() - begin).count();
+  return watch.ElapsedNs();
 }
 
 // Runs `wm` and `dt` in the given order, recording each one's time.

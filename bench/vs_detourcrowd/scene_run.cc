@@ -1,11 +1,11 @@
 #include "vs_detourcrowd/scene_run.h"
 
 #include <algorithm>
-#include <chrono>
 #include <ctime>
 #include <vector>
 
 #include "absl/strings/str_format.h"
+#include "common/stopwatch.h"
 
 namespace waymesh::bench {
 namespace {
@@ -48,10 +48,9 @@ absl::StatusOr<SceneResult> RunScene(CrowdEngine& engine, const CrowdScenario& s
   std::vector<EngineAgent> agents;
   for (uint64_t tick = 1; tick <= scenario.ticks(); ++tick) {
     const double cpu0 = ThreadCpuMs();
-    const auto t0 = std::chrono::steady_clock::now();
+    const Stopwatch watch;
     if (absl::Status s = engine.Step(dt); !s.ok()) return s;
-    tick_ms.push_back(
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    tick_ms.push_back(watch.ElapsedMs());
     cpu_ms += ThreadCpuMs() - cpu0;
     engine.Positions(&agents);
     for (size_t i = 0; i < n; ++i) {

@@ -8,13 +8,13 @@
 #include <Recast.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <set>
 
 #include "absl/strings/str_format.h"
+#include "common/stopwatch.h"
 
 namespace waymesh::bench {
 namespace {
@@ -370,7 +370,7 @@ TileCacheUpdate TileCacheWorld::Add(const std::vector<Vec3>& feet, float radius,
                                     std::vector<dtObstacleRef>* refs) {
   TileCacheUpdate r;
   const size_t first = refs->size();
-  const auto t0 = std::chrono::steady_clock::now();
+  const Stopwatch watch;
   for (const Vec3& foot : feet) {
     const float pos[3] = {foot.x, foot.y, foot.z};
     dtObstacleRef ref = 0;
@@ -382,7 +382,7 @@ TileCacheUpdate TileCacheWorld::Add(const std::vector<Vec3>& feet, float radius,
     }
   }
   r.settled = Settle(&r);
-  r.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  r.ms = watch.ElapsedMs();
   std::set<dtCompressedTileRef> touched;
   for (size_t i = first; i < refs->size(); ++i) {
     const dtTileCacheObstacle* ob = cache_->getObstacleByRef((*refs)[i]);
@@ -400,13 +400,13 @@ TileCacheUpdate TileCacheWorld::Remove(const std::vector<dtObstacleRef>& refs) {
     if (ob) touched.insert(ob->touched, ob->touched + ob->ntouched);
   }
   r.tiles_rebuilt = int(touched.size());
-  const auto t0 = std::chrono::steady_clock::now();
+  const Stopwatch watch;
   for (dtObstacleRef ref : refs) {
     const dtStatus status = cache_->removeObstacle(ref);
     if (dtStatusFailed(status) && r.requests_refused++ == 0) r.first_refusal = status;
   }
   r.settled = Settle(&r);
-  r.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  r.ms = watch.ElapsedMs();
   return r;
 }
 
