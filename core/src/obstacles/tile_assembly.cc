@@ -368,19 +368,7 @@ void TileAssembler::BuildArrays(const WorkTile& w, TileState* state) const {
   v = bt;
   v.bounds = bounds;
   v.bv_quant_factor = tree.quant_factor;
-  v.vertices = a.vertices;
-  v.poly_start = a.poly_start;
-  v.poly_verts = a.poly_verts;
-  v.poly_neighbors = a.poly_neighbors;
-  v.poly_area = a.poly_area;
-  v.poly_flags = a.poly_flags;
-  v.poly_island = a.poly_island;
-  v.detail_tris = a.detail_tris;
-  v.area_prefix = a.area_prefix;
-  v.bv_nodes = a.bv_nodes;
-  v.cross_links = a.cross_links;
-  v.off_mesh_links = a.off_mesh_links;
-  v.poly_origin = a.poly_origin;
+  a.PointViewAt(&v);
 }
 
 namespace {

@@ -16,6 +16,7 @@
 #include "carve_pieces.h"
 #include "map_islands.h"
 #include "waymesh/core/nav_map.h"
+#include "waymesh/core/tile_arrays.h"
 
 namespace waymesh::obstacles {
 
@@ -47,20 +48,6 @@ struct WorkPoly {
 struct WorkTile {
   uint32_t index = 0;
   std::vector<WorkPoly> polys;  // in the new numbering
-};
-
-// The arrays a built tile's view points into.
-struct TileArrays {
-  std::vector<Vec3> vertices;
-  std::vector<uint32_t> poly_start{0}, poly_verts, poly_neighbors, poly_island;
-  std::vector<uint8_t> poly_area;
-  std::vector<uint16_t> poly_flags;
-  std::vector<DetailTri> detail_tris;
-  std::vector<float> area_prefix{0.0f};
-  std::vector<BvNode> bv_nodes;
-  std::vector<PolyIndex> cross_links;
-  std::vector<OffMeshLink> off_mesh_links;
-  std::vector<uint32_t> poly_origin;
 };
 
 // A tile that differs from the base tile in some map version: what the next version needs to

@@ -5,25 +5,12 @@
 
 #include "absl/strings/str_cat.h"
 #include "crc32.h"
+#include "waymesh/core/tile_arrays.h"
 
 namespace waymesh {
 namespace {
 
 constexpr uint32_t kUnset = UINT32_MAX;
-
-// The tile's arrays in memory, before they are copied to their file offsets.
-struct TileArrays {
-  std::vector<Vec3> vertices;
-  std::vector<uint32_t> poly_start{0};
-  std::vector<uint32_t> poly_verts;
-  std::vector<uint32_t> poly_neighbors;
-  std::vector<uint32_t> poly_island;
-  std::vector<float> area_prefix{0.0f};
-  std::vector<PolyIndex> cross_links;
-  std::vector<DetailTri> detail_tris;
-  std::vector<uint16_t> poly_flags;
-  std::vector<uint8_t> poly_area;
-};
 
 uint32_t LocalVertex(const RepairedMesh& mesh, uint32_t global, TileWriterScratch* s,
                      TileArrays* a) {
