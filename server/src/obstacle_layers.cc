@@ -43,20 +43,18 @@ struct ObstacleLayers::MapLayers {
 namespace {
 
 // Tiles of `map` whose generation differs from `reference`'s: the tiles a carve replaced.
-uint32_t TilesChanged(const NavMap& map, const NavMap& reference) {
-  uint32_t changed = 0;
+std::vector<uint32_t> TilesChanged(const NavMap& map, const NavMap& reference) {
+  std::vector<uint32_t> changed;
   for (uint32_t t = 0; t < map.tile_count(); ++t) {
-    if (map.generation(t) != reference.generation(t)) ++changed;
+    if (map.generation(t) != reference.generation(t)) changed.push_back(t);
   }
   return changed;
 }
 
-// What the carved tiles of `map` cost in memory, roughly: their tiles' bytes in the map file.
-uint64_t CarvedBytes(const NavMap& map, const NavMap& base, const ServedMap& served) {
+// What `tiles` of `served` cost in memory, roughly: their bytes in the map file.
+uint64_t TileBytes(const std::vector<uint32_t>& tiles, const ServedMap& served) {
   uint64_t bytes = 0;
-  for (uint32_t t = 0; t < map.tile_count(); ++t) {
-    if (map.generation(t) != base.generation(t)) bytes += served.tile_bytes(t);
-  }
+  for (const uint32_t t : tiles) bytes += served.tile_bytes(t);
   return bytes;
 }
 
@@ -356,16 +354,19 @@ LayerChangeResult ObstacleLayers::Publish(Layer& layer, uint64_t version,
   Version v;
   v.version = version;
   v.served = map->WithObstacles(layer.name, Searchable(*carved, *map));
-  v.carved_tiles = TilesChanged(*carved->map(), *carved->base()->map());
-  v.charge = map->ChargeTileCache(CarvedBytes(*carved->map(), *carved->base()->map(), *map));
+  const std::vector<uint32_t> carved_tiles = TilesChanged(*carved->map(), *carved->base()->map());
+  v.carved_tiles = static_cast<uint32_t>(carved_tiles.size());
+  v.charge = map->ChargeTileCache(TileBytes(carved_tiles, *map));
   v.carved = std::move(carved);
   LayerChangeResult result{version, map->version(),
                            static_cast<uint32_t>(v.carved->obstacle_count()), 0, false};
   std::lock_guard<std::mutex> lock(layer.mu);
-  const bool same_map = !layer.versions.empty() &&
-                        layer.versions.back().served->version() == map->version();
-  result.tiles_carved = same_map ? TilesChanged(*v.carved->map(), *layer.versions.back().carved->map())
-                                 : v.carved_tiles;
+  const bool same_map =
+      !layer.versions.empty() && layer.versions.back().served->version() == map->version();
+  result.tiles_carved =
+      same_map ? static_cast<uint32_t>(
+                     TilesChanged(*v.carved->map(), *layer.versions.back().carved->map()).size())
+               : v.carved_tiles;
   layer.versions.push_back(std::move(v));
   while (layer.versions.size() > std::max<uint32_t>(1, limits_.versions_kept)) {
     layer.versions.pop_front();
