@@ -67,7 +67,7 @@ class WorkerPool {
 
   // Tasks waiting (not yet picked up by a worker).
   int64_t queue_depth() const;
-  int workers() const { return static_cast<int>(worker_count_); }
+  int workers() const { return static_cast<int>(threads_.size()); }
   int queue_capacity() const { return options_.queue_capacity; }
   // Whether an overload episode is going on (always false with overload shedding off).
   bool overloaded() const;
@@ -86,9 +86,6 @@ class WorkerPool {
   Admission Admit(Task& task, absl::Time now);
 
   const WorkerPoolOptions options_;
-  // The threads' count, fixed before they start: workers read it while the constructor is still
-  // adding threads to threads_, so they must not read threads_.size().
-  const size_t worker_count_;
   mutable std::mutex mu_;
   std::condition_variable ready_;
   std::vector<Task> ring_;  // fixed capacity; [head_, head_ + size_) modulo capacity
