@@ -28,6 +28,13 @@ absl::Status ParseRequest(const grpc::ByteBuffer& bytes, google::protobuf::Messa
 absl::Status Unauthenticated();
 // Whether `status` ends a whole call (its deadline or cancellation), not one batch item.
 bool EndsTheCall(const absl::Status& status);
+// Whether two queries name the same map, agent type and obstacle layer version.
+template <typename Request>
+bool SameQueryMap(const Request& a, const Request& b) {
+  return a.map_id() == b.map_id() && a.agent_type() == b.agent_type() &&
+         a.obstacles().layer() == b.obstacles().layer() &&
+         a.obstacles().version() == b.obstacles().version();
+}
 
 // One admitted call: finishes its reactor exactly once, serializing the response of an OK
 // answer (RESOURCE_EXHAUSTED instead when it is over the size limit), with metrics, error
@@ -152,21 +159,37 @@ absl::StatusOr<std::shared_ptr<const ServedMap>> NavigationService::QueryMap(
   return map;
 }
 
+template <typename Request, typename Response, typename Check, typename Work>
+grpc::ServerUnaryReactor* NavigationService::Serve(RpcMethod method,
+                                                   grpc::CallbackServerContext* ctx,
+                                                   const grpc::ByteBuffer* request,
+                                                   grpc::ByteBuffer* response, Check check,
+                                                   Work work) {
+  grpc::ServerUnaryReactor* reactor = NewReactor();
+  auto call = Begin<Request, Response>(method, ctx, reactor, request, response);
+  if (call == nullptr) return reactor;
+  if (absl::Status s = check(call->request); !s.ok()) {
+    call->Finish(std::move(s));
+    return reactor;
+  }
+  const Request* in = &call->request;
+  Response* out = &call->response_message;
+  Enqueue(std::move(call),
+          [in, out, work = std::move(work)](WorkerState& w, grpc::CallbackServerContext* c) {
+            return work(w, c, *in, out);
+          });
+  return reactor;
+}
+
 template <typename Request, typename Response, typename Work>
 grpc::ServerUnaryReactor* NavigationService::ServeOnWorker(RpcMethod method,
                                                            grpc::CallbackServerContext* ctx,
                                                            const grpc::ByteBuffer* request,
                                                            grpc::ByteBuffer* response, Work work) {
-  grpc::ServerUnaryReactor* reactor = NewReactor();
-  auto call = Begin<Request, Response>(method, ctx, reactor, request, response);
-  if (call == nullptr) return reactor;
-  const Request* in = &call->request;
-  Response* out = &call->response_message;
-  Enqueue(std::move(call), [in, out, work = std::move(work)](WorkerState&,
-                                                             grpc::CallbackServerContext*) {
-    return work(*in, out);
-  });
-  return reactor;
+  return Serve<Request, Response>(
+      method, ctx, request, response, [](const Request&) { return absl::OkStatus(); },
+      [work = std::move(work)](WorkerState&, grpc::CallbackServerContext*, const Request& in,
+                               Response* out) { return work(in, out); });
 }
 
 template <typename Request, typename Response>
@@ -176,21 +199,36 @@ grpc::ServerUnaryReactor* NavigationService::ServeMapQuery(RpcMethod method,
                                                            grpc::ByteBuffer* response,
                                                            ValidateFunction<Request> validate,
                                                            RunMethod<Request, Response> run) {
-  grpc::ServerUnaryReactor* reactor = NewReactor();
-  auto call = Begin<Request, Response>(method, ctx, reactor, request, response);
-  if (call == nullptr) return reactor;
-  auto map = CheckedMap(call->request, validate);
-  if (!map.ok()) {
-    call->Finish(map.status());
-    return reactor;
+  return Serve<Request, Response>(method, ctx, request, response, validate,
+                                  [this, run](WorkerState& w, grpc::CallbackServerContext* c,
+                                              const Request& in, Response* out) -> absl::Status {
+                                    absl::StatusOr<std::shared_ptr<const ServedMap>> map =
+                                        QueryMap(in);
+                                    if (!map.ok()) return map.status();
+                                    return (this->*run)(w, **map, c, in, out);
+                                  });
+}
+
+template <typename BatchRequest, typename Request>
+std::vector<NavigationService::BatchItem> NavigationService::ResolveBatch(
+    const BatchRequest& in, ValidateFunction<Request> validate) const {
+  std::vector<BatchItem> items(in.requests_size());
+  for (int i = 0; i < in.requests_size(); ++i) {
+    const Request& r = in.requests(i);
+    items[i].error = validate(r);
+    if (!items[i].error.ok()) continue;
+    if (i > 0 && items[i - 1].map && SameQueryMap(r, in.requests(i - 1))) {
+      items[i].map = items[i - 1].map;
+      continue;
+    }
+    absl::StatusOr<std::shared_ptr<const ServedMap>> map = QueryMap(r);
+    if (map.ok()) {
+      items[i].map = *std::move(map);
+    } else {
+      items[i].error = map.status();
+    }
   }
-  const Request* in = &call->request;
-  Response* out = &call->response_message;
-  Enqueue(std::move(call), [this, run, map = *std::move(map), in, out](
-                               WorkerState& w, grpc::CallbackServerContext* c) {
-    return (this->*run)(w, *map, c, *in, out);
-  });
-  return reactor;
+  return items;
 }
 
 template <typename BatchRequest, typename BatchResponse, typename Request, typename Response>
@@ -200,56 +238,28 @@ grpc::ServerUnaryReactor* NavigationService::ServeBatch(RpcMethod method,
                                                         grpc::ByteBuffer* response,
                                                         ValidateFunction<Request> validate,
                                                         RunMethod<Request, Response> run) {
-  grpc::ServerUnaryReactor* reactor = NewReactor();
-  auto call = Begin<BatchRequest, BatchResponse>(method, ctx, reactor, request, response);
-  if (call == nullptr) return reactor;
-  const BatchRequest* in = &call->request;
-  if (absl::Status s = ValidateBatchSize(in->requests_size()); !s.ok()) {
-    call->Finish(std::move(s));
-    return reactor;
-  }
-  // Each item's request checks and map (pinned to its version) now, on the handler thread.
-  struct Item {
-    std::shared_ptr<const ServedMap> map;
-    absl::Status error;
-  };
-  std::vector<Item> items(in->requests_size());
-  for (int i = 0; i < in->requests_size(); ++i) {
-    const Request& r = in->requests(i);
-    items[i].error = validate(r);
-    if (!items[i].error.ok()) continue;
-    const Request* previous = i > 0 ? &in->requests(i - 1) : nullptr;
-    if (previous != nullptr && items[i - 1].map && r.map_id() == previous->map_id() &&
-        r.agent_type() == previous->agent_type() &&
-        r.obstacles().layer() == previous->obstacles().layer() &&
-        r.obstacles().version() == previous->obstacles().version()) {
-      items[i].map = items[i - 1].map;
-      continue;
-    }
-    auto map = QueryMap(r);
-    if (map.ok()) {
-      items[i].map = *std::move(map);
-    } else {
-      items[i].error = map.status();
-    }
-  }
-  BatchResponse* out = &call->response_message;
-  Enqueue(std::move(call), [this, run, in, out, items = std::move(items)](
-                               WorkerState& w, grpc::CallbackServerContext* c) {
-    CallInterrupt between(c);
-    out->mutable_results()->Reserve(in->requests_size());
-    for (int i = 0; i < in->requests_size(); ++i) {
-      if (absl::Status s = between.Check(); !s.ok()) return s;
-      auto* result = out->add_results();
-      absl::Status s = items[i].error;
-      if (s.ok()) s = (this->*run)(w, *items[i].map, c, in->requests(i), result->mutable_response());
-      if (s.ok()) continue;
-      if (EndsTheCall(s)) return s;
-      *result->mutable_error() = ToRpcStatus(WithFieldPrefix(s, absl::StrCat("requests[", i, "].")));
-    }
-    return absl::OkStatus();
-  });
-  return reactor;
+  return Serve<BatchRequest, BatchResponse>(
+      method, ctx, request, response,
+      [](const BatchRequest& in) { return ValidateBatchSize(in.requests_size()); },
+      [this, validate, run](WorkerState& w, grpc::CallbackServerContext* c, const BatchRequest& in,
+                            BatchResponse* out) -> absl::Status {
+        const std::vector<BatchItem> items = ResolveBatch(in, validate);
+        CallInterrupt between(c);
+        out->mutable_results()->Reserve(in.requests_size());
+        for (int i = 0; i < in.requests_size(); ++i) {
+          if (absl::Status s = between.Check(); !s.ok()) return s;
+          auto* result = out->add_results();
+          absl::Status s = items[i].error;
+          if (s.ok()) {
+            s = (this->*run)(w, *items[i].map, c, in.requests(i), result->mutable_response());
+          }
+          if (s.ok()) continue;
+          if (EndsTheCall(s)) return s;
+          *result->mutable_error() =
+              ToRpcStatus(WithFieldPrefix(s, absl::StrCat("requests[", i, "].")));
+        }
+        return absl::OkStatus();
+      });
 }
 
 }  // namespace waymesh::server

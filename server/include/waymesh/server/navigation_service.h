@@ -165,8 +165,17 @@ class NavigationService final : public RawNavigationService {
   // RESOURCE_EXHAUSTED when the queue is full.
   template <typename Work>
   void Enqueue(std::unique_ptr<Call> call, Work work);
-  // Every query on one map has this shape: begin, validate the request, resolve its map, queue
-  // `run` on a worker.
+  // The shape of every call served on a worker: begin it, `check` its request on the handler
+  // thread (absl::Status(const Request&): cheap checks, answered without queueing), then queue
+  // `work` (absl::Status(WorkerState&, grpc::CallbackServerContext*, const Request&,
+  // Response*)).
+  template <typename Request, typename Response, typename Check, typename Work>
+  grpc::ServerUnaryReactor* Serve(RpcMethod method, grpc::CallbackServerContext* ctx,
+                                  const grpc::ByteBuffer* request, grpc::ByteBuffer* response,
+                                  Check check, Work work);
+  // Every query on one map has this shape: validate the request, then on a worker resolve its
+  // map (an obstacle layer version may need carving on a reloaded map: never on the handler
+  // thread) and `run`.
   template <typename Request, typename Response>
   grpc::ServerUnaryReactor* ServeMapQuery(RpcMethod method, grpc::CallbackServerContext* ctx,
                                           const grpc::ByteBuffer* request,
@@ -174,13 +183,23 @@ class NavigationService final : public RawNavigationService {
                                           ValidateFunction<Request> validate,
                                           RunMethod<Request, Response> run);
   // A batch of such queries in one call: each item is validated, resolved and run on its own
-  // and fails alone (its google.rpc.Status in the item); only the call's own troubles (batch
-  // size, deadline, cancellation, overload) fail the call.
+  // (on the worker) and fails alone (its google.rpc.Status in the item); only the call's own
+  // troubles (batch size, deadline, cancellation, overload) fail the call.
   template <typename BatchRequest, typename BatchResponse, typename Request, typename Response>
   grpc::ServerUnaryReactor* ServeBatch(RpcMethod method, grpc::CallbackServerContext* ctx,
                                        const grpc::ByteBuffer* request, grpc::ByteBuffer* response,
                                        ValidateFunction<Request> validate,
                                        RunMethod<Request, Response> run);
+  // A batch item's map (pinned to one version for the whole call), or why it has none.
+  struct BatchItem {
+    std::shared_ptr<const ServedMap> map;
+    absl::Status error;
+  };
+  // Every item of a batch validated and its map resolved, all at once so that a reload in the
+  // middle of the call never mixes map versions in it.
+  template <typename BatchRequest, typename Request>
+  std::vector<BatchItem> ResolveBatch(const BatchRequest& in,
+                                      ValidateFunction<Request> validate) const;
   // The map a query runs on: the one FindMap finds, or the version of the obstacle layer the
   // request names on it (FAILED_PRECONDITION OBSTACLE_LAYER_VERSION_UNKNOWN when not held).
   template <typename Request>
