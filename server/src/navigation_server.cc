@@ -120,6 +120,8 @@ absl::Status NavigationServer::Init(const ServerConfig& config, ServerHooks hook
                                                  metrics_.get(), std::move(service_options));
   obstacle_service_ =
       std::make_unique<ObstacleService>(service_.get(), layers_.get(), metrics_.get());
+  // Only now: the workers read the services, the maps and the layers built above.
+  pool_->Start();
 
   if (absl::Status s = StartGrpc(config); !s.ok()) return s;
   SetHealth(true);

@@ -6,18 +6,25 @@
 namespace waymesh::server {
 
 WorkerPool::WorkerPool(WorkerPoolOptions options)
-    : options_(std::move(options)), detector_(options_.overload) {
+    : options_(std::move(options)),
+      worker_count_(static_cast<size_t>(std::max(1, options_.workers))),
+      detector_(options_.overload) {
   ring_.resize(static_cast<size_t>(std::max(1, options_.queue_capacity)));
-  const int n = std::max(1, options_.workers);
-  threads_.reserve(n);
-  for (int i = 0; i < n; ++i) threads_.emplace_back([this, i] { Run(i); });
+}
+
+void WorkerPool::Start() {
+  if (!threads_.empty()) return;
+  threads_.reserve(worker_count_);
+  for (size_t i = 0; i < worker_count_; ++i) {
+    threads_.emplace_back([this, i] { Run(static_cast<int>(i)); });
+  }
 }
 
 WorkerPool::~WorkerPool() { Stop(); }
 
-size_t WorkerPool::SheddingWorkers() const { return std::max<size_t>(1, threads_.size() - 1); }
+size_t WorkerPool::SheddingWorkers() const { return std::max<size_t>(1, worker_count_ - 1); }
 
-size_t WorkerPool::RunningLimit() const { return shedding_ ? SheddingWorkers() : threads_.size(); }
+size_t WorkerPool::RunningLimit() const { return shedding_ ? SheddingWorkers() : worker_count_; }
 
 size_t WorkerPool::QueueLimit() const {
   if (!shedding_) return ring_.size();
@@ -71,6 +78,7 @@ void WorkerPool::Stop() {
     stopping_ = true;
   }
   ready_.notify_all();
+  Start();  // a pool stopped before it started still runs what was queued
   for (std::thread& t : threads_) {
     if (t.joinable()) t.join();
   }

@@ -43,6 +43,7 @@ TEST(WorkerPoolTest, FullQueueRefusesAtOnceAndStopDrains) {
   options.queue_capacity = 3;
   options.on_queue_depth = [&](int64_t d) { last_depth = d; };
   WorkerPool pool(options);
+  pool.Start();
   Gate gate;
   std::atomic<int> started{0};
   std::atomic<int> ran{0};
@@ -78,6 +79,7 @@ TEST(WorkerPoolTest, EachWorkerHasItsOwnState) {
   options.workers = 3;
   options.queue_capacity = 64;
   WorkerPool pool(options);
+  pool.Start();
   std::mutex mu;
   std::set<const WorkerState*> states;
   std::set<std::thread::id> threads;
@@ -115,6 +117,7 @@ TEST(WorkerPoolTest, OverloadRunsOneWorkerFewerAndShortensTheQueue) {
   const int limit = 2 * WorkerPool::kOverloadQueuePerWorker;  // 2 running workers
   options.on_overload = [&](bool on) { overload_events += on ? 1 : 0; };
   WorkerPool pool(options);
+  pool.Start();
 
   // A flood while the workers are stuck: three run, 64 queue, and the first refusal starts
   // an overload episode.
@@ -173,6 +176,7 @@ TEST(WorkerPoolTest, AProbeWithoutOverflowEndsTheEpisode) {
   options.overload.hold = absl::Milliseconds(50);
   options.on_overload = [&](bool on) { ++(on ? started : ended); };
   WorkerPool pool(options);
+  pool.Start();
   Gate gate;
   auto blocking = [&](WorkerState&) { gate.Wait(); };
   Admission last = Admission::kQueued;
@@ -201,6 +205,7 @@ TEST(WorkerPoolTest, WithoutSheddingThePoolIsNeverOverloaded) {
   options.workers = 2;
   options.queue_capacity = 4;
   WorkerPool pool(options);
+  pool.Start();
   Gate gate;
   auto blocking = [&](WorkerState&) { gate.Wait(); };
   int queued = 0;
@@ -216,6 +221,40 @@ TEST(WorkerPoolTest, WithoutSheddingThePoolIsNeverOverloaded) {
   EXPECT_FALSE(pool.overloaded());
   gate.Open();
   pool.Stop();
+}
+
+// The server builds its service after the pool and starts the threads last, so that no worker
+// runs before the state its tasks read exists; calls that arrive in between wait in the queue.
+TEST(WorkerPoolTest, TasksQueuedBeforeStartRunOnceStarted) {
+  WorkerPoolOptions options;
+  options.workers = 2;
+  options.queue_capacity = 4;
+  WorkerPool pool(options);
+  EXPECT_EQ(pool.workers(), 2);
+  std::atomic<int> ran{0};
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_EQ(pool.TrySubmit([&](WorkerState&) { ++ran; }), Admission::kQueued);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_EQ(ran, 0);
+  EXPECT_EQ(pool.queue_depth(), 3);
+  pool.Start();
+  pool.Start();  // a second call does nothing
+  for (int i = 0; i < 2000 && ran < 3; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  EXPECT_EQ(ran, 3);
+  pool.Stop();
+}
+
+TEST(WorkerPoolTest, StopBeforeStartStillRunsWhatWasQueued) {
+  WorkerPoolOptions options;
+  options.workers = 1;
+  WorkerPool pool(options);
+  std::atomic<int> ran{0};
+  ASSERT_EQ(pool.TrySubmit([&](WorkerState&) { ++ran; }), Admission::kQueued);
+  pool.Stop();
+  EXPECT_EQ(ran, 1);
+  EXPECT_EQ(pool.TrySubmit([&](WorkerState&) { ++ran; }), Admission::kStopping);
 }
 
 }  // namespace

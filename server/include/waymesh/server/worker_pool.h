@@ -51,7 +51,8 @@ class WorkerPool {
   // Runs on a worker thread with that worker's private state.
   using Task = absl::AnyInvocable<void(WorkerState&) &&>;
 
-  // Starts the worker threads.
+  // Threads start only in Start(), so that the owner can first build everything its tasks
+  // read: a thread started earlier would read that state without a happens-before edge.
   explicit WorkerPool(WorkerPoolOptions options);
   // Stop()s.
   ~WorkerPool();
@@ -62,12 +63,15 @@ class WorkerPool {
   // task is then destroyed without running: the caller answers the call itself, and the
   // result says why, without another look at the pool's lock).
   Admission TrySubmit(Task task);
-  // Refuses new tasks, runs every task already queued, joins the threads. Idempotent.
+  // Starts the worker threads (once; later calls do nothing). Tasks queued before wait for it.
+  void Start();
+  // Refuses new tasks, runs every task already queued (starting the threads if Start() was
+  // never called), joins the threads. Idempotent.
   void Stop();
 
   // Tasks waiting (not yet picked up by a worker).
   int64_t queue_depth() const;
-  int workers() const { return static_cast<int>(threads_.size()); }
+  int workers() const { return static_cast<int>(worker_count_); }
   int queue_capacity() const { return options_.queue_capacity; }
   // Whether an overload episode is going on (always false with overload shedding off).
   bool overloaded() const;
@@ -86,6 +90,7 @@ class WorkerPool {
   Admission Admit(Task& task, absl::Time now);
 
   const WorkerPoolOptions options_;
+  const size_t worker_count_;  // threads_.size() once started; workers read this, never threads_
   mutable std::mutex mu_;
   std::condition_variable ready_;
   std::vector<Task> ring_;  // fixed capacity; [head_, head_ + size_) modulo capacity
