@@ -53,7 +53,7 @@ absl::StatusOr<wb::SceneResult> Measure(const wb::Scene& scene, int repeat, Make
     auto engine = make();
     if (!engine.ok()) return engine.status();
     absl::StatusOr<wb::SceneResult> r =
-        wb::RunScene(**engine, scene.scenario, scene.map.map, options);
+        wb::RunScene(**engine, scene.scenario, scene.map.map, scene.gate, options);
     if (!r.ok()) return r.status();
     runs.push_back(*std::move(r));
     if (i == 0) options.quality_every = 0;  // judged once: every run behaves the same
@@ -92,7 +92,7 @@ absl::StatusOr<wb::SceneReport> Compare(const wb::Scene& scene,
       wb::DetourMesh::Build(*scene.map.map, wb::DetourConversion{});
   if (!mesh.ok()) return mesh.status();
   absl::StatusOr<wb::SceneResult> d = Measure(scene, repeat, [&] {
-    return wb::DetourCrowdEngine::Create((*mesh)->nav_mesh(), int(scene.scenario.agents.size()),
+    return wb::DetourCrowdEngine::Create((*mesh)->mutable_nav_mesh(), int(scene.scenario.agents.size()),
                                          MaxRadius(scene.scenario));
   });
   if (!d.ok()) return d.status();
@@ -106,13 +106,13 @@ int main(int argc, char** argv) {
   CLI::App app{
       "Waymesh crowd vs DetourCrowd: time per agent-tick, overlaps, wall penetrations "
       "and arrivals on the same maps and scenarios"};
-  std::vector<std::string> names{"circle", "corridor", "door", "town"};
+  std::vector<std::string> names{"circle", "corridor", "door", "gate", "town"};
   wb::SceneOptions options;
   std::string write_dir;
   waymesh::crowd::CrowdOptions crowd_options;
   int repeat = 3;
   bool waymesh_only = false;
-  app.add_option("--scenes", names, "Scenes to run: circle, corridor, door, town")
+  app.add_option("--scenes", names, "Scenes to run: circle, corridor, door, gate, town")
       ->delimiter(',')
       ->capture_default_str();
   app.add_option("--circle-agents", options.circle_agents)->capture_default_str();

@@ -41,6 +41,8 @@ class DetourMesh {
                                                            const DetourConversion& conversion);
 
   const dtNavMesh* nav_mesh() const { return mesh_.get(); }
+  // For what edits a built mesh (DetourCrowd's gate closing sets polygon flags).
+  dtNavMesh* mutable_nav_mesh() { return mesh_.get(); }
   const DetourMeshStats& stats() const { return stats_; }
 
  private:

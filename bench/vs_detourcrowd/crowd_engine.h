@@ -3,10 +3,13 @@
 // by dt and report positions. One implementation drives Waymesh's crowd, one DetourCrowd.
 
 #include <cstdint>
+#include <memory>
 #include <string_view>
 #include <vector>
 
 #include "absl/status/status.h"
+#include "waymesh/core/nav_map.h"
+#include "waymesh/core/obstacles/obstacle.h"
 #include "waymesh/core/vec3.h"
 #include "waymesh/crowd_scenario/crowd_scenario.h"
 
@@ -29,6 +32,9 @@ class CrowdEngine {
   virtual absl::Status Step(float dt) = 0;
   // Every agent's position, by index.
   virtual void Positions(std::vector<EngineAgent>* out) = 0;
+  // A gate closes: the block obstacle `gate` now stands on the map (`carved`: the map with it
+  // carved in, for engines that can carve), also on agents standing in it.
+  virtual absl::Status CloseGate(const Obstacle& gate, std::shared_ptr<const NavMap> carved) = 0;
 };
 
 }  // namespace waymesh::bench

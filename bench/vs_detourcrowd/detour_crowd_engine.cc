@@ -2,11 +2,16 @@
 
 #include <DetourNavMeshQuery.h>
 
+#include <cmath>
+#include <variant>
+
 #include "absl/strings/str_format.h"
 
 namespace waymesh::bench {
 namespace {
 
+// The polygon flag of a closed gate; the crowd's filter excludes it once a gate closes.
+constexpr unsigned short kGateClosedFlag = 0x8000;
 // Slot of the avoidance preset every agent uses.
 constexpr unsigned char kHighQualityPreset = 3;
 // Agent height handed to Detour (metres; it only matters for the neighbour query's height).
@@ -20,14 +25,13 @@ constexpr float kSeparationWeight = 2.0f;
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<DetourCrowdEngine>> DetourCrowdEngine::Create(const dtNavMesh* mesh,
+absl::StatusOr<std::unique_ptr<DetourCrowdEngine>> DetourCrowdEngine::Create(dtNavMesh* mesh,
                                                                              int max_agents,
                                                                              float max_radius) {
   std::unique_ptr<DetourCrowdEngine> engine(new DetourCrowdEngine());
+  engine->mesh_ = mesh;
   engine->crowd_.reset(dtAllocCrowd());
-  // dtCrowd::init takes a mutable mesh but never changes it.
-  if (!engine->crowd_ ||
-      !engine->crowd_->init(max_agents, max_radius, const_cast<dtNavMesh*>(mesh))) {
+  if (!engine->crowd_ || !engine->crowd_->init(max_agents, max_radius, mesh)) {
     return absl::ResourceExhaustedError(
         absl::StrFormat("dtCrowd::init failed for %d agents", max_agents));
   }
@@ -39,6 +43,50 @@ absl::StatusOr<std::unique_ptr<DetourCrowdEngine>> DetourCrowdEngine::Create(con
   params.adaptiveDepth = 3;
   engine->crowd_->setObstacleAvoidanceParams(kHighQualityPreset, &params);
   return engine;
+}
+
+DetourCrowdEngine::~DetourCrowdEngine() {
+  for (const dtPolyRef ref : gate_polys_) {
+    unsigned short flags = 0;
+    if (dtStatusSucceed(mesh_->getPolyFlags(ref, &flags))) {
+      mesh_->setPolyFlags(ref, flags & ~kGateClosedFlag);
+    }
+  }
+}
+
+absl::Status DetourCrowdEngine::CloseGate(const Obstacle& gate,
+                                          std::shared_ptr<const NavMap> /*carved*/) {
+  const auto* box = std::get_if<BoxShape>(&gate.shape);
+  if (box == nullptr || box->yaw_deg != 0) {
+    return absl::InvalidArgumentError("the Detour gate is an axis-aligned box");
+  }
+  const dtNavMesh& mesh = *mesh_;
+  for (int t = 0; t < mesh.getMaxTiles(); ++t) {
+    const dtMeshTile* tile = mesh.getTile(t);
+    if (tile == nullptr || tile->header == nullptr) continue;
+    const dtPolyRef base = mesh.getPolyRefBase(tile);
+    for (int p = 0; p < tile->header->polyCount; ++p) {
+      const dtPoly& poly = tile->polys[p];
+      if (poly.getType() != DT_POLYTYPE_GROUND || poly.vertCount == 0) continue;
+      float cx = 0, cz = 0;
+      for (int v = 0; v < poly.vertCount; ++v) {
+        cx += tile->verts[poly.verts[v] * 3];
+        cz += tile->verts[poly.verts[v] * 3 + 2];
+      }
+      cx /= float(poly.vertCount);
+      cz /= float(poly.vertCount);
+      if (std::abs(cx - box->center.x) > box->half_extents.x ||
+          std::abs(cz - box->center.z) > box->half_extents.z) {
+        continue;
+      }
+      const dtPolyRef ref = base | dtPolyRef(p);
+      mesh_->setPolyFlags(ref, poly.flags | kGateClosedFlag);
+      gate_polys_.push_back(ref);
+    }
+  }
+  if (gate_polys_.empty()) return absl::FailedPreconditionError("no Detour polygon in the gate");
+  crowd_->getEditableFilter(0)->setExcludeFlags(kGateClosedFlag);
+  return absl::OkStatus();
 }
 
 absl::Status DetourCrowdEngine::Add(const ScenarioAgent& agent) {

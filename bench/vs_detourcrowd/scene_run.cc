@@ -1,11 +1,14 @@
 #include "vs_detourcrowd/scene_run.h"
 
 #include <algorithm>
+#include <cmath>
+#include <span>
 #include <ctime>
 #include <vector>
 
 #include "absl/strings/str_format.h"
 #include "common/stopwatch.h"
+#include "waymesh/core/obstacles/carve_map.h"
 
 namespace waymesh::bench {
 namespace {
@@ -21,7 +24,15 @@ double ThreadCpuMs() {
 
 absl::StatusOr<SceneResult> RunScene(CrowdEngine& engine, const CrowdScenario& scenario,
                                      std::shared_ptr<const NavMap> map,
+                                     const std::optional<GateClosing>& gate,
                                      const SceneRunOptions& options) {
+  std::shared_ptr<const NavMap> gated;
+  if (gate) {
+    absl::StatusOr<std::shared_ptr<const NavMap>> carved =
+        CarveMap(map, std::span<const Obstacle>(&gate->gate, 1));
+    if (!carved.ok()) return carved.status();
+    gated = *std::move(carved);
+  }
   if (!scenario.events.empty()) {
     return absl::InvalidArgumentError("the crowd comparison runs routes only, not events");
   }
@@ -46,7 +57,13 @@ absl::StatusOr<SceneResult> RunScene(CrowdEngine& engine, const CrowdScenario& s
   std::vector<double> tick_ms;
   double cpu_ms = 0;
   std::vector<EngineAgent> agents;
+  const uint64_t gate_tick =
+      gate ? uint64_t(std::ceil(gate->at_s * scenario.tick_hz)) : ~uint64_t{0};
   for (uint64_t tick = 1; tick <= scenario.ticks(); ++tick) {
+    if (tick == gate_tick) {
+      if (absl::Status s = engine.CloseGate(gate->gate, gated); !s.ok()) return s;
+      meter.SetMap(gated);
+    }
     const double cpu0 = ThreadCpuMs();
     const Stopwatch watch;
     if (absl::Status s = engine.Step(dt); !s.ok()) return s;

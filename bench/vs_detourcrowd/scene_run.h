@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -15,6 +16,12 @@
 #include "waymesh/crowd_scenario/crowd_scenario.h"
 
 namespace waymesh::bench {
+
+// A block obstacle that appears `at_s` seconds into the run.
+struct GateClosing {
+  double at_s = 0;
+  Obstacle gate;
+};
 
 struct SceneRunOptions {
   // An agent has reached a route point within this distance (metres, plan view).
@@ -39,8 +46,11 @@ struct SceneResult {
   double mean_arrival_s = 0;  // over the arrived
 };
 
+// With `gate`, the gate closes on the engine at its time, and from then on positions are judged
+// on the map with the gate carved in: an agent left inside the gate is off the surface.
 absl::StatusOr<SceneResult> RunScene(CrowdEngine& engine, const CrowdScenario& scenario,
                                      std::shared_ptr<const NavMap> map,
+                                     const std::optional<GateClosing>& gate,
                                      const SceneRunOptions& options);
 
 }  // namespace waymesh::bench

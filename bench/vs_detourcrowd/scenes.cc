@@ -19,6 +19,10 @@ constexpr int kCorridorLanes = 2;  // per group: the two groups fit side by side
 constexpr float kDoorRoom = 20.0f;
 constexpr float kDoorWidth = 2.0f;
 constexpr float kDoorWall = 0.5f;
+// The gate shuts the door (its whole strip through the wall) this far into the run, when the
+// crowd is in the doorway; the agents left behind cannot pass any more.
+constexpr double kGateClosesAt = 12;
+constexpr double kGateRun = 30;
 constexpr int kTownLegs = 3;
 constexpr float kTownLegDistance = 40.0f;
 constexpr double kShortRun = 40;
@@ -52,6 +56,17 @@ absl::StatusOr<Scene> BuildScene(const std::string& name, const SceneOptions& o)
     return Arena(name, DoorArena(kDoorRoom, kDoorWidth, kDoorWall),
                  DoorScenario(o.door_agents, kDoorRoom, kDoorWall, agents));
   }
+  if (name == "gate") {
+    agents.duration_s = kGateRun;
+    absl::StatusOr<Scene> scene = Arena(name, DoorArena(kDoorRoom, kDoorWidth, kDoorWall),
+                                        DoorScenario(o.gate_agents, kDoorRoom, kDoorWall, agents));
+    if (!scene.ok()) return scene;
+    Obstacle gate;
+    gate.id = "gate";
+    gate.shape = BoxShape{{0, 0, 0}, {kDoorWall / 2, 2.0f, kDoorWidth / 2}, 0};
+    scene->gate = GateClosing{kGateClosesAt, std::move(gate)};
+    return scene;
+  }
   if (name == "town") {
     std::cerr << "[town] building the " << o.town_size << " m demo town\n";
     DemoWorldOptions demo;
@@ -67,7 +82,7 @@ absl::StatusOr<Scene> BuildScene(const std::string& name, const SceneOptions& o)
     return Scene{name, *std::move(map), *std::move(scenario), o.town_quality_every};
   }
   return absl::InvalidArgumentError(
-      absl::StrCat("unknown scene \"", name, "\" (circle, corridor, door, town)"));
+      absl::StrCat("unknown scene \"", name, "\" (circle, corridor, door, gate, town)"));
 }
 
 }  // namespace

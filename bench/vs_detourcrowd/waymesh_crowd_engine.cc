@@ -28,6 +28,11 @@ absl::Status WaymeshCrowdEngine::SetTarget(uint32_t index, Vec3 target) {
 
 absl::Status WaymeshCrowdEngine::Step(float dt) { return crowd_.Step(dt, runner_); }
 
+absl::Status WaymeshCrowdEngine::CloseGate(const Obstacle& /*gate*/,
+                                           std::shared_ptr<const NavMap> carved) {
+  return crowd_.SetMap(std::move(carved));
+}
+
 void WaymeshCrowdEngine::Positions(std::vector<EngineAgent>* out) {
   if (index_of_rank_.size() != ids_.size()) {
     // Snapshot lists agents by id: map its order back to the order of adding.

@@ -20,6 +20,8 @@ class WaymeshCrowdEngine final : public CrowdEngine {
   absl::Status SetTarget(uint32_t index, Vec3 target) override;
   absl::Status Step(float dt) override;
   void Positions(std::vector<EngineAgent>* out) override;
+  // Moves the crowd onto the carved map: agents inside the gate go to the nearest free point.
+  absl::Status CloseGate(const Obstacle& gate, std::shared_ptr<const NavMap> carved) override;
 
  private:
   explicit WaymeshCrowdEngine(crowd::Crowd crowd) : crowd_(std::move(crowd)) {}

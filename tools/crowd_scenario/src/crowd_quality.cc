@@ -30,6 +30,8 @@ float SegmentDistanceXZ(Vec3 a, Vec3 b, Vec3 p) {
 
 CrowdQualityMeter::CrowdQualityMeter(std::shared_ptr<const NavMap> map) : query_(std::move(map)) {}
 
+void CrowdQualityMeter::SetMap(std::shared_ptr<const NavMap> map) { query_ = NavQuery(std::move(map)); }
+
 void CrowdQualityMeter::AddTick(std::span<const MeteredAgent> agents) {
   quality_.agent_ticks += agents.size();
   CountOverlaps(agents);

@@ -43,6 +43,8 @@ class CrowdQualityMeter {
 
   // Adds one tick's agents.
   void AddTick(std::span<const MeteredAgent> agents);
+  // Judges the ticks from now on against `map` (a version of the map an obstacle changed).
+  void SetMap(std::shared_ptr<const NavMap> map);
   const CrowdQuality& quality() const { return quality_; }
 
  private:
