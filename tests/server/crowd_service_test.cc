@@ -4,10 +4,12 @@
 // first on a served map; limits name their flags; the server ticks at the rate asked; a drain
 // ends sessions UNAVAILABLE so their callers replay elsewhere; the metrics count it all.
 
+#include <atomic>
 #include <map>
 #include <optional>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "error_details.h"
@@ -384,6 +386,57 @@ TEST_F(CrowdServiceTest, ADrainEndsSessionsUnavailableSoCallersReplayElsewhere) 
   auto handled = run_crowd;
   handled.emplace_back("grpc_code", "Unavailable");
   EXPECT_EQ(Metric(*server_, "grpc_server_handled_total", handled), 1.0);
+}
+
+// One worker, and a caller stepping a crowd as fast as it can: each step is one task in the
+// same queue as queries, so FindPath calls keep being answered in between.
+TEST_F(CrowdServiceTest, ABusySessionDoesNotStarveQueries) {
+  server::ServerConfig config = TestConfig(maps_.path());
+  config.workers = 1;
+  std::unique_ptr<server::NavigationServer> one = StartServer(config);
+  ASSERT_NE(one, nullptr);
+  auto channel = Dial(*one);
+  auto crowd_stub = v1::CrowdService::NewStub(channel);
+  auto nav = v1::NavigationService::NewStub(channel);
+  NavQuery q(Town().map);
+  const QueryFilter filter(Town().map->info());
+  std::mt19937 rng(5);
+
+  CrowdStream stream(*crowd_stub);
+  ASSERT_TRUE(stream.Send(Open()));
+  ASSERT_TRUE(stream.Read().has_value());
+  for (uint32_t id = 1; id <= 200; ++id) {
+    auto p = q.RandomPoint(filter, rng);
+    ASSERT_TRUE(p.ok() && p->has_value());
+    auto goal = q.RandomPoint(filter, rng);
+    ASSERT_TRUE(goal.ok() && goal->has_value());
+    ASSERT_TRUE(stream.Send(Add(id, id, (*p)->pos)));
+    ASSERT_TRUE(stream.Send(Target(1000 + id, id, (*goal)->pos)));
+  }
+  std::atomic<bool> stop{false};
+  std::atomic<int> ticks{0};
+  std::thread stepper([&] {
+    for (uint64_t seq = 5000; !stop; ++seq) {
+      if (!stream.Send(Step(seq))) return;
+      std::optional<v1::RunCrowdResponse> e;
+      while ((e = stream.Read()) && !e->has_tick()) {
+      }
+      if (!e) return;
+      ++ticks;
+    }
+  });
+  while (ticks < 3) absl::SleepFor(absl::Milliseconds(5));
+  for (int i = 0; i < 10; ++i) {
+    v1::FindPathResponse response;
+    const grpc::Status s = Unary(*nav, &NavigationStub::FindPath, BankToBankRequest(), &response);
+    EXPECT_TRUE(s.ok()) << s.error_message();
+    EXPECT_EQ(response.status(), v1::PATH_STATUS_COMPLETE);
+  }
+  const int ticks_during_queries = ticks;
+  stop = true;
+  stepper.join();
+  EXPECT_TRUE(stream.Close().ok());
+  EXPECT_GE(ticks_during_queries, 3);
 }
 
 TEST_F(CrowdServiceTest, ACancelledStreamFreesItsSession) {
