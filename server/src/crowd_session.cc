@@ -21,6 +21,10 @@ v1::RunCrowdResponse CommandFailed(uint64_t seq, const absl::Status& status) {
   return event;
 }
 
+absl::Status CancelledByCaller() {
+  return WithReason(absl::CancelledError("the caller cancelled the stream"), reason::kCancelled);
+}
+
 absl::Status NotOpenYet() {
   return absl::FailedPreconditionError(
       "the first command of a RunCrowd stream must be `open` (map, layer, mode, tick rate)");
@@ -29,7 +33,7 @@ absl::Status NotOpenYet() {
 }  // namespace
 
 CrowdSession::CrowdSession(const CrowdSessionEnv& env, grpc::CallbackServerContext* ctx)
-    : env_(env), start_(absl::Now()) {
+    : env_(env), ctx_(ctx), start_(absl::Now()) {
   env_.metrics->RpcStarted(RpcMethod::kRunCrowd);
   StreamOps ops;
   {
@@ -102,7 +106,12 @@ void CrowdSession::OnReadDone(bool ok) {
     reading_ = false;
     if (!ok) {
       reads_done_ = true;
-      MaybeFinishLocked(ops);
+      // A cancelled call may end its reads before OnCancel runs: it ends CANCELLED, not OK.
+      if (ctx_->IsCancelled()) {
+        EndLocked(CancelledByCaller(), ops);
+      } else {
+        MaybeFinishLocked(ops);
+      }
     } else if (!end_) {
       env_.metrics->StreamMessageReceived(RpcMethod::kRunCrowd);
       v1::RunCrowdRequest command;
@@ -141,9 +150,7 @@ void CrowdSession::OnWriteDone(bool ok) {
   Start(ops);
 }
 
-void CrowdSession::OnCancel() {
-  End(WithReason(absl::CancelledError("the caller cancelled the stream"), reason::kCancelled));
-}
+void CrowdSession::OnCancel() { End(CancelledByCaller()); }
 
 void CrowdSession::OnDone() {
   env_.sessions->Remove(this);  // no tick reaches the session after this

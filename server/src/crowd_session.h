@@ -106,6 +106,7 @@ class CrowdSession final : public grpc::ServerBidiReactor<grpc::ByteBuffer, grpc
   void CountAgents();
 
   const CrowdSessionEnv env_;
+  grpc::CallbackServerContext* const ctx_;
   const absl::Time start_;
   grpc::ByteBuffer in_;
 

@@ -455,6 +455,13 @@ TEST_F(CrowdServiceTest, ACancelledStreamFreesItsSession) {
   }
   EXPECT_EQ(Metric(*server_, "waymesh_crowd_sessions"), 0.0);
   EXPECT_EQ(Metric(*server_, "waymesh_crowd_agents"), 0.0);
+  // Counted as cancelled, whichever of its reads' end and the cancellation the server saw first.
+  EXPECT_EQ(Metric(*server_, "grpc_server_handled_total",
+                   {{"grpc_method", "RunCrowd"}, {"grpc_code", "Canceled"}}),
+            1.0);
+  EXPECT_EQ(Metric(*server_, "grpc_server_handled_total",
+                   {{"grpc_method", "RunCrowd"}, {"grpc_code", "OK"}}),
+            0.0);
 }
 
 }  // namespace
