@@ -21,11 +21,13 @@ type crowdFlags struct {
 
 func (o *crowdFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&o.agents, "agents", 6, "agents in the crowd, ids 1..N (at most 64)")
-	fs.Float64Var(&o.spacing, "spacing", 1.5, "metres between the agents' spawn points, rows of 3 behind --start")
+	fs.Float64Var(&o.spacing, "spacing", 1.5,
+		"metres between the agents' spawn points, rows of 3 behind --start")
 	fs.Float64Var(&o.radius, "radius", 0.5, "each agent's radius, metres")
 	fs.Float64Var(&o.maxSpeed, "max-speed", 3.5, "each agent's top speed, m/s")
 	fs.Float64Var(&o.dt, "dt", 0.05, "seconds each step advances the crowd")
-	fs.IntVar(&o.breakAfter, "break-after", 40, "cancel the stream after this many ticks (a lost replica); 0 = never")
+	fs.IntVar(&o.breakAfter, "break-after", 40,
+		"cancel the stream after this many ticks (a lost replica); 0 = never")
 	fs.IntVar(&o.maxTicks, "max-ticks", 600, "tick budget: stop stepping after this many ticks")
 	fs.IntVar(&o.reportEvery, "report-every", 20, "print the state counts every this many ticks")
 	fs.StringVar(&o.mode, "mode", "orca", "avoidance: orca or circling")

@@ -62,9 +62,16 @@ func (c *crowdSession) start() error { return c.reopen() }
 
 // add puts an agent into the crowd at the surface point nearest position.
 func (c *crowdSession) add(id uint32, position *pb.Vec3, params *pb.CrowdAgentParams) {
-	c.agents[id] = &crowdAgent{id: id, params: params, position: position}
-	c.send(fmt.Sprintf("add_agent id=%d", id), &pb.RunCrowdRequest{Command: &pb.RunCrowdRequest_AddAgent{
-		AddAgent: &pb.AddCrowdAgent{Id: id, Position: position, Params: params}}})
+	agent := &crowdAgent{id: id, params: params, position: position}
+	c.agents[id] = agent
+	c.sendAdd(agent)
+}
+
+// sendAdd sends the command that adds agent at its position with its params.
+func (c *crowdSession) sendAdd(agent *crowdAgent) {
+	c.send(fmt.Sprintf("add_agent id=%d", agent.id), &pb.RunCrowdRequest{
+		Command: &pb.RunCrowdRequest_AddAgent{AddAgent: &pb.AddCrowdAgent{
+			Id: agent.id, Position: agent.position, Params: agent.params}}})
 }
 
 // setGoal sends the agent to target's goal and remembers it for a replay.
@@ -200,8 +207,7 @@ func (c *crowdSession) reopen() error {
 		fmt.Printf("replay: stream=%d id=%d at=%s state=%s %s goal=%s\n", c.streams, id,
 			point(agent.position), stateName(agent.state), paramsText(agent.params),
 			goalText(agent.goal))
-		c.send(fmt.Sprintf("add_agent id=%d", id), &pb.RunCrowdRequest{Command: &pb.RunCrowdRequest_AddAgent{
-			AddAgent: &pb.AddCrowdAgent{Id: id, Position: agent.position, Params: agent.params}}})
+		c.sendAdd(agent)
 		if agent.goal != nil {
 			c.send(fmt.Sprintf("set_target id=%d", id),
 				&pb.RunCrowdRequest{Command: &pb.RunCrowdRequest_SetTarget{SetTarget: agent.goal}})
@@ -324,7 +330,8 @@ func (s *crowdStream) next(timeout time.Duration) (*pb.RunCrowdResponse, error) 
 	case event := <-s.events:
 		return event.response, event.err
 	case <-timer.C:
-		return nil, status.Errorf(codes.DeadlineExceeded, "no answer on the crowd stream within %v", timeout)
+		return nil, status.Errorf(codes.DeadlineExceeded, "no answer on the crowd stream within %v",
+			timeout)
 	}
 }
 
@@ -358,7 +365,8 @@ func stateName(state pb.CrowdAgentState) string {
 }
 
 func paramsText(p *pb.CrowdAgentParams) string {
-	return fmt.Sprintf("radius=%s max_speed=%s", twoDecimals(p.GetRadius()), twoDecimals(p.GetMaxSpeed()))
+	return fmt.Sprintf("radius=%s max_speed=%s", twoDecimals(p.GetRadius()),
+		twoDecimals(p.GetMaxSpeed()))
 }
 
 // goalText prints what an agent walks to.

@@ -91,12 +91,21 @@ final class CrowdSession {
 
   /** Puts an agent into the crowd at the surface point nearest position. */
   void add(int id, Vec3 position, CrowdAgentParams params) {
-    agents.put(id, new Agent(id, position, params));
+    Agent agent = new Agent(id, position, params);
+    agents.put(id, agent);
+    sendAdd(agent);
+  }
+
+  /** Sends the command that adds the agent at its position with its params. */
+  private void sendAdd(Agent agent) {
     send(
-        "add_agent id=" + id,
+        "add_agent id=" + agent.id,
         RunCrowdRequest.newBuilder()
             .setAddAgent(
-                AddCrowdAgent.newBuilder().setId(id).setPosition(position).setParams(params)));
+                AddCrowdAgent.newBuilder()
+                    .setId(agent.id)
+                    .setPosition(agent.position)
+                    .setParams(agent.params)));
   }
 
   /** Sends the agent to the target's goal and remembers it for a replay. */
@@ -143,7 +152,9 @@ final class CrowdSession {
           reopen();
         }
         long stepSeq =
-            send("step", RunCrowdRequest.newBuilder().setStep(StepCrowd.newBuilder().setDtSeconds(dt)));
+            send(
+                "step",
+                RunCrowdRequest.newBuilder().setStep(StepCrowd.newBuilder().setDtSeconds(dt)));
         CrowdTick tick = awaitTick(stepSeq);
         ticks++;
         record(tick);
@@ -234,14 +245,7 @@ final class CrowdSession {
           stateName(agent.state),
           paramsText(agent.params),
           goalText(agent.goal));
-      send(
-          "add_agent id=" + agent.id,
-          RunCrowdRequest.newBuilder()
-              .setAddAgent(
-                  AddCrowdAgent.newBuilder()
-                      .setId(agent.id)
-                      .setPosition(agent.position)
-                      .setParams(agent.params)));
+      sendAdd(agent);
       if (agent.goal != null) {
         send("set_target id=" + agent.id, RunCrowdRequest.newBuilder().setSetTarget(agent.goal));
       }
