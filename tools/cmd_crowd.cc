@@ -1,5 +1,6 @@
 // `waymesh crowd MAP.wmesh --scenario SCENARIO.json [--out trajectories.csv]
-// [--mode orca|circling]`: runs a crowd scenario headless (docs/crowd.md) and prints a summary:
+// [--mode orca|circling] [--obstacles OBSTACLES.json]`: runs a crowd scenario headless
+// (docs/crowd.md), on the map with the obstacles carved in when given, and prints a summary:
 // agents, ticks, arrivals, overlaps, wall clearance and time per tick.
 
 #include <fstream>
@@ -11,6 +12,7 @@
 #include "cli_options.h"
 #include "commands.h"
 #include "map_arg.h"
+#include "obstacles_arg.h"
 #include "waymesh/core/crowd/chunk_runner.h"
 #include "waymesh/crowd_scenario/crowd_run.h"
 #include "waymesh/crowd_scenario/crowd_scenario.h"
@@ -23,6 +25,7 @@ struct CrowdArgs {
   std::string scenario_path;
   std::string out_path;
   std::string mode;
+  std::string obstacles_path;
 };
 
 void WriteRows(uint64_t tick, const std::vector<crowd::AgentUpdate>& agents, std::string* buf) {
@@ -74,8 +77,11 @@ int RunCrowd(const CrowdArgs& args) {
     std::cerr << "waymesh crowd: " << scenario.status().message() << "\n";
     return kExitUsage;
   }
-  const std::shared_ptr<const NavMap> map = LoadMapArg("crowd", args.map_path);
+  std::shared_ptr<const NavMap> map = LoadMapArg("crowd", args.map_path);
   if (map == nullptr) return kExitFailure;
+  if (int rc = ApplyObstaclesArg("crowd", args.obstacles_path, &map, nullptr); rc != kExitOk) {
+    return rc;
+  }
   absl::StatusOr<std::unique_ptr<CrowdRun>> run = CrowdRun::Start(map, *scenario, options);
   if (!run.ok()) {
     std::cerr << "waymesh crowd: " << args.scenario_path << ": " << run.status().message() << "\n";
@@ -130,6 +136,7 @@ void RegisterCrowd(CLI::App* cmd, int* exit_code) {
                   "tick; tick 0 is the start)");
   cmd->add_option("--mode", args->mode,
                   "avoidance: orca (default) or circling; overrides the scenario's \"mode\"");
+  AddObstaclesOption(cmd, args->obstacles_path);
   cmd->callback([args, exit_code] { *exit_code = RunCrowd(*args); });
 }
 

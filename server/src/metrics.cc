@@ -19,6 +19,7 @@ constexpr std::string_view kMethodNames[kRpcMethodCount] = {
     "Raycast",           "NearestPoint",  "GetMapInfo",         "ListMaps",
     "ValidateMoveBatch", "RaycastBatch",  "FindDistanceToWall", "FindPolygonsInCircle",
     "PutObstacleLayer",  "UpdateObstacleLayer", "DeleteObstacleLayer", "GetObstacleLayer",
+    "RunCrowd",
 };
 
 // Spelled as go-grpc-prometheus spells codes.Code.String(), so dashboards match.
@@ -28,6 +29,9 @@ constexpr std::string_view kCodeNames[kGrpcCodeCount] = {
     "Aborted",  "OutOfRange",      "Unimplemented",    "Internal",          "Unavailable",
     "DataLoss", "Unauthenticated",
 };
+
+// Streams count their messages one by one (StreamMessageReceived / StreamMessageSent).
+bool IsStreaming(RpcMethod method) { return method == RpcMethod::kRunCrowd; }
 
 // Indexed by QueryStatus.
 constexpr std::string_view kPathStatusLabels[] = {
@@ -111,6 +115,7 @@ std::string_view RpcMethodName(RpcMethod method) {
 }
 
 std::string_view RpcServiceName(RpcMethod method) {
+  if (method == RpcMethod::kRunCrowd) return kCrowdServiceName;
   return method >= RpcMethod::kPutObstacleLayer ? kObstacleServiceName : kNavigationServiceName;
 }
 
@@ -162,7 +167,7 @@ void ServerMetrics::RegisterRpcMetrics() {
                          "application-level handled by the server.");
   const std::vector<double> latency_buckets = DefaultLatencyBuckets();
   for (int m = 0; m < kRpcMethodCount; ++m) {
-    const prometheus::Labels labels = {{"grpc_type", "unary"},
+        const prometheus::Labels labels = {{"grpc_type", IsStreaming(RpcMethod(m)) ? "bidi_stream" : "unary"},
                                        {"grpc_service", std::string(RpcServiceName(RpcMethod(m)))},
                                        {"grpc_method", std::string(kMethodNames[m])}};
     RpcSeries& series = rpc_[m];
@@ -264,7 +269,7 @@ void ServerMetrics::RpcStarted(RpcMethod method) {
   const int m = static_cast<int>(method);
   if (m >= kRpcMethodCount) return;
   rpc_[m].started->Increment();
-  rpc_[m].msg_received->Increment();
+  if (!IsStreaming(method)) rpc_[m].msg_received->Increment();
 }
 
 void ServerMetrics::ObserveRpc(RpcMethod method, int grpc_code, double seconds) {
@@ -274,7 +279,17 @@ void ServerMetrics::ObserveRpc(RpcMethod method, int grpc_code, double seconds) 
   RpcSeries& series = rpc_[m];
   series.handled[code]->Increment();
   series.handling_seconds->Observe(seconds);
-  if (code == 0) series.msg_sent->Increment();
+  if (code == 0 && !IsStreaming(method)) series.msg_sent->Increment();
+}
+
+void ServerMetrics::StreamMessageReceived(RpcMethod method) {
+  const int m = static_cast<int>(method);
+  if (m < kRpcMethodCount) rpc_[m].msg_received->Increment();
+}
+
+void ServerMetrics::StreamMessageSent(RpcMethod method) {
+  const int m = static_cast<int>(method);
+  if (m < kRpcMethodCount) rpc_[m].msg_sent->Increment();
 }
 
 void ServerMetrics::RecordPathResult(QueryStatus status) {

@@ -147,16 +147,12 @@ absl::StatusOr<std::shared_ptr<const ServedMap>> NavigationService::CheckedMap(
 template <typename Request>
 absl::StatusOr<std::shared_ptr<const ServedMap>> NavigationService::QueryMap(
     const Request& request) const {
-  absl::StatusOr<std::shared_ptr<const ServedMap>> map =
-      FindMap(request.map_id(), request.agent_type());
   // Map metadata requests name no layer.
   if constexpr (requires { request.obstacles(); }) {
-    if (map.ok() && !request.obstacles().layer().empty()) {
-      return layers_->Resolve(*std::move(map), request.obstacles().layer(),
-                              request.obstacles().version());
-    }
+    return ResolveMap(request.map_id(), request.agent_type(), request.obstacles());
+  } else {
+    return FindMap(request.map_id(), request.agent_type());
   }
-  return map;
 }
 
 template <typename Request, typename Response, typename Check, typename Work>

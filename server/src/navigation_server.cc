@@ -120,6 +120,11 @@ absl::Status NavigationServer::Init(const ServerConfig& config, ServerHooks hook
                                                  metrics_.get(), std::move(service_options));
   obstacle_service_ =
       std::make_unique<ObstacleService>(service_.get(), layers_.get(), metrics_.get());
+  CrowdServiceOptions crowd_options;
+  crowd_options.max_sessions = config.max_crowd_sessions;
+  crowd_options.max_agents = config.max_crowd_agents;
+  crowd_service_ = std::make_unique<CrowdService>(service_.get(), pool_.get(), metrics_.get(),
+                                                  crowd_options);
   // Only now: the workers read the services, the maps and the layers built above.
   pool_->Start();
 
@@ -164,6 +169,7 @@ absl::Status NavigationServer::StartGrpc(const ServerConfig& config) {
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, config.reuse_port ? 1 : 0);
   builder.RegisterService(service_.get());
   builder.RegisterService(obstacle_service_.get());
+  builder.RegisterService(crowd_service_.get());
   builder.SetMaxReceiveMessageSize(config.max_message_bytes);
   builder.SetMaxSendMessageSize(config.max_message_bytes);
   if (config.max_connection_age > absl::ZeroDuration()) {
@@ -214,6 +220,7 @@ void NavigationServer::SetHealth(bool serving) {
     health->SetServingStatus(kOverallHealthService, serving);
     health->SetServingStatus(kNavigationHealthService, serving);
     health->SetServingStatus(kObstacleHealthService, serving);
+    health->SetServingStatus(kCrowdHealthService, serving);
   }
 }
 
@@ -227,6 +234,9 @@ std::string NavigationServer::target() const {
 
 void NavigationServer::BeginDrain() {
   if (service_ != nullptr) service_->StopAdmitting();
+  // Crowd streams last as long as their callers keep them: a drain ends them (UNAVAILABLE,
+  // DRAINING), and their callers replay their agents on another replica.
+  if (crowd_service_ != nullptr) crowd_service_->EndSessions();
   SetHealth(false);
 }
 

@@ -160,6 +160,22 @@ void NavigationService::Finished() {
   if (--in_flight_ == 0) idle_.notify_all();
 }
 
+absl::Status NavigationService::CheckAdmission(const grpc::CallbackServerContext* ctx) const {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!admitting_) return Draining();
+  }
+  return token_.Allows(ctx->client_metadata()) ? absl::OkStatus() : Unauthenticated();
+}
+
+absl::StatusOr<std::shared_ptr<const ServedMap>> NavigationService::ResolveMap(
+    const std::string& map_id, const std::string& agent_type,
+    const v1::ObstacleLayerRef& obstacles) const {
+  absl::StatusOr<std::shared_ptr<const ServedMap>> map = FindMap(map_id, agent_type);
+  if (!map.ok() || obstacles.layer().empty()) return map;
+  return layers_->Resolve(*std::move(map), obstacles.layer(), obstacles.version());
+}
+
 void NavigationService::StopAdmitting() {
   std::lock_guard<std::mutex> lock(mu_);
   admitting_ = false;

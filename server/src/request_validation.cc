@@ -103,6 +103,10 @@ bool IsMapIdChar(char c) {
 
 }  // namespace
 
+absl::Status ValidateQueryFilter(const v1::QueryFilter& filter, absl::string_view field) {
+  return CheckFilter(filter, "", field);
+}
+
 absl::Status ValidateMapId(absl::string_view id, absl::string_view field) {
   if (id.empty()) return Invalid("", field, "is required");
   if (id.size() > kMaxMapIdLength) {

@@ -74,6 +74,10 @@ absl::Status ValidateServerConfig(const ServerConfig& c) {
                absl::StrCat(c.max_prism_vertices, " is not in 3..", kMaxPrismVertices));
   }
   if (c.obstacle_versions_kept == 0) return Bad("obstacle-versions-kept", "must be > 0");
+  if (c.max_crowd_sessions == 0) return Bad("max-crowd-sessions", "must be > 0");
+  if (c.max_crowd_agents == 0 || c.max_crowd_agents > 100000) {
+    return Bad("max-crowd-agents", absl::StrCat(c.max_crowd_agents, " is not in 1..100000"));
+  }
   if (c.max_search_nodes < kMinSearchNodes || c.max_search_nodes > kMaxSearchNodes) {
     return Bad("max-search-nodes", absl::StrCat(c.max_search_nodes, " is not in ", kMinSearchNodes,
                                                 "..", kMaxSearchNodes));

@@ -62,6 +62,12 @@ ABSL_FLAG(uint32_t, max_prism_vertices, 64,
           "Most outline points of one prism obstacle (3..64); more is RESOURCE_EXHAUSTED.");
 ABSL_FLAG(uint32_t, obstacle_versions_kept, 8,
           "Recent versions of each obstacle layer that queries may still name.");
+ABSL_FLAG(uint32_t, max_crowd_sessions, 64,
+          "Most crowd sessions (RunCrowd streams) one replica holds at once; a stream past it "
+          "is refused RESOURCE_EXHAUSTED.");
+ABSL_FLAG(uint32_t, max_crowd_agents, 10000,
+          "Most agents in one crowd session (at most 100000); an add past it is "
+          "RESOURCE_EXHAUSTED.");
 ABSL_FLAG(uint32_t, max_search_nodes, 65536,
           "Most polygons one path search may visit; requests may ask for fewer.");
 ABSL_FLAG(int, max_message_bytes, 4 << 20, "Largest request or response message (bytes).");
@@ -134,6 +140,8 @@ absl::StatusOr<ServerConfig> ServerConfigFromFlags() {
   c.max_obstacle_layers_per_map = absl::GetFlag(FLAGS_max_obstacle_layers_per_map);
   c.max_prism_vertices = absl::GetFlag(FLAGS_max_prism_vertices);
   c.obstacle_versions_kept = absl::GetFlag(FLAGS_obstacle_versions_kept);
+  c.max_crowd_sessions = absl::GetFlag(FLAGS_max_crowd_sessions);
+  c.max_crowd_agents = absl::GetFlag(FLAGS_max_crowd_agents);
   c.max_message_bytes = absl::GetFlag(FLAGS_max_message_bytes);
   c.tls_cert = absl::GetFlag(FLAGS_tls_cert);
   c.tls_key = absl::GetFlag(FLAGS_tls_key);

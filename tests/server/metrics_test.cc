@@ -62,11 +62,14 @@ TEST(ServerMetricsTest, ExportsEveryMethodAndCodeAtZeroBeforeTheFirstCall) {
   const Exposition e = Scrape(*metrics);
   for (int m = 0; m < kRpcMethodCount; ++m) {
     const std::string method(RpcMethodName(static_cast<RpcMethod>(m)));
+    const bool stream = static_cast<RpcMethod>(m) == RpcMethod::kRunCrowd;
+    const std::string service = stream ? "waymesh.v1.CrowdService"
+                                : m < static_cast<int>(RpcMethod::kPutObstacleLayer)
+                                    ? "waymesh.v1.NavigationService"
+                                    : "waymesh.v1.ObstacleService";
     const std::vector<std::pair<std::string, std::string>> labels = {
-        {"grpc_type", "unary"},
-        {"grpc_service", m < static_cast<int>(RpcMethod::kPutObstacleLayer)
-                             ? "waymesh.v1.NavigationService"
-                             : "waymesh.v1.ObstacleService"},
+        {"grpc_type", stream ? "bidi_stream" : "unary"},
+        {"grpc_service", service},
         {"grpc_method", method}};
     EXPECT_EQ(FindSample(e, "grpc_server_started_total", labels), 0.0) << method;
     EXPECT_EQ(FindSample(e, "grpc_server_handling_seconds_count", labels), 0.0) << method;

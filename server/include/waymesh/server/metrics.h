@@ -29,6 +29,7 @@ namespace waymesh::server {
 // Full gRPC service name, the grpc_service label of every RPC metric.
 inline constexpr std::string_view kNavigationServiceName = "waymesh.v1.NavigationService";
 inline constexpr std::string_view kObstacleServiceName = "waymesh.v1.ObstacleService";
+inline constexpr std::string_view kCrowdServiceName = "waymesh.v1.CrowdService";
 
 // The RPCs of waymesh.v1.NavigationService (all unary), the grpc_method label.
 enum class RpcMethod : uint8_t {
@@ -48,8 +49,9 @@ enum class RpcMethod : uint8_t {
   kUpdateObstacleLayer,
   kDeleteObstacleLayer,
   kGetObstacleLayer,
+  kRunCrowd,  // CrowdService: a bidirectional stream
 };
-inline constexpr int kRpcMethodCount = 16;
+inline constexpr int kRpcMethodCount = 17;
 
 // Method name as in the proto ("FindPath").
 std::string_view RpcMethodName(RpcMethod method);
@@ -123,6 +125,10 @@ class ServerMetrics {
   // A call finished with `grpc_code` after `seconds` (grpc_server_handled_total,
   // grpc_server_handling_seconds, and grpc_server_msg_sent_total when the code is OK).
   void ObserveRpc(RpcMethod method, int grpc_code, double seconds);
+  // One more message of a stream received or sent (grpc_server_msg_received_total /
+  // grpc_server_msg_sent_total; unary calls count theirs in RpcStarted and ObserveRpc).
+  void StreamMessageReceived(RpcMethod method);
+  void StreamMessageSent(RpcMethod method);
 
   // One FindPath search finished with `status` (waymesh_path_results_total{status}).
   void RecordPathResult(QueryStatus status);

@@ -12,6 +12,7 @@
 #include "absl/time/time.h"
 #include "grpcpp/generic/async_generic_service.h"
 #include "grpcpp/grpcpp.h"
+#include "waymesh/server/crowd_service.h"
 #include "waymesh/server/map_registry.h"
 #include "waymesh/server/metrics.h"
 #include "waymesh/server/metrics_http_server.h"
@@ -27,6 +28,7 @@ namespace waymesh::server {
 inline constexpr char kOverallHealthService[] = "";
 inline constexpr char kNavigationHealthService[] = "waymesh.v1.NavigationService";
 inline constexpr char kObstacleHealthService[] = "waymesh.v1.ObstacleService";
+inline constexpr char kCrowdHealthService[] = "waymesh.v1.CrowdService";
 
 // Seams for tests; production leaves them empty.
 struct ServerHooks {
@@ -81,6 +83,7 @@ class NavigationServer {
   std::unique_ptr<ObstacleLayers> layers_;
   std::unique_ptr<NavigationService> service_;
   std::unique_ptr<ObstacleService> obstacle_service_;
+  std::unique_ptr<CrowdService> crowd_service_;
   std::unique_ptr<grpc::Server> grpc_;
   std::unique_ptr<grpc::Server> health_grpc_;  // --health-port: grpc.health.v1 only, plaintext
   std::unique_ptr<grpc::CallbackGenericService> health_fallback_;  // UNIMPLEMENTED for the rest

@@ -123,6 +123,15 @@ class NavigationService final : public RawNavigationService {
   absl::StatusOr<std::shared_ptr<const ServedMap>> FindMap(const std::string& map_id,
                                                            const std::string& agent_type) const;
 
+  // What a streaming service of this server (CrowdService) asks before it opens a stream: the
+  // status to refuse it with (draining, bad bearer token), or OK.
+  absl::Status CheckAdmission(const grpc::CallbackServerContext* ctx) const;
+  // The served map, at one version of one obstacle layer when `obstacles.layer` is not empty
+  // (FAILED_PRECONDITION with a resync reason when this replica does not hold that version).
+  absl::StatusOr<std::shared_ptr<const ServedMap>> ResolveMap(
+      const std::string& map_id, const std::string& agent_type,
+      const v1::ObstacleLayerRef& obstacles) const;
+
   // From now on new calls fail with UNAVAILABLE; admitted calls run to the end.
   void StopAdmitting();
   // Waits until no admitted call is unfinished, or `deadline`; true when idle.

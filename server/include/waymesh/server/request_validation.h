@@ -53,6 +53,8 @@ absl::Status ValidateAgentType(absl::string_view agent_type,
 absl::Status ValidateLayerName(absl::string_view layer, absl::string_view field = "layer");
 
 // Per-request checks; field names are relative to the request (a batch prefixes them).
+// A query filter at `field` ("add_agent.params.filter"): area ids and costs, flag bits.
+absl::Status ValidateQueryFilter(const v1::QueryFilter& filter, absl::string_view field);
 absl::Status ValidateFindPath(const v1::FindPathRequest& request);
 // A batch call holds at most kMaxBatchRequests requests.
 absl::Status ValidateBatchSize(int requests);

@@ -47,6 +47,10 @@ struct ServerConfig {
   uint32_t max_obstacle_layers_per_map = 64;
   uint32_t max_prism_vertices = 64;  // at most 64 (kMaxPrismVertices)
   uint32_t obstacle_versions_kept = 8;
+  // Crowd sessions (docs/crowd.md): RunCrowd streams one replica holds at once, and agents in
+  // one session; past them is RESOURCE_EXHAUSTED naming the flag.
+  uint32_t max_crowd_sessions = 64;
+  uint32_t max_crowd_agents = 10000;
 };
 
 // Worker threads after applying the 0 = one-per-CPU default (AvailableCpus: the affinity mask

@@ -1,0 +1,107 @@
+#include "crowd_sessions.h"
+
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "crowd_session.h"
+#include "waymesh/server/error_model.h"
+
+namespace waymesh::server {
+
+CrowdSessions::CrowdSessions(uint32_t max_sessions, CrowdMetrics* metrics)
+    : max_sessions_(max_sessions), metrics_(metrics) {}
+
+CrowdSessions::~CrowdSessions() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  if (ticker_.joinable()) ticker_.join();
+}
+
+absl::Status CrowdSessions::Add(CrowdSession* session, absl::Duration tick_period) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!refusing_.ok()) return refusing_;
+  if (sessions_.size() >= max_sessions_) {
+    metrics_->RecordSessionRefused();
+    return WithReason(absl::ResourceExhaustedError(absl::StrCat(
+                          "this replica holds ", sessions_.size(), " crowd sessions; at most ",
+                          max_sessions_, " (--max-crowd-sessions): open it on another replica")),
+                      "CROWD_SESSION_LIMIT_EXCEEDED", "limit", "max-crowd-sessions");
+  }
+  sessions_[session] = Ticking{tick_period, absl::Now() + tick_period};
+  metrics_->AddSessions(1);
+  if (tick_period > absl::ZeroDuration()) {
+    if (!ticker_.joinable()) ticker_ = std::thread([this] { RunTicker(); });
+    wake_.notify_all();
+  }
+  return absl::OkStatus();
+}
+
+void CrowdSessions::Remove(CrowdSession* session) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (sessions_.erase(session) > 0) metrics_->AddSessions(-1);
+}
+
+void CrowdSessions::EndAll(const absl::Status& status) {
+  // Ending a session may finish its stream, and gRPC may then run OnDone (which Remove()s) on
+  // this very thread: so the sessions are held, and ended outside the lock.
+  std::vector<CrowdSession*> held;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    refusing_ = status;
+    for (const auto& [session, ticking] : sessions_) {
+      session->Hold();
+      held.push_back(session);
+    }
+  }
+  for (CrowdSession* session : held) {
+    session->End(status);
+    session->Release();
+  }
+}
+
+size_t CrowdSessions::size() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return sessions_.size();
+}
+
+absl::Time CrowdSessions::NextDue() const {
+  absl::Time next = absl::InfiniteFuture();
+  for (const auto& [session, ticking] : sessions_) {
+    if (ticking.period > absl::ZeroDuration()) next = std::min(next, ticking.next);
+  }
+  return next;
+}
+
+void CrowdSessions::RunTicker() {
+  std::unique_lock<std::mutex> lock(mu_);
+  while (!stopping_) {
+    const absl::Time due = NextDue();
+    if (due == absl::InfiniteFuture()) {
+      wake_.wait(lock);
+      continue;
+    }
+    if (absl::Now() < due) {
+      wake_.wait_until(lock, absl::ToChronoTime(due));
+      continue;
+    }
+    const absl::Time now = absl::Now();
+    for (auto& [session, ticking] : sessions_) {
+      if (ticking.period <= absl::ZeroDuration() || ticking.next > now) continue;
+      // A ticker that fell behind (a stalled machine) skips the missed ticks instead of
+      // firing them in a burst; they count as overruns.
+      uint32_t missed = 0;
+      ticking.next += ticking.period;
+      while (ticking.next <= now) {
+        ticking.next += ticking.period;
+        ++missed;
+      }
+      session->RequestTick(missed);
+    }
+  }
+}
+
+}  // namespace waymesh::server
