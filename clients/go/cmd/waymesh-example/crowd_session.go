@@ -217,12 +217,14 @@ func (c *crowdSession) reopen() error {
 }
 
 // send numbers a command and sends it on the current stream. A send on a broken stream fails
-// quietly: the step after it finds the break (io.EOF here, the stream's status from Recv).
+// quietly: the step after it finds the break (io.EOF here, the stream's status from Recv). On a
+// stream this client cancelled nothing is sent at all (grpc-go would still write a message
+// passed to Send just after the cancel, and the server would run it).
 func (c *crowdSession) send(what string, request *pb.RunCrowdRequest) uint64 {
 	c.seq++
 	request.Seq = c.seq
 	c.pending[c.seq] = what
-	if c.stream != nil {
+	if c.stream != nil && c.stream.client.Context().Err() == nil {
 		_ = c.stream.client.Send(request)
 	}
 	return c.seq
