@@ -19,6 +19,17 @@
 #     UNKNOWN) and answered after a resync put, an update on the lost layer is refused
 #     (OBSTACLE_LAYER_VERSION_MISMATCH) and resynced; the paths with the box equal `waymesh path
 #     --obstacles` and differ from the one without; the server counts the refusals and the puts;
+#   - crowds (`waymesh-example crowd`, RunCrowd stepped by the client at dt 0.05): 6 agents
+#     spawned behind the west end of the ford path, all sent to its east end (surround: a ring of
+#     slots round it); after 40 ticks the client cancels the stream (a lost replica), finds it
+#     broken (CANCELLED) at the next step, opens a new one and replays every agent at its last
+#     reported position, and steps on: all 6 arrive, no two final positions closer than the sum
+#     of their radii, and removing an unknown agent is command_failed NOT_FOUND with its seq
+#     while the session goes on; a crowd on an unknown map ends NOT_FOUND (MAP_NOT_FOUND); Go
+#     and Java print the same lines; the server counted every stream (RunCrowd started and
+#     handled by code) and every tick the clients saw, and its waymesh_crowd_sessions and
+#     waymesh_crowd_agents gauges are back to 0; over two replicas (below) the crowd, its
+#     streams balanced over both, walks exactly as on one;
 #   - the server exits 0 on SIGTERM.
 # Then, on a throw-away CA made with openssl:
 #   - TLS: a server with --tls-cert/--tls-key for the name waymesh.test answers both clients
@@ -147,14 +158,14 @@ stop_server() {
 
 GO=$TMP/go/bin/waymesh-example
 JAVA=$TMP/java/bin/waymesh-example
-# run LANG NAME EXPECTED_EXIT [obstacles] ARGS...: runs one client (or its obstacles command)
-# against $TARGET; output in $TMP/LANG-NAME.txt.
+# run LANG NAME EXPECTED_EXIT [obstacles|crowd] ARGS...: runs one client (or its obstacles or
+# crowd command) against $TARGET; output in $TMP/LANG-NAME.txt.
 run() {
   local lang=$1 name=$2 want=$3 bin command=()
   shift 3
   [[ $lang == go ]] && bin=$GO || bin=$JAVA
-  if [[ ${1:-} == obstacles ]]; then
-    command=(obstacles)
+  if [[ ${1:-} == obstacles || ${1:-} == crowd ]]; then
+    command=("$1")
     shift
   fi
   timeout 60 "$bin" "${command[@]}" --target="$TARGET" "$@" >"$TMP/$lang-$name.txt" 2>"$TMP/$lang-$name.err"
@@ -384,6 +395,106 @@ for want in 'waymesh_obstacle_resyncs_total 4' "$(handled FindPath FailedPrecond
 done
 
 
+# Crowds: `waymesh-example crowd` runs a caller-stepped crowd (RunCrowd) the way a zone server
+# does: 6 agents spawned in two rows of three behind the west end of the ford path, all sent to
+# its east end (one shared point: they spread on a ring of slots round it), stepped at dt 0.05.
+# After 40 ticks the client cancels the stream, as a lost replica would end it; the next step
+# finds it broken, and the client opens a new stream and replays its agents (each at its last
+# reported position with its params, then its goal) and steps on until all arrive. A remove of an
+# agent it never added is answered command_failed NOT_FOUND with its seq, and the session goes on.
+CROWD_AGENTS=6
+CROWD_ARGS=(--map=town --start="$WEST" --end="$(goal "$FORD")" --agents="$CROWD_AGENTS" --break-after=40 --max-ticks=600)
+# crowd_lines LANG NAME PREFIX: "id x,y,z" of the run's PREFIX lines ("at:", "replay:", "final:").
+crowd_lines() { sed -n "s/^$3 .* id=\([0-9]*\) at=\([-0-9.,]*\) .*/\1 \2/p" "$TMP/$1-$2.txt"; }
+# apart LANG NAME: no two final positions closer (in plan, x-z) than the sum of their radii,
+# less 0.01 m for the rounding of the printed coordinates to 0.01 m.
+apart() {
+  sed -n 's/^final: .* id=\([0-9]*\) at=\([-0-9.]*\),[-0-9.]*,\([-0-9.]*\) .* radius=\([0-9.]*\) .*/\1 \2 \3 \4/p' \
+    "$TMP/$1-$2.txt" | awk '{id[NR] = $1; x[NR] = $2; z[NR] = $3; r[NR] = $4}
+      END {
+        for (i = 1; i <= NR; i++) for (j = i + 1; j <= NR; j++) {
+          gap = sqrt((x[i] - x[j])^2 + (z[i] - z[j])^2) - r[i] - r[j]
+          if (pair == "" || gap < closest) { closest = gap; pair = id[i] "-" id[j] }
+        }
+        printf "%d %.3f %s\n", NR, closest, pair
+        exit !(NR >= 2 && closest >= -0.01)
+      }'
+}
+for lang in go java; do
+  if run $lang crowd 0 crowd "${CROWD_ARGS[@]}"; then
+    expect $lang crowd '^opened: stream=1 map_version=[0-9]+ max_agents=[1-9][0-9]* tick_hz=0\.00$' \
+      "RunCrowd opens a caller-stepped crowd on the town (opened, tick_hz 0)"
+    expect $lang crowd '^command_failed: seq=[0-9]+ remove_agent id=999: NOT_FOUND: ' \
+      "removing an unknown agent: command_failed NOT_FOUND naming its seq"
+    expect $lang crowd '^tick: tick=20 stream=1 stream_tick=20 agents=6 ' \
+      "the session goes on after the failed command (tick 20 with 6 agents)"
+    expect $lang crowd '^broken: stream=1 after tick=40: CANCELLED$' \
+      "the cancelled stream (a lost replica) is found broken at the next step"
+    expect $lang crowd '^opened: stream=2 ' "a new stream is opened"
+    expect $lang crowd '^tick: tick=60 stream=2 stream_tick=20 agents=6 ' \
+      "the crowd goes on on the new stream (its tick 20 is the client's 60, 6 agents)"
+    expect $lang crowd "^crowd: ticks=[0-9]+ streams=2 replayed=$CROWD_AGENTS command_failed=1 arrived=$CROWD_AGENTS of $CROWD_AGENTS\$" \
+      "all $CROWD_AGENTS agents arrive, over two streams"
+    expect $lang crowd '^closed: stream=2 OK$' "closing the sending side ends the session with OK"
+    if [[ $(crowd_lines $lang crowd replay:) == "$(crowd_lines $lang crowd at:)" &&
+      $(crowd_lines $lang crowd replay: | wc -l) -eq $CROWD_AGENTS ]]; then
+      pass "$lang crowd: every agent is replayed at its last reported position"
+    else
+      fail "$lang crowd: every agent is replayed at its last reported position"
+      diff <(crowd_lines $lang crowd at:) <(crowd_lines $lang crowd replay:) | sed 's/^/    /'
+    fi
+    if [[ $(grep -c '^final: .* state=ARRIVED ' "$TMP/$lang-crowd.txt") -eq $CROWD_AGENTS ]]; then
+      pass "$lang crowd: every agent's last reported state is ARRIVED"
+    else
+      fail "$lang crowd: every agent's last reported state is ARRIVED"
+      grep '^final: ' "$TMP/$lang-crowd.txt" | sed 's/^/    /'
+    fi
+    if closest=$(apart $lang crowd); then
+      pass "$lang crowd: no two final positions closer than their radii (agents, closest gap, pair: $closest)"
+    else
+      fail "$lang crowd: no two final positions closer than their radii (agents, closest gap, pair: $closest)"
+    fi
+  fi
+  if run $lang crowd-missing 2 crowd --map=no-such-map --start="$WEST" --end="$(goal "$FORD")"; then
+    expect $lang crowd-missing '^error: RunCrowd: NOT_FOUND: ' "a crowd on an unknown map: the stream ends NOT_FOUND"
+    expect $lang crowd-missing '^error-info: reason=MAP_NOT_FOUND domain=waymesh\.dev( |$)' \
+      "a crowd on an unknown map: ErrorInfo reason MAP_NOT_FOUND"
+  fi
+done
+same_answers crowd crowd-missing
+
+# The server saw the streams: two per demo (the cancelled one and its replacement) and one per
+# unknown map; every session ended, so the sessions gauge is back to 0 (a cancelled stream's
+# session ends when the server notices the cancel: allowed a few seconds).
+crowd_series() {
+  echo "grpc_server_$1_total{${2:+grpc_code=\"$2\",}grpc_method=\"RunCrowd\",grpc_service=\"waymesh.v1.CrowdService\",grpc_type=\"bidi_stream\"}"
+}
+# Each step the clients saw answered is one tick the server ran (the step sent on the cancelled
+# stream never reached it).
+CROWD_TICKS=$(cat "$TMP/go-crowd.txt" "$TMP/java-crowd.txt" | sed -n 's/^crowd: ticks=\([0-9]*\) .*/\1/p' |
+  awk '{n += $1} END {print n + 0}')
+for _ in $(seq 1 50); do
+  scrape_metrics
+  [[ $(metric waymesh_crowd_sessions) == 0 ]] && break
+  sleep 0.1
+done
+for want in "$(crowd_series started) 6" "$(crowd_series handled NotFound) 2" 'waymesh_crowd_sessions 0' \
+  'waymesh_crowd_agents 0' "waymesh_crowd_tick_seconds_count $CROWD_TICKS"; do
+  series=${want% *}
+  if [[ $(metric "$series") == "${want##* }" ]]; then pass "server metrics: $want"; else
+    fail "server metrics: $series is $(metric "$series"), want ${want##* }"
+  fi
+done
+ended=$(awk '$1 ~ /^grpc_server_handled_total\{.*grpc_method="RunCrowd"/ {n += $2} END {print n + 0}' "$TMP/metrics.txt")
+if [[ $ended == 6 ]]; then pass "server metrics: every RunCrowd stream ended (handled, all codes: 6)"; else
+  fail "server metrics: RunCrowd streams handled (all codes) is $ended, want 6"
+fi
+# Each demo cancels one stream and half-closes the other: 2 Canceled and 2 OK.
+got="Canceled=$(metric "$(crowd_series handled Canceled)") OK=$(metric "$(crowd_series handled OK)")"
+if [[ $got == "Canceled=2 OK=2" ]]; then pass "server metrics: the cancelled streams handled Canceled, the closed ones OK ($got)"; else
+  fail "server metrics: the cancelled streams handled Canceled, the closed ones OK (got $got, want Canceled=2 OK=2)"
+fi
+
 # Two replicas behind one name, as a headless Service gives them: a second server on 127.0.0.2
 # with the same port, and a throw-away DNS server answering every A query with both addresses.
 # The balanced channel sends each call to the next replica, so an update reaches one of them and
@@ -433,6 +544,20 @@ if [[ -n $REPLICA_METRICS && -n $DNS_PORT ]]; then
     pass "go two-replicas: the second replica answered FindPath too ($(metric "$(handled FindPath OK)") calls)"
   else
     fail "go two-replicas: the second replica answered no FindPath (round_robin over both addresses)"
+  fi
+  # The crowd demo over both: the balanced channel opens each stream on the replica it picks
+  # (round_robin starts at a random one, so the replacement may or may not land on the other),
+  # and a replica knows nothing of the crowd until the replay; the crowd walks on exactly as on
+  # one replica (the same commands give the same ticks on any replica).
+  if run go crowd-two-replicas 0 crowd "${CROWD_ARGS[@]}"; then
+    scrape_metrics "$REPLICA_METRICS"
+    split="$(metric "$(crowd_series started)") of 2 streams on the second replica"
+    if cmp -s "$TMP/go-crowd.txt" "$TMP/go-crowd-two-replicas.txt"; then
+      pass "go crowd-two-replicas: the crowd replayed over two replicas prints the same lines as on one ($split)"
+    else
+      fail "go crowd-two-replicas: the crowd replayed over two replicas prints the same lines as on one ($split)"
+      diff "$TMP/go-crowd.txt" "$TMP/go-crowd-two-replicas.txt" | sed 's/^/    /' | head -n 20
+    fi
   fi
   TARGET=dns:///127.0.0.1:$GRPC_PORT
 else

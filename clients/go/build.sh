@@ -13,7 +13,7 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=$(mkdir -p "${1:-$ROOT/build/clients/go}" && cd "${1:-$ROOT/build/clients/go}" && pwd)
 GOPATH_DIR=$OUT/gopath
-PKG=waymesh/clients/go  # go_package prefix in navigation.proto and obstacles.proto
+PKG=waymesh/clients/go  # go_package prefix in navigation.proto, obstacles.proto and crowd.proto
 GENPROTO_RPC=/usr/share/gocode/src/google.golang.org/genproto/googleapis/rpc
 for dir in errdetails status; do
   [[ -d $GENPROTO_RPC/$dir ]] || { echo "go client: missing $GENPROTO_RPC/$dir (run scripts/deps.sh)" >&2; exit 1; }
@@ -23,7 +23,8 @@ rm -rf "$GOPATH_DIR/src/$PKG"
 mkdir -p "$GOPATH_DIR/src/$PKG/cmd" "$OUT/bin"
 protoc -I "$ROOT/proto" \
   --go_out="$GOPATH_DIR/src" --go-grpc_out="$GOPATH_DIR/src" \
-  "$ROOT/proto/waymesh/v1/navigation.proto" "$ROOT/proto/waymesh/v1/obstacles.proto"
+  "$ROOT/proto/waymesh/v1/navigation.proto" "$ROOT/proto/waymesh/v1/obstacles.proto" \
+  "$ROOT/proto/waymesh/v1/crowd.proto"
 # The sources stay in the tree; GOPATH sees them through symlinks.
 ln -s "$ROOT/clients/go/protocodec" "$GOPATH_DIR/src/$PKG/protocodec"
 for cmd in waymesh-example overload-stub; do

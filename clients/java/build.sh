@@ -42,7 +42,7 @@ protoc -I "$ROOT/proto" -I "$HEALTH_PROTO_ROOT" \
   --plugin=protoc-gen-grpc-java=/usr/bin/grpc_java_plugin \
   --java_out="$OUT/gen" --grpc-java_out="$OUT/gen" \
   "$ROOT/proto/waymesh/v1/navigation.proto" "$ROOT/proto/waymesh/v1/obstacles.proto" \
-  "$ROOT/proto/google/rpc/status.proto" \
+  "$ROOT/proto/waymesh/v1/crowd.proto" "$ROOT/proto/google/rpc/status.proto" \
   "$ROOT/proto/google/rpc/error_details.proto" "$HEALTH_PROTO_ROOT/grpc/health/v1/health.proto"
 cp "$ROOT/clients/service_config.json" "$OUT/service_config.json"
 

@@ -26,6 +26,14 @@ func exitOnError(method string, err error) {
 	}
 	s, _ := status.FromError(err)
 	fmt.Printf("error: %s: %s: %s\n", method, codeName(s.Code().String()), s.Message())
+	printDetails(s)
+	os.Exit(2)
+}
+
+// printDetails prints one line per error detail of s: "error-info: reason=<REASON>
+// domain=<DOMAIN> [key=value...]", "bad-request: field=<F> description=<D>", "retry-info:
+// delay_ms=<N>".
+func printDetails(s *status.Status) {
 	for _, detail := range s.Details() {
 		switch d := detail.(type) {
 		case *errdetails.ErrorInfo:
@@ -42,7 +50,6 @@ func exitOnError(method string, err error) {
 			fmt.Printf("error-detail: undecodable: %v\n", d)
 		}
 	}
-	os.Exit(2)
 }
 
 // callError is the error of a call made on behalf of another one (the PutObstacleLayer of a

@@ -16,6 +16,12 @@
 // obstacle layer on the service (zone_layer.go): it owns the layer and its version, and resends
 // the whole layer to a replica that refuses the version a call names (runObstacles).
 //
+// `waymesh-example crowd --start=x,y,z --end=x,y,z ...` runs a crowd on the service
+// (waymesh.v1.CrowdService.RunCrowd, crowd.go): agents spawned behind start walk to end and
+// spread on a ring round it; the stream is cancelled midway, as a lost replica would end it, and
+// the client opens a new one and replays its agents from their last reported positions
+// (crowd_session.go).
+//
 // Exit status: 0 when every call succeeded, 1 for bad flags, 2 when a call failed (the line
 // "error: <method>: <CODE>: <message>" says which, the lines after it the error details the
 // server attached: "error-info: reason=<REASON> domain=<DOMAIN> [key=value...]", ...).
@@ -46,10 +52,11 @@ const healthService = "waymesh.v1.NavigationService"
 func main() {
 	enableGrpcGoRetry()
 	args := os.Args[1:]
-	obstacles := len(args) > 0 && args[0] == "obstacles"
-	if obstacles {
-		args = args[1:]
+	command := ""
+	if len(args) > 0 && (args[0] == "obstacles" || args[0] == "crowd") {
+		command, args = args[0], args[1:]
 	}
+	obstacles, crowd := command == "obstacles", command == "crowd"
 	fs := flag.CommandLine
 	target := fs.String("target", "dns:///waymesh-grpc.waymesh.svc.cluster.local:50051",
 		"gRPC target; dns:/// resolves every pod address behind a headless Service")
@@ -70,13 +77,20 @@ func main() {
 	if obstacles {
 		obstacleOptions.register(fs)
 	}
+	var crowdOptions crowdFlags
+	if crowd {
+		crowdOptions.register(fs)
+	}
 	_ = fs.Parse(args) // flag.CommandLine exits on a bad flag itself
 	if *mapID == "" || ((*to != "" || *moveTo != "") && *from == "") || fs.NArg() != 0 ||
-		(obstacles && (*to == "" || *moveTo != "")) {
+		((obstacles || crowd) && (*to == "" || *moveTo != "")) {
 		fmt.Fprintln(os.Stderr, "usage: waymesh-example --target=... --map=ID [--start=x,y,z --end=x,y,z] "+
 			"[--move-to=x,y,z --max-move=M] [--tls-ca=PEM [--tls-cert=PEM --tls-key=PEM] [--tls-server-name=NAME]]\n"+
 			"       waymesh-example obstacles --target=... --map=ID --start=x,y,z --end=x,y,z --block=x,y,z "+
-			"[--half-extents=x,y,z] [--yaw-deg=D] [--layer=NAME] [--tls-...]")
+			"[--half-extents=x,y,z] [--yaw-deg=D] [--layer=NAME] [--tls-...]\n"+
+			"       waymesh-example crowd --target=... --map=ID --start=x,y,z --end=x,y,z [--agents=6] "+
+			"[--spacing=M] [--radius=M] [--max-speed=V] [--dt=S] [--break-after=N] [--max-ticks=N] "+
+			"[--report-every=N] [--mode=orca|circling] [--tls-...]")
 		os.Exit(1)
 	}
 	start, err1 := parseVec(*from)
@@ -88,6 +102,9 @@ func main() {
 	var err6 error
 	if obstacles {
 		box, err6 = obstacleOptions.blockBox()
+	}
+	if crowd {
+		err6 = crowdOptions.check()
 	}
 	for _, err := range []error{err1, err2, err3, err4, err5, err6} {
 		if err != nil {
@@ -106,6 +123,10 @@ func main() {
 	defer svc.close()
 	if obstacles {
 		runObstacles(svc, *mapID, *agentType, start, end, box, obstacleOptions.layer)
+		return
+	}
+	if crowd {
+		runCrowd(svc, *mapID, *agentType, start, end, crowdOptions)
 		return
 	}
 	runNavigation(svc, *mapID, *agentType, start, end, dest, float32(*maxMove))

@@ -45,6 +45,17 @@ func (s *session) context() (context.Context, context.CancelFunc) {
 	return ctx, cancel
 }
 
+// streamContext is the context of a long-lived stream (a crowd session): no deadline, since
+// the stream lives as long as the caller wants it, but cancellable, and with the credentials.
+// Whoever reads the stream bounds each wait for an answer by the call deadline instead.
+func (s *session) streamContext() (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(context.Background())
+	if s.token != "" {
+		ctx = metadata.AppendToOutgoingContext(ctx, "authorization", "Bearer "+s.token)
+	}
+	return ctx, cancel
+}
+
 // replica returns a channel to the one replica at addr (the peer of an earlier call), opened
 // once. The balanced channel sends each call to the next replica, so a resync sent on it would
 // reach another replica than the one that asked for it. The replica channel keeps the balanced

@@ -30,9 +30,16 @@ final class ErrorReport {
     // Null when the server sent no details (e.g. a deadline that expired in the client).
     com.google.rpc.Status rich = StatusProto.fromThrowable(e);
     if (rich != null) {
-      for (Any detail : rich.getDetailsList()) {
-        out.addAll(detailLines(detail));
-      }
+      out.addAll(detailLines(rich));
+    }
+    return out;
+  }
+
+  /** One line per error detail of a google.rpc.Status (a crowd's command_failed carries one). */
+  static List<String> detailLines(com.google.rpc.Status status) {
+    List<String> out = new ArrayList<>();
+    for (Any detail : status.getDetailsList()) {
+      out.addAll(detailLines(detail));
     }
     return out;
   }

@@ -29,6 +29,10 @@ final class Flags {
     return parse(flag, value, Float::parseFloat, "a number");
   }
 
+  static double parseDouble(String flag, String value) {
+    return parse(flag, value, Double::parseDouble, "a number");
+  }
+
   private static <T> T parse(String flag, String value, Function<String, T> parser, String what) {
     try {
       return parser.apply(value);

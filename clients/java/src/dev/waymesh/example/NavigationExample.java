@@ -27,6 +27,12 @@ import java.util.Map;
  * obstacle layer on the service (ZoneLayer): it owns the layer and its version, and resends the
  * whole layer to a replica that refuses the version a call names (ObstacleExample).
  *
+ * <p>{@code waymesh-example crowd --start=x,y,z --end=x,y,z ...} runs a crowd on the service
+ * (waymesh.v1.CrowdService.RunCrowd, CrowdExample): agents spawned behind start walk to end and
+ * spread on a ring round it; the stream is cancelled midway, as a lost replica would end it, and
+ * the client opens a new one and replays its agents from their last reported positions
+ * (CrowdSession).
+ *
  * <p>Flags: --target=dns:///host:port --map=ID [--agent-type=T] [--start=x,y,z --end=x,y,z]
  * [--move-to=x,y,z --max-move=M] [--deadline-ms=2000] [--token=T, default $WAYMESH_AUTH_TOKEN]
  * [--tls-ca=PEM [--tls-cert=PEM --tls-key=PEM] [--tls-server-name=NAME]] [--service-config=JSON].
@@ -41,9 +47,12 @@ public final class NavigationExample {
   private NavigationExample() {}
 
   public static void main(String[] args) throws InterruptedException {
-    boolean obstacles = args.length > 0 && args[0].equals("obstacles");
+    String command =
+        args.length > 0 && (args[0].equals("obstacles") || args[0].equals("crowd")) ? args[0] : "";
+    boolean obstacles = command.equals("obstacles");
+    boolean crowd = command.equals("crowd");
     Map<String, String> flags =
-        Flags.parse(obstacles ? Arrays.copyOfRange(args, 1, args.length) : args);
+        Flags.parse(command.isEmpty() ? args : Arrays.copyOfRange(args, 1, args.length));
     String target =
         flags.getOrDefault("target", "dns:///waymesh-grpc.waymesh.svc.cluster.local:50051");
     String mapId = flags.getOrDefault("map", "");
@@ -58,10 +67,11 @@ public final class NavigationExample {
     if (mapId.isEmpty() || ((end != null || moveTo != null) && start == null)) {
       Flags.usage("--map is required; --end and --move-to need --start");
     }
-    if (obstacles && (end == null || moveTo != null)) {
-      Flags.usage("obstacles: --start and --end are required, --move-to is not used");
+    if ((obstacles || crowd) && (end == null || moveTo != null)) {
+      Flags.usage(command + ": --start and --end are required, --move-to is not used");
     }
     Obstacle box = obstacles ? ObstacleExample.blockBox(flags) : null;
+    CrowdExample crowdExample = crowd ? CrowdExample.fromFlags(flags) : null;
     Channels.TlsFlags tls =
         new Channels.TlsFlags(
             flags.getOrDefault("tls-ca", ""),
@@ -83,6 +93,8 @@ public final class NavigationExample {
         ObstacleExample.run(
             session, mapId, agentType, flags.getOrDefault("layer", "example-zone"), start, end,
             box);
+      } else if (crowd) {
+        crowdExample.run(session, mapId, agentType, start, end);
       } else {
         run(session, mapId, agentType, start, end, moveTo, maxMove);
       }

@@ -36,6 +36,20 @@ final class Session implements AutoCloseable {
   }
 
   /**
+   * The stub for a long-lived stream (a crowd session): the bearer token but no deadline, since
+   * the stream lives as long as the caller wants it; whoever reads it bounds each wait for an
+   * answer by {@link #deadlineMs()} instead.
+   */
+  <S extends AbstractStub<S>> S stream(S stub) {
+    return stub.withCallCredentials(auth);
+  }
+
+  /** The deadline of one call, in milliseconds. */
+  long deadlineMs() {
+    return deadlineMs;
+  }
+
+  /**
    * A channel to the one replica at `address` (the peer of an earlier call), opened once. The
    * balanced channel sends each call to the next replica, so a resync sent on it would reach
    * another replica than the one that asked for it.
