@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "common/flags.h"
 #include "vs_detour/report.h"
 #include "vs_detour/report_each.h"
 #include "vs_detour/run_map.h"
@@ -34,7 +35,7 @@ int main(int argc, char** argv) {
   app.add_option("--min-samples", options.min_samples,
                  "Timed calls per library and operation, at least")
       ->capture_default_str();
-  CLI11_PARSE(app, argc, argv);
+  waymesh::bench::ParseFlagsOrExit(app, argc, argv);
   options.demo.seed = options.seed;
 #ifndef NDEBUG
   std::cerr << "vs_detour: warning: assertions are on; timings need a Release build\n";

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "common/flags.h"
 #include "vs_detour/detour_mesh.h"
 #include "vs_detour/report_each.h"
 #include "vs_detourcrowd/crowd_report.h"
@@ -143,7 +144,7 @@ int main(int argc, char** argv) {
   app.add_option("--keep-right", crowd_options.keep_right_deg,
                  "Waymesh: degrees an agent turns right for oncoming agents")
       ->capture_default_str();
-  CLI11_PARSE(app, argc, argv);
+  waymesh::bench::ParseFlagsOrExit(app, argc, argv);
 #ifndef NDEBUG
   std::cerr << "vs_detourcrowd: warning: assertions are on; timings need a Release build\n";
 #endif
