@@ -15,6 +15,7 @@
 #include "piece_merge.h"
 #include "poly_geometry.h"
 #include "tile_assembly.h"
+#include "tile_splice.h"
 #include "waymesh/core/obstacles/carved_layer.h"
 #include "waymesh/core/obstacles/footprint.h"
 #include "waymesh/core/tolerances.h"
@@ -29,8 +30,6 @@ constexpr double kInsideEdgeParam = 1e-9;
 // A point whose squared plan distance to a line exceeds this (m²) is not on it (guards the
 // insertion of points of one line into a collinear edge of another floor's polygon).
 constexpr double kOnLineSq = 1e-8;
-
-using PointsOnLine = absl::flat_hash_map<LineKey, std::vector<Vec3>>;
 
 std::tuple<float, float, float> Order(Vec3 v) { return {v.x, v.y, v.z}; }
 
@@ -568,9 +567,11 @@ class LayerBuilder {
     const TileView& tile = base_.tile(t);
     const PointsOnLine points = PointsFor(t);
     const TileNumbering* num = state.numbering ? &*state.numbering : nullptr;
+    const auto numbering_of = [this](uint32_t n) { return NumberingOf(n); };
     WorkTile w;
     w.index = t;
     const uint32_t count = num == nullptr ? tile.poly_count() : num->slots.size();
+    w.polys.reserve(count);
     for (uint32_t s = 0; s < count; ++s) {
       const TileNumbering::Slot slot = num == nullptr ? TileNumbering::Slot{s, -1} : num->slots[s];
       WorkPoly& wp = w.polys.emplace_back();
@@ -584,11 +585,11 @@ class LayerBuilder {
         continue;
       }
       wp.area = tile.poly_area[slot.origin];
-      const uint32_t n = tile.corner_count(slot.origin);
-      for (uint32_t i = 0; i < n; ++i) {
-        const Vec3 a = tile.corner(slot.origin, i), b = tile.corner(slot.origin, (i + 1) % n);
-        wp.corners.push_back({a, BaseEdgeKey(a, b), int32_t(i)});
+      if (SplicesUntouched(tile, slot.origin, points, numbering_of)) {
+        wp.spliced = true;
+        continue;
       }
+      wp.corners = BaseCorners(tile, slot.origin);
       InsertLinePoints(points, &wp.corners, &wp.inserted_after);
     }
     return w;

@@ -39,6 +39,9 @@ struct TileNumbering {
 struct WorkPoly {
   uint32_t origin = 0;  // base polygon of the same tile
   bool piece = false;   // a piece of a cut polygon (else the base polygon, maybe with T points)
+  // The base polygon as it is, with neighbours renumbered (tile_splice.h): `corners` stays
+  // empty, the base tile has them.
+  bool spliced = false;
   uint8_t area = 0;
   uint16_t flags = 0;
   std::vector<PieceCorner> corners;
@@ -82,6 +85,7 @@ class TileAssembler {
  private:
   struct EdgeSide;
   void MatchEdges();
+  void LinkSpliced(const TileView& tile, const WorkPoly& poly, std::optional<PolyIndex>* links) const;
   std::optional<PolyIndex> Resolve(PolyIndex base_target, Vec3 point) const;
   void BuildArrays(const WorkTile& work, TileState* state) const;
 
