@@ -48,6 +48,32 @@ class Builder {
     return escape;
   }
 
+  // The same tree when items keep their order, with each node's box the union of its
+  // children's, so every item is read once rather than once per level (min and max are exact,
+  // so the boxes are the same). Sets *nodes to the subtree's node count; returns its box.
+  Aabb BuildInOrder(uint32_t begin, uint32_t end, uint32_t* nodes) {
+    const size_t node_index = tree_->nodes.size();
+    tree_->nodes.emplace_back();
+    const uint32_t count = end - begin;
+    if (count <= uint32_t(kBvMaxLeafSize)) {
+      const Aabb box = RangeBounds(begin, end);
+      tree_->nodes[node_index] = Quantize(box);
+      tree_->nodes[node_index].data = (uint32_t(count - 1) << kBvCountShift) | begin;
+      *nodes = 1;
+      return box;
+    }
+    const uint32_t mid = begin + count / 2;
+    uint32_t left = 0, right = 0;
+    Aabb box = BuildInOrder(begin, mid, &left);
+    const Aabb right_box = BuildInOrder(mid, end, &right);
+    box.Extend(right_box.min);
+    box.Extend(right_box.max);
+    *nodes = 1 + left + right;
+    tree_->nodes[node_index] = Quantize(box);
+    tree_->nodes[node_index].data = kBvInternalBit | *nodes;
+    return box;
+  }
+
  private:
   Aabb RangeBounds(uint32_t begin, uint32_t end) const {
     Aabb box;
@@ -106,7 +132,15 @@ float BvQuantFactor(const Aabb& tile_bounds) {
 }
 
 BvTree BuildBvTreeInOrder(std::span<const Aabb> boxes, const Aabb& tile_bounds) {
-  return BuildBvTree(boxes, {}, tile_bounds);
+  BvTree tree;
+  tree.quant_factor = BvQuantFactor(tile_bounds);
+  tree.order.resize(boxes.size());
+  std::iota(tree.order.begin(), tree.order.end(), 0u);
+  if (boxes.empty()) return tree;
+  tree.nodes.reserve(2 * (boxes.size() / (kBvMaxLeafSize / 2) + 1));
+  uint32_t nodes = 0;
+  Builder(boxes, {}, tile_bounds, &tree).BuildInOrder(0, uint32_t(boxes.size()), &nodes);
+  return tree;
 }
 
 BvTree BuildBvTree(std::span<const Aabb> boxes, std::span<const Vec3> centroids,
