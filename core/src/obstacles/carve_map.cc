@@ -568,6 +568,7 @@ class LayerBuilder {
     const PointsOnLine points = PointsFor(t);
     const TileNumbering* num = state.numbering ? &*state.numbering : nullptr;
     const auto numbering_of = [this](uint32_t n) { return NumberingOf(n); };
+    const EdgeLinePoints edge_points(points);
     WorkTile w;
     w.index = t;
     const uint32_t count = num == nullptr ? tile.poly_count() : num->slots.size();
@@ -585,7 +586,7 @@ class LayerBuilder {
         continue;
       }
       wp.area = tile.poly_area[slot.origin];
-      if (SplicesUntouched(tile, slot.origin, points, numbering_of)) {
+      if (SplicesUntouched(tile, slot.origin, edge_points, numbering_of)) {
         wp.spliced = true;
         continue;
       }

@@ -239,6 +239,8 @@ void TileAssembler::MatchEdges() {
       std::iota(polys.begin(), polys.end(), 0);
     }
     WorkPoly unspliced;
+    const PointsOnLine none;
+    const EdgeLinePoints no_points(none);
     for (const uint32_t p : polys) {
       const WorkPoly* polygon = &w.polys[p];
       if (polygon->spliced) {
@@ -249,7 +251,7 @@ void TileAssembler::MatchEdges() {
         // Spliced when a previous version built it: a cut across it since then would have
         // rebuilt its tile (it links into a changed polygon), so it faces none and has nothing
         // to match. Should it face one, its corners are matched as they were.
-        if (SplicesUntouched(bt, polygon->origin, PointsOnLine(), numbering_)) continue;
+        if (SplicesUntouched(bt, polygon->origin, no_points, numbering_)) continue;
         unspliced = *polygon;
         unspliced.spliced = false;
         unspliced.corners = BaseCorners(bt, polygon->origin);

@@ -1,8 +1,30 @@
 #include "tile_splice.h"
 
+#include <algorithm>
+#include <bit>
+#include <cmath>
+
 namespace waymesh::obstacles {
 
-bool SplicesUntouched(const TileView& tile, uint32_t poly, const PointsOnLine& points,
+EdgeLinePoints::EdgeLinePoints(const PointsOnLine& points)
+    : points_(points), x0_(INFINITY), x1_(-INFINITY), z0_(INFINITY), z1_(-INFINITY) {
+  for (const auto& [line, on] : points) {
+    if (line.kind() != LineKey::kBaseEdge) continue;
+    // The words hold the edge's two ends: x y z, x y z.
+    for (const size_t x : {size_t(1), size_t(4)}) {
+      const float px = std::bit_cast<float>(line.words[x]);
+      const float pz = std::bit_cast<float>(line.words[x + 2]);
+      x0_ = std::min(x0_, px), x1_ = std::max(x1_, px);
+      z0_ = std::min(z0_, pz), z1_ = std::max(z1_, pz);
+    }
+  }
+}
+
+bool EdgeLinePoints::OnLineOf(Vec3 a, Vec3 b) const {
+  return Inside(a) && Inside(b) && points_.contains(BaseEdgeKey(a, b));
+}
+
+bool SplicesUntouched(const TileView& tile, uint32_t poly, const EdgeLinePoints& points,
                       absl::FunctionRef<const TileNumbering*(uint32_t)> numbering_of) {
   // Most edges stay inside the tile: its numbering is looked up once.
   const TileNumbering* own = numbering_of(tile.index);
@@ -15,10 +37,7 @@ bool SplicesUntouched(const TileView& tile, uint32_t poly, const PointsOnLine& p
     }
     // A point on the edge's line may still lie outside the edge; building the corners decides
     // that, and gives the same polygon when it does.
-    if (!points.empty() &&
-        points.contains(BaseEdgeKey(tile.corner(poly, i), tile.corner(poly, (i + 1) % n)))) {
-      return false;
-    }
+    if (points.OnLineOf(tile.corner(poly, i), tile.corner(poly, (i + 1) % n))) return false;
   }
   return true;
 }

@@ -15,10 +15,24 @@
 
 namespace waymesh::obstacles {
 
+// The T-junction points on a tile's edge lines, with the plan bounds of the base edges they
+// lie on: most edges of a tile are outside them and need no look-up.
+class EdgeLinePoints {
+ public:
+  explicit EdgeLinePoints(const PointsOnLine& points);
+  // Whether some point lies on the line of base edge a-b (not necessarily inside the edge).
+  bool OnLineOf(Vec3 a, Vec3 b) const;
+
+ private:
+  bool Inside(Vec3 v) const { return v.x >= x0_ && v.x <= x1_ && v.z >= z0_ && v.z <= z1_; }
+  const PointsOnLine& points_;
+  float x0_, x1_, z0_, z1_;  // empty (x0_ > x1_) when no base edge line has points
+};
+
 // Whether base polygon `poly` of `tile` is spliced in the version whose tiles number their
 // polygons as `numbering_of` says (nullptr: nothing cut) and whose T-junction points on the
 // tile's edge lines are `points`.
-bool SplicesUntouched(const TileView& tile, uint32_t poly, const PointsOnLine& points,
+bool SplicesUntouched(const TileView& tile, uint32_t poly, const EdgeLinePoints& points,
                       absl::FunctionRef<const TileNumbering*(uint32_t)> numbering_of);
 
 // The corners of untouched base polygon `poly`, each naming the base edge it starts.
