@@ -72,11 +72,13 @@ BaseComponents BuildBaseComponents(const NavMap& base) {
   out.neighbours.resize(base.tile_count());
   out.linked_from.resize(base.tile_count());
   out.seam_polys.resize(base.tile_count());
+  out.vertices.reserve(base.tile_count());
   const auto add = [](std::vector<uint32_t>* list, uint32_t t) {
     if (std::find(list->begin(), list->end(), t) == list->end()) list->push_back(t);
   };
   for (const TileView& t : base.tiles()) {
     out.tiles[t.index] = ComponentsOfTile(t);
+    out.vertices.emplace_back(t);
     for (uint32_t p = 0; p < t.poly_count(); ++p) {
       for (uint32_t c = t.poly_start[p]; c < t.poly_start[p + 1]; ++c) {
         if (t.poly_neighbors[c] != kWall && (t.poly_neighbors[c] & kCrossTileBit)) {

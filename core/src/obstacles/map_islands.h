@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "base_vertices.h"
 #include "waymesh/core/nav_map.h"
 
 namespace waymesh::obstacles {
@@ -37,6 +38,8 @@ struct BaseComponents {
   std::vector<std::vector<uint32_t>> linked_from;
   // Per tile, its polygons with an edge on a seam (a cross link), ascending.
   std::vector<std::vector<uint32_t>> seam_polys;
+  // Per tile, its vertices by position.
+  std::vector<BaseVertexIndex> vertices;
 };
 
 BaseComponents BuildBaseComponents(const NavMap& base);

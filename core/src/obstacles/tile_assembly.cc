@@ -331,15 +331,9 @@ void TileAssembler::BuildArrays(const WorkTile& w, TileState* state) const {
   const TileView& bt = base_.tile(w.index);
   TileArrays& a = state->arrays;
   a.vertices.assign(bt.vertices.begin(), bt.vertices.end());
-  // A corner takes the first vertex at its position; first_of says which that is for a base
-  // vertex, so spliced polygons need no look-up.
-  absl::flat_hash_map<std::tuple<float, float, float>, uint32_t> vertex_of;
-  vertex_of.reserve(a.vertices.size());
-  std::vector<uint32_t> first_of(a.vertices.size());
-  for (uint32_t v = 0; v < a.vertices.size(); ++v) {
-    const Vec3 p = a.vertices[v];
-    first_of[v] = vertex_of.try_emplace(std::tuple(p.x, p.y, p.z), v).first->second;
-  }
+  // A corner takes the first vertex at its position: a base one, else one added before.
+  const BaseVertexIndex& base_vertices = components_.vertices[w.index];
+  absl::flat_hash_map<std::tuple<float, float, float>, uint32_t> added_vertex;
   const auto& links = links_.at(w.index);
   const size_t poly_count = w.polys.size(), corner_count = links.across.size();
   a.poly_verts.reserve(corner_count);
@@ -363,14 +357,15 @@ void TileAssembler::BuildArrays(const WorkTile& w, TileState* state) const {
     pts.clear();
     Aabb box;
     for (uint32_t c = 0; c < n; ++c) {
-      Vec3 v;
+      const uint32_t base_vertex = wp.spliced ? bt.poly_verts[base_start + c] : 0;
+      const Vec3 v = wp.spliced ? bt.vertices[base_vertex] : wp.corners[c].pos;
       if (wp.spliced) {
-        v = bt.vertices[bt.poly_verts[base_start + c]];
-        a.poly_verts.push_back(first_of[bt.poly_verts[base_start + c]]);
+        a.poly_verts.push_back(base_vertices.FirstAt(base_vertex));
+      } else if (const std::optional<uint32_t> at_base = base_vertices.Find(v)) {
+        a.poly_verts.push_back(*at_base);
       } else {
-        v = wp.corners[c].pos;
         const auto [it, added] =
-            vertex_of.try_emplace(std::tuple(v.x, v.y, v.z), uint32_t(a.vertices.size()));
+            added_vertex.try_emplace(std::tuple(v.x, v.y, v.z), uint32_t(a.vertices.size()));
         if (added) a.vertices.push_back(v);
         a.poly_verts.push_back(it->second);
       }
