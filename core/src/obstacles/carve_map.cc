@@ -614,7 +614,7 @@ class LayerBuilder {
       if (out.islands[t]) views[t].poly_island = *out.islands[t];
       components[t] = s ? &s->components : &prepared_.components().tiles[t];
     }
-    CarvedIslands islands = ComputeIslands(views, components);
+    CarvedIslands islands = ComputeIslands(views, components, prepared_.components().tiles);
     for (uint32_t t = 0; t < n; ++t) {
       const TileComponents& tc = *components[t];
       const std::vector<uint32_t>& ids = islands.component_island[t];

@@ -103,13 +103,22 @@ BaseComponents BuildBaseComponents(const NavMap& base) {
       }
     }
   }
+  for (TileComponents& tc : out.tiles) {
+    for (const auto& [comp, nb] : tc.seams) {
+      tc.base_joins.push_back({comp, nb.tile, out.tiles[nb.tile].component[nb.poly]});
+    }
+    std::sort(tc.base_joins.begin(), tc.base_joins.end());
+    tc.base_joins.erase(std::unique(tc.base_joins.begin(), tc.base_joins.end()),
+                        tc.base_joins.end());
+  }
   for (auto& list : out.neighbours) std::sort(list.begin(), list.end());
   for (auto& list : out.linked_from) std::sort(list.begin(), list.end());
   return out;
 }
 
 CarvedIslands ComputeIslands(std::span<const TileView> tiles,
-                             std::span<const TileComponents* const> components) {
+                             std::span<const TileComponents* const> components,
+                             std::span<const TileComponents> base) {
   // Nodes: every tile's components; seams join them.
   std::vector<uint32_t> first(tiles.size() + 1, 0);
   for (const TileView& t : tiles) {
@@ -118,10 +127,27 @@ CarvedIslands ComputeIslands(std::span<const TileView> tiles,
   const auto node = [&](uint32_t tile, uint32_t poly) {
     return first[tile] + components[tile]->component[poly];
   };
+  const auto is_base = [&](uint32_t tile) { return components[tile] == &base[tile]; };
   IslandSets sets(first.back());
   for (const TileView& t : tiles) {
-    for (const auto& [comp, nb] : components[t.index]->seams) {
-      sets.Join(first[t.index] + comp, node(nb.tile, nb.poly));
+    const TileComponents& tc = *components[t.index];
+    // Between base tiles, every seam edge joins what the base joins say, each pair once; the
+    // partition, and so the islands, are the same.
+    bool into_carved = !is_base(t.index);
+    if (!into_carved) {
+      for (const TileComponents::ComponentJoin& j : tc.base_joins) {
+        if (is_base(j.tile)) {
+          sets.Join(first[t.index] + j.component, first[j.tile] + j.across);
+        } else {
+          into_carved = true;
+        }
+      }
+    }
+    if (!into_carved) continue;
+    for (const auto& [comp, nb] : tc.seams) {
+      if (!is_base(t.index) || !is_base(nb.tile)) {
+        sets.Join(first[t.index] + comp, node(nb.tile, nb.poly));
+      }
     }
   }
   std::vector<uint32_t> part_of_root(first.back(), UINT32_MAX);

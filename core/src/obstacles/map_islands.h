@@ -24,6 +24,13 @@ struct TileComponents {
   std::vector<uint32_t> component;  // per polygon
   std::vector<Component> components;
   std::vector<std::pair<uint32_t, PolyIndex>> seams;  // (component, polygon across) per seam edge
+  // A base tile's seams as joins of its components with the base components across, each pair
+  // once (BuildBaseComponents): what the seams join while the tile across is its base tile.
+  struct ComponentJoin {
+    uint32_t component, tile, across;
+    friend auto operator<=>(const ComponentJoin&, const ComponentJoin&) = default;
+  };
+  std::vector<ComponentJoin> base_joins;
 };
 
 // The components of one tile's polygons (base_island: the tile's island id of each).
@@ -50,9 +57,11 @@ struct CarvedIslands {
 };
 
 // Islands of the map made of `tiles`, `components[t]` describing tile t as it is in that map
-// (its seams naming polygons of that map). Numbered as the map compiler numbers them: largest
-// first (polygons, then area, then lowest (tile, polygon)); off-mesh links make groups.
+// (its seams naming polygons of that map; &base[t] when it is the base tile). Numbered as the
+// map compiler numbers them: largest first (polygons, then area, then lowest (tile, polygon));
+// off-mesh links make groups.
 CarvedIslands ComputeIslands(std::span<const TileView> tiles,
-                             std::span<const TileComponents* const> components);
+                             std::span<const TileComponents* const> components,
+                             std::span<const TileComponents> base);
 
 }  // namespace waymesh::obstacles
