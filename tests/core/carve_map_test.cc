@@ -791,6 +791,22 @@ size_t ExpectUntouchedAreBase(const NavMap& carved, const NavMap& base,
   return in_rebuilt;
 }
 
+// The digest a carved version gathers from its tiles' parts is the one its tiles give.
+void ExpectDigestOfTiles(const NavMap& map, const std::string& where) {
+  MapDigest fresh;
+  for (const TileView& t : map.tiles()) AddTileToDigest(map.info(), t, &fresh);
+  const MapDigest& kept = map.digest();
+  EXPECT_EQ(kept.areas_present, fresh.areas_present) << where;
+  EXPECT_TRUE(kept.link_cost_per_metre == fresh.link_cost_per_metre) << where;
+  ASSERT_EQ(kept.tiles.size(), fresh.tiles.size()) << where;
+  for (size_t t = 0; t < kept.tiles.size(); ++t) {
+    const TileSummary &a = kept.tiles[t], &b = fresh.tiles[t];
+    EXPECT_TRUE(a.grid_x == b.grid_x && a.grid_z == b.grid_z && a.bounds.min == b.bounds.min &&
+                a.bounds.max == b.bounds.max && a.poly_count == b.poly_count && a.area == b.area)
+        << where << ", tile " << t;
+  }
+}
+
 // Splicing (polygons no cut reaches copied from the base tile) on the demo town, whose tiles
 // hold hundreds of polygons: random adds, moves and removals; every version equals its full
 // carve, and its untouched polygons are their base polygons.
@@ -828,6 +844,7 @@ TEST(CarvedLayerTest, SplicedPolygonsEqualBaseOnDemoTown) {
     auto full = CarveMap(**prepared, layer->obstacles());
     ASSERT_TRUE(full.ok()) << full.status();
     ExpectSameMap(*layer->map(), **full, where);
+    ExpectDigestOfTiles(*layer->map(), where);
     checked += ExpectUntouchedAreBase(*layer->map(), *base,
                                       testing::Footprints(*base, layer->obstacles()), where);
   }

@@ -516,6 +516,7 @@ class LayerBuilder {
     for (const uint32_t t : built) {
       TileState& state = *building_.at(t);
       state.components = ComponentsOfTile(state.view);
+      state.digest = DigestOfTile(base_.info(), state.view);
       out_->states[t] = building_.at(t);
       out_->islands[t] = nullptr;
     }
@@ -640,15 +641,19 @@ class LayerBuilder {
     info.polygon_count = info.vertex_count = info.off_mesh_link_count = 0;
     info.walkable_area = 0;
     std::vector<uint32_t> generations(n);
+    MapDigest digest;
+    digest.tiles.reserve(n);
     for (const TileView& v : views) {
       info.polygon_count += v.poly_count();
       info.vertex_count += v.vertices.size();
       info.off_mesh_link_count += v.off_mesh_links.size();
       info.walkable_area += v.area_prefix.empty() ? 0.0 : double(v.area_prefix.back());
       generations[v.index] = Generation(v);
+      const TileState* s = out.states[v.index].get();
+      AppendTileDigest(s ? s->digest : prepared_.components().digests[v.index], &digest);
     }
     return std::make_shared<const NavMap>(std::move(info), std::move(views), tiles_,
-                                          std::move(generations));
+                                          std::move(generations), std::move(digest));
   }
 
   // A base tile has its base generation; a tile shared with the previous version keeps its

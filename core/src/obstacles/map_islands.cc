@@ -79,6 +79,7 @@ BaseComponents BuildBaseComponents(const NavMap& base) {
   for (const TileView& t : base.tiles()) {
     out.tiles[t.index] = ComponentsOfTile(t);
     out.vertices.emplace_back(t);
+    out.digests.push_back(DigestOfTile(base.info(), t));
     for (uint32_t p = 0; p < t.poly_count(); ++p) {
       for (uint32_t c = t.poly_start[p]; c < t.poly_start[p + 1]; ++c) {
         if (t.poly_neighbors[c] != kWall && (t.poly_neighbors[c] & kCrossTileBit)) {

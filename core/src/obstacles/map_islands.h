@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "base_vertices.h"
+#include "tile_digest.h"
 #include "waymesh/core/nav_map.h"
 
 namespace waymesh::obstacles {
@@ -47,6 +48,8 @@ struct BaseComponents {
   std::vector<std::vector<uint32_t>> seam_polys;
   // Per tile, its vertices by position.
   std::vector<BaseVertexIndex> vertices;
+  // Per tile, its part of the map digest.
+  std::vector<TileDigest> digests;
 };
 
 BaseComponents BuildBaseComponents(const NavMap& base);

@@ -15,6 +15,7 @@
 #include "absl/status/statusor.h"
 #include "carve_pieces.h"
 #include "map_islands.h"
+#include "tile_digest.h"
 #include "waymesh/core/nav_map.h"
 #include "waymesh/core/tile_arrays.h"
 
@@ -63,6 +64,7 @@ struct TileState {
   TileArrays arrays;
   TileView view;  // poly_island: the ids of the version that built it
   TileComponents components;
+  TileDigest digest;  // its part of the map digest
 };
 
 class TileAssembler {
