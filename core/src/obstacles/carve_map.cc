@@ -9,6 +9,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/container/node_hash_map.h"
 #include "absl/strings/str_format.h"
 #include "carve_pieces.h"
 #include "map_islands.h"
@@ -321,6 +322,14 @@ class LayerBuilder {
     return false;
   }
 
+  // PointsFor(t), computed once per version: re-merging and building a tile both need them,
+  // and the cuts they come from are final before either starts.
+  const PointsOnLine& PointsOf(uint32_t t) const {
+    auto it = points_.find(t);
+    if (it == points_.end()) it = points_.emplace(t, PointsFor(t)).first;
+    return it->second;
+  }
+
   // The points on the lines of tile t's edges: corners of its pieces, and the corners its
   // neighbours' pieces put on the seam edges they share with it.
   PointsOnLine PointsFor(uint32_t t) const {
@@ -369,7 +378,7 @@ class LayerBuilder {
     for (const uint32_t t : remerged_) {
       if (out_->cuts[t] == nullptr) continue;
       auto state = std::make_shared<TileState>();
-      const PointsOnLine points = PointsFor(t);
+      const PointsOnLine& points = PointsOf(t);
       state->merged = *out_->cuts[t];
       for (auto& [poly, pieces] : state->merged) {
         for (Piece& piece : pieces) InsertLinePoints(points, &piece.corners, nullptr);
@@ -566,7 +575,7 @@ class LayerBuilder {
 
   WorkTile BuildWorkTile(uint32_t t, const TileState& state) const {
     const TileView& tile = base_.tile(t);
-    const PointsOnLine points = PointsFor(t);
+    const PointsOnLine& points = PointsOf(t);
     const TileNumbering* num = state.numbering ? &*state.numbering : nullptr;
     const auto numbering_of = [this](uint32_t n) { return NumberingOf(n); };
     const EdgeLinePoints edge_points(points);
@@ -689,6 +698,8 @@ class LayerBuilder {
   absl::flat_hash_map<uint32_t, std::shared_ptr<TileState>> building_;
   absl::flat_hash_map<uint32_t, std::vector<bool>> changed_polys_;
   std::vector<uint32_t> rebuilt_;
+  // PointsOf's memo (node map: references stay valid while it grows).
+  mutable absl::node_hash_map<uint32_t, PointsOnLine> points_;
 };
 
 std::shared_ptr<const LayerTiles> EmptyLayerTiles(std::shared_ptr<const NavMap> base) {
