@@ -132,15 +132,7 @@ float BvQuantFactor(const Aabb& tile_bounds) {
 }
 
 BvTree BuildBvTreeInOrder(std::span<const Aabb> boxes, const Aabb& tile_bounds) {
-  BvTree tree;
-  tree.quant_factor = BvQuantFactor(tile_bounds);
-  tree.order.resize(boxes.size());
-  std::iota(tree.order.begin(), tree.order.end(), 0u);
-  if (boxes.empty()) return tree;
-  tree.nodes.reserve(2 * (boxes.size() / (kBvMaxLeafSize / 2) + 1));
-  uint32_t nodes = 0;
-  Builder(boxes, {}, tile_bounds, &tree).BuildInOrder(0, uint32_t(boxes.size()), &nodes);
-  return tree;
+  return BuildBvTree(boxes, {}, tile_bounds);
 }
 
 BvTree BuildBvTree(std::span<const Aabb> boxes, std::span<const Vec3> centroids,
@@ -152,7 +144,13 @@ BvTree BuildBvTree(std::span<const Aabb> boxes, std::span<const Vec3> centroids,
   if (boxes.empty()) return tree;
   // A binary tree with leaves of at least kBvMaxLeafSize / 2 items.
   tree.nodes.reserve(2 * (boxes.size() / (kBvMaxLeafSize / 2) + 1));
-  Builder(boxes, centroids, tile_bounds, &tree).Build(0, uint32_t(boxes.size()));
+  Builder builder(boxes, centroids, tile_bounds, &tree);
+  if (centroids.empty()) {
+    uint32_t nodes = 0;
+    builder.BuildInOrder(0, uint32_t(boxes.size()), &nodes);
+  } else {
+    builder.Build(0, uint32_t(boxes.size()));
+  }
   return tree;
 }
 
