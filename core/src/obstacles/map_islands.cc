@@ -145,10 +145,15 @@ CarvedIslands ComputeIslands(std::span<const TileView> tiles,
       }
     }
     if (!into_carved) continue;
+    // Neighbouring seam edges mostly join the same two components: a join repeated at once is
+    // skipped (joining twice changes nothing).
+    uint32_t last_a = UINT32_MAX, last_b = UINT32_MAX;
     for (const auto& [comp, nb] : tc.seams) {
-      if (!is_base(t.index) || !is_base(nb.tile)) {
-        sets.Join(first[t.index] + comp, node(nb.tile, nb.poly));
-      }
+      if (is_base(t.index) && is_base(nb.tile)) continue;
+      const uint32_t a = first[t.index] + comp, b = node(nb.tile, nb.poly);
+      if (a == last_a && b == last_b) continue;
+      sets.Join(a, b);
+      last_a = a, last_b = b;
     }
   }
   std::vector<uint32_t> part_of_root(first.back(), UINT32_MAX);
