@@ -596,7 +596,7 @@ class LayerBuilder {
         continue;
       }
       wp.area = tile.poly_area[slot.origin];
-      if (SplicesUntouched(tile, slot.origin, edge_points, numbering_of)) {
+      if (SplicesUntouched(tile, slot.origin, edge_points, num, numbering_of)) {
         wp.spliced = true;
         continue;
       }

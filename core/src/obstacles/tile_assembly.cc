@@ -251,7 +251,7 @@ void TileAssembler::MatchEdges() {
         // Spliced when a previous version built it: a cut across it since then would have
         // rebuilt its tile (it links into a changed polygon), so it faces none and has nothing
         // to match. Should it face one, its corners are matched as they were.
-        if (SplicesUntouched(bt, polygon->origin, no_points, numbering_)) continue;
+        if (SplicesUntouched(bt, polygon->origin, no_points, numbering_(t), numbering_)) continue;
         unspliced = *polygon;
         unspliced.spliced = false;
         unspliced.corners = BaseCorners(bt, polygon->origin);
@@ -382,8 +382,7 @@ void TileAssembler::BuildArrays(const WorkTile& w, TileState* state) const {
       }
     }
     a.poly_start.push_back(uint32_t(a.poly_verts.size()));
-    const bool unchanged =
-        wp.spliced || (!wp.piece && pts.size() == bt.corner_count(wp.origin));
+    const bool unchanged = wp.spliced || (!wp.piece && pts.size() == bt.corner_count(wp.origin));
     if (unchanged) {
       tris.assign(bt.detail(wp.origin).begin(), bt.detail(wp.origin).end());
     } else {

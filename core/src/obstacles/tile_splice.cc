@@ -25,9 +25,8 @@ bool EdgeLinePoints::OnLineOf(Vec3 a, Vec3 b) const {
 }
 
 bool SplicesUntouched(const TileView& tile, uint32_t poly, const EdgeLinePoints& points,
+                      const TileNumbering* own,
                       absl::FunctionRef<const TileNumbering*(uint32_t)> numbering_of) {
-  // Most edges stay inside the tile: its numbering is looked up once.
-  const TileNumbering* own = numbering_of(tile.index);
   const uint32_t start = tile.poly_start[poly];
   const uint32_t n = tile.corner_count(poly);
   for (uint32_t i = 0; i < n; ++i) {

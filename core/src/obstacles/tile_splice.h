@@ -30,9 +30,11 @@ class EdgeLinePoints {
 };
 
 // Whether base polygon `poly` of `tile` is spliced in the version whose tiles number their
-// polygons as `numbering_of` says (nullptr: nothing cut) and whose T-junction points on the
-// tile's edge lines are `points`.
+// polygons as `numbering_of` says (nullptr: nothing cut; `own` is the tile's own, asked once
+// per tile rather than per polygon) and whose T-junction points on the tile's edge lines are
+// `points`.
 bool SplicesUntouched(const TileView& tile, uint32_t poly, const EdgeLinePoints& points,
+                      const TileNumbering* own,
                       absl::FunctionRef<const TileNumbering*(uint32_t)> numbering_of);
 
 // The corners of untouched base polygon `poly`, each naming the base edge it starts.
