@@ -742,7 +742,8 @@ bool FootprintMayReach(const TileView& t, uint32_t p, const std::vector<Footprin
   for (const Footprint& f : fs) {
     double x0 = INFINITY, x1 = -INFINITY, z0 = INFINITY, z1 = -INFINITY;
     for (const PlanPoint& q : f.outline) {
-      x0 = std::min(x0, q.x), x1 = std::max(x1, q.x), z0 = std::min(z0, q.z), z1 = std::max(z1, q.z);
+      x0 = std::min(x0, q.x), x1 = std::max(x1, q.x);
+      z0 = std::min(z0, q.z), z1 = std::max(z1, q.z);
     }
     if (box.min.x <= x1 + margin && box.max.x >= x0 - margin && box.min.z <= z1 + margin &&
         box.max.z >= z0 - margin) {
@@ -783,7 +784,8 @@ size_t ExpectUntouchedAreBase(const NavMap& carved, const NavMap& base,
         EXPECT_EQ(nb->tile, base_nb->tile) << at << " edge " << i;
         // A tile carving left as it is has no origins: its polygons are the base ones.
         const TileView& across = carved.tile(nb->tile);
-        const uint32_t origin = across.poly_origin.empty() ? nb->poly : across.poly_origin[nb->poly];
+        const uint32_t origin =
+            across.poly_origin.empty() ? nb->poly : across.poly_origin[nb->poly];
         EXPECT_EQ(origin, base_nb->poly) << at << " edge " << i;
       }
     }

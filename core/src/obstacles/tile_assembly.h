@@ -87,7 +87,8 @@ class TileAssembler {
  private:
   struct EdgeSide;
   void MatchEdges();
-  void LinkSpliced(const TileView& tile, const WorkPoly& poly, std::optional<PolyIndex>* links) const;
+  void LinkSpliced(const TileView& tile, const WorkPoly& poly,
+                   std::optional<PolyIndex>* links) const;
   std::optional<PolyIndex> Resolve(PolyIndex base_target, Vec3 point) const;
   void BuildArrays(const WorkTile& work, TileState* state) const;
 
