@@ -522,9 +522,14 @@ class LayerBuilder {
       if (!s.ok()) return s;
     }
     assembler.Build([this](uint32_t t) { return building_.at(t).get(); });
+    // A tile is at its base in this version when it is not built and has no state.
+    const auto at_base = [this](uint32_t u) {
+      return !building_.contains(u) && out_->states[u] == nullptr;
+    };
     for (const uint32_t t : built) {
       TileState& state = *building_.at(t);
       state.components = ComponentsOfTile(state.view);
+      JoinSeamsIntoBase(prepared_.components().tiles, at_base, &state.components);
       state.digest = DigestOfTile(base_.info(), state.view);
       out_->states[t] = building_.at(t);
       out_->islands[t] = nullptr;

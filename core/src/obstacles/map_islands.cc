@@ -66,6 +66,22 @@ TileComponents ComponentsOfTile(const TileView& t) {
   return tc;
 }
 
+void JoinSeamsIntoBase(std::span<const TileComponents> base,
+                       absl::FunctionRef<bool(uint32_t)> at_base, TileComponents* tc) {
+  const auto joined_end =
+      std::stable_partition(tc->seams.begin(), tc->seams.end(),
+                            [&](const auto& seam) { return at_base(seam.second.tile); });
+  tc->joined_seams = uint32_t(joined_end - tc->seams.begin());
+  tc->base_joins.clear();
+  for (auto it = tc->seams.begin(); it != joined_end; ++it) {
+    const auto& [comp, nb] = *it;
+    tc->base_joins.push_back({comp, nb.tile, base[nb.tile].component[nb.poly]});
+  }
+  std::sort(tc->base_joins.begin(), tc->base_joins.end());
+  tc->base_joins.erase(std::unique(tc->base_joins.begin(), tc->base_joins.end()),
+                       tc->base_joins.end());
+}
+
 BaseComponents BuildBaseComponents(const NavMap& base) {
   BaseComponents out;
   out.tiles.resize(base.tile_count());
@@ -104,14 +120,8 @@ BaseComponents BuildBaseComponents(const NavMap& base) {
       }
     }
   }
-  for (TileComponents& tc : out.tiles) {
-    for (const auto& [comp, nb] : tc.seams) {
-      tc.base_joins.push_back({comp, nb.tile, out.tiles[nb.tile].component[nb.poly]});
-    }
-    std::sort(tc.base_joins.begin(), tc.base_joins.end());
-    tc.base_joins.erase(std::unique(tc.base_joins.begin(), tc.base_joins.end()),
-                        tc.base_joins.end());
-  }
+  const auto every_tile = [](uint32_t) { return true; };  // all are at their base
+  for (TileComponents& tc : out.tiles) JoinSeamsIntoBase(out.tiles, every_tile, &tc);
   for (auto& list : out.neighbours) std::sort(list.begin(), list.end());
   for (auto& list : out.linked_from) std::sort(list.begin(), list.end());
   return out;
@@ -132,24 +142,22 @@ CarvedIslands ComputeIslands(std::span<const TileView> tiles,
   IslandSets sets(first.back());
   for (const TileView& t : tiles) {
     const TileComponents& tc = *components[t.index];
-    // Between base tiles, every seam edge joins what the base joins say, each pair once; the
+    // Seams into tiles still at their base join what the base joins say, each pair once; the
     // partition, and so the islands, are the same.
-    bool into_carved = !is_base(t.index);
-    if (!into_carved) {
-      for (const TileComponents::ComponentJoin& j : tc.base_joins) {
-        if (is_base(j.tile)) {
-          sets.Join(first[t.index] + j.component, first[j.tile] + j.across);
-        } else {
-          into_carved = true;
-        }
+    bool into_carved = false;
+    for (const TileComponents::ComponentJoin& j : tc.base_joins) {
+      if (is_base(j.tile)) {
+        sets.Join(first[t.index] + j.component, first[j.tile] + j.across);
+      } else {
+        into_carved = true;
       }
     }
-    if (!into_carved) continue;
     // Neighbouring seam edges mostly join the same two components: a join repeated at once is
     // skipped (joining twice changes nothing).
     uint32_t last_a = UINT32_MAX, last_b = UINT32_MAX;
-    for (const auto& [comp, nb] : tc.seams) {
-      if (is_base(t.index) && is_base(nb.tile)) continue;
+    for (uint32_t s = into_carved ? 0 : tc.joined_seams; s < tc.seams.size(); ++s) {
+      const auto& [comp, nb] = tc.seams[s];
+      if (s < tc.joined_seams && is_base(nb.tile)) continue;  // in the base joins
       const uint32_t a = first[t.index] + comp, b = node(nb.tile, nb.poly);
       if (a == last_a && b == last_b) continue;
       sets.Join(a, b);

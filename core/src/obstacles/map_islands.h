@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "base_vertices.h"
 #include "tile_digest.h"
 #include "waymesh/core/nav_map.h"
@@ -25,17 +26,24 @@ struct TileComponents {
   std::vector<uint32_t> component;  // per polygon
   std::vector<Component> components;
   std::vector<std::pair<uint32_t, PolyIndex>> seams;  // (component, polygon across) per seam edge
-  // A base tile's seams as joins of its components with the base components across, each pair
-  // once (BuildBaseComponents): what the seams join while the tile across is its base tile.
+  // The seams into tiles that were base tiles when this tile was built, as joins of its
+  // components with the base components across, each pair once: what those seams join while
+  // the tile across is still its base tile. Those seams come first: seams[0, joined_seams).
   struct ComponentJoin {
     uint32_t component, tile, across;
     friend auto operator<=>(const ComponentJoin&, const ComponentJoin&) = default;
   };
   std::vector<ComponentJoin> base_joins;
+  uint32_t joined_seams = 0;
 };
 
 // The components of one tile's polygons (base_island: the tile's island id of each).
 TileComponents ComponentsOfTile(const TileView& tile);
+
+// Fills tc->base_joins from its seams into the tiles `at_base` names (whose components are
+// base[tile]), ordering those seams first.
+void JoinSeamsIntoBase(std::span<const TileComponents> base,
+                       absl::FunctionRef<bool(uint32_t)> at_base, TileComponents* tc);
 
 struct BaseComponents {
   std::vector<TileComponents> tiles;
