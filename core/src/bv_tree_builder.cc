@@ -48,6 +48,32 @@ class Builder {
     return escape;
   }
 
+  // The same tree when items keep their order, with each node's box the union of its
+  // children's, so every item is read once rather than once per level (min and max are exact,
+  // so the boxes are the same). Sets *nodes to the subtree's node count; returns its box.
+  Aabb BuildInOrder(uint32_t begin, uint32_t end, uint32_t* nodes) {
+    const size_t node_index = tree_->nodes.size();
+    tree_->nodes.emplace_back();
+    const uint32_t count = end - begin;
+    if (count <= uint32_t(kBvMaxLeafSize)) {
+      const Aabb box = RangeBounds(begin, end);
+      tree_->nodes[node_index] = Quantize(box);
+      tree_->nodes[node_index].data = (uint32_t(count - 1) << kBvCountShift) | begin;
+      *nodes = 1;
+      return box;
+    }
+    const uint32_t mid = begin + count / 2;
+    uint32_t left = 0, right = 0;
+    Aabb box = BuildInOrder(begin, mid, &left);
+    const Aabb right_box = BuildInOrder(mid, end, &right);
+    box.Extend(right_box.min);
+    box.Extend(right_box.max);
+    *nodes = 1 + left + right;
+    tree_->nodes[node_index] = Quantize(box);
+    tree_->nodes[node_index].data = kBvInternalBit | *nodes;
+    return box;
+  }
+
  private:
   Aabb RangeBounds(uint32_t begin, uint32_t end) const {
     Aabb box;
@@ -118,7 +144,13 @@ BvTree BuildBvTree(std::span<const Aabb> boxes, std::span<const Vec3> centroids,
   if (boxes.empty()) return tree;
   // A binary tree with leaves of at least kBvMaxLeafSize / 2 items.
   tree.nodes.reserve(2 * (boxes.size() / (kBvMaxLeafSize / 2) + 1));
-  Builder(boxes, centroids, tile_bounds, &tree).Build(0, uint32_t(boxes.size()));
+  Builder builder(boxes, centroids, tile_bounds, &tree);
+  if (centroids.empty()) {
+    uint32_t nodes = 0;
+    builder.BuildInOrder(0, uint32_t(boxes.size()), &nodes);
+  } else {
+    builder.Build(0, uint32_t(boxes.size()));
+  }
   return tree;
 }
 

@@ -48,6 +48,17 @@ NavMap::NavMap(MapInfo info, std::vector<TileView> tiles, std::shared_ptr<const 
   BuildGrid();
 }
 
+NavMap::NavMap(MapInfo info, std::vector<TileView> tiles, std::shared_ptr<const void> storage,
+               std::vector<uint32_t> generations, MapDigest digest)
+    : info_(std::move(info)),
+      digest_(std::move(digest)),
+      tiles_(std::move(tiles)),
+      generations_(std::move(generations)),
+      storage_(std::move(storage)) {
+  generations_.resize(tiles_.size(), kFirstGeneration);
+  BuildGrid();
+}
+
 NavMap::NavMap(MapInfo info, MapDigest digest, std::shared_ptr<const TileSource> source,
                uint32_t generation)
     : info_(std::move(info)), digest_(std::move(digest)), source_(std::move(source)) {

@@ -733,6 +733,126 @@ TEST(CarvedLayerTest, IncrementalAcrossSeamsEqualsFullCarve) {
   EXPECT_GT(steps, 6);
 }
 
+// Whether the plan bounds of base polygon p of tile t meet some footprint's bounds grown by
+// `margin` (metres).
+bool FootprintMayReach(const TileView& t, uint32_t p, const std::vector<Footprint>& fs,
+                       double margin) {
+  Aabb box;
+  for (uint32_t i = 0; i < t.corner_count(p); ++i) box.Extend(t.corner(p, i));
+  for (const Footprint& f : fs) {
+    double x0 = INFINITY, x1 = -INFINITY, z0 = INFINITY, z1 = -INFINITY;
+    for (const PlanPoint& q : f.outline) {
+      x0 = std::min(x0, q.x), x1 = std::max(x1, q.x);
+      z0 = std::min(z0, q.z), z1 = std::max(z1, q.z);
+    }
+    if (box.min.x <= x1 + margin && box.max.x >= x0 - margin && box.min.z <= z1 + margin &&
+        box.max.z >= z0 - margin) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// Every polygon of `carved` whose base polygon no footprint reaches and whose edges got no
+// T-junction point is its base polygon: the same corners, detail triangles, area id and flags,
+// linked across each edge to the base neighbour or a piece of it. Returns how many such
+// polygons lie in tiles carving rebuilt.
+size_t ExpectUntouchedAreBase(const NavMap& carved, const NavMap& base,
+                              const std::vector<Footprint>& fs, const std::string& where) {
+  size_t in_rebuilt = 0;
+  for (const TileView& c : carved.tiles()) {
+    const TileView& b = base.tile(c.index);
+    if (c.vertices.data() == b.vertices.data()) continue;
+    for (uint32_t q = 0; q < c.poly_count(); ++q) {
+      const uint32_t o = c.poly_origin[q];
+      const uint32_t n = b.corner_count(o);
+      if (c.corner_count(q) != n || FootprintMayReach(b, o, fs, 0.01)) continue;
+      const std::string at = where + ", tile " + std::to_string(c.index) + " poly " +
+                             std::to_string(q) + " (base " + std::to_string(o) + ")";
+      ++in_rebuilt;
+      EXPECT_EQ(c.poly_area[q], b.poly_area[o]) << at;
+      EXPECT_EQ(c.poly_flags[q], b.poly_flags[o]) << at;
+      const auto cd = c.detail(q), bd = b.detail(o);
+      EXPECT_TRUE(cd.size() == bd.size() && std::memcmp(cd.data(), bd.data(), cd.size_bytes()) == 0)
+          << at << ": detail triangles";
+      for (uint32_t i = 0; i < n; ++i) {
+        EXPECT_EQ(c.corner(q, i), b.corner(o, i)) << at << " corner " << i;
+        const auto base_nb = b.across(b.poly_start[o] + i);
+        const auto nb = c.across(c.poly_start[q] + i);
+        EXPECT_EQ(nb.has_value(), base_nb.has_value()) << at << " edge " << i;
+        if (!nb || !base_nb) continue;
+        EXPECT_EQ(nb->tile, base_nb->tile) << at << " edge " << i;
+        // A tile carving left as it is has no origins: its polygons are the base ones.
+        const TileView& across = carved.tile(nb->tile);
+        const uint32_t origin =
+            across.poly_origin.empty() ? nb->poly : across.poly_origin[nb->poly];
+        EXPECT_EQ(origin, base_nb->poly) << at << " edge " << i;
+      }
+    }
+  }
+  return in_rebuilt;
+}
+
+// The digest a carved version gathers from its tiles' parts is the one its tiles give.
+void ExpectDigestOfTiles(const NavMap& map, const std::string& where) {
+  MapDigest fresh;
+  for (const TileView& t : map.tiles()) AddTileToDigest(map.info(), t, &fresh);
+  const MapDigest& kept = map.digest();
+  EXPECT_EQ(kept.areas_present, fresh.areas_present) << where;
+  EXPECT_TRUE(kept.link_cost_per_metre == fresh.link_cost_per_metre) << where;
+  ASSERT_EQ(kept.tiles.size(), fresh.tiles.size()) << where;
+  for (size_t t = 0; t < kept.tiles.size(); ++t) {
+    const TileSummary &a = kept.tiles[t], &b = fresh.tiles[t];
+    EXPECT_TRUE(a.grid_x == b.grid_x && a.grid_z == b.grid_z && a.bounds.min == b.bounds.min &&
+                a.bounds.max == b.bounds.max && a.poly_count == b.poly_count && a.area == b.area)
+        << where << ", tile " << t;
+  }
+}
+
+// Splicing (polygons no cut reaches copied from the base tile) on the demo town, whose tiles
+// hold hundreds of polygons: random adds, moves and removals; every version equals its full
+// carve, and its untouched polygons are their base polygons.
+TEST(CarvedLayerTest, SplicedPolygonsEqualBaseOnDemoTown) {
+  const std::shared_ptr<const NavMap>& base = testing::Town().map;
+  auto prepared = CarveBase::Prepare(base);
+  ASSERT_TRUE(prepared.ok()) << prepared.status();
+  NavQuery q(base);
+  std::mt19937 rng(290);
+  const std::vector<Obstacle> pool = RandomObstacles(q, 80, rng, true);
+  std::shared_ptr<const CarvedLayer> layer = CarvedLayer::Empty(*prepared);
+  std::vector<std::string> present;
+  size_t checked = 0;
+  for (int step = 0; step < 30; ++step) {
+    Obstacle o = pool[rng() % pool.size()];
+    std::vector<Obstacle> upserts;
+    std::vector<std::string> removals;
+    const int kind = int(rng() % 3);
+    if (kind == 0 || present.size() < 5) {
+      o.id = "s" + std::to_string(step);
+      present.push_back(o.id);
+      upserts.push_back(o);
+    } else if (kind == 1) {
+      o.id = present[rng() % present.size()];
+      upserts.push_back(o);
+    } else {
+      const size_t k = rng() % present.size();
+      removals.push_back(present[k]);
+      present.erase(present.begin() + k);
+    }
+    auto next = ApplyObstacleChanges(*layer, upserts, removals);
+    ASSERT_TRUE(next.ok()) << next.status();
+    layer = *std::move(next);
+    const std::string where = "step " + std::to_string(step);
+    auto full = CarveMap(**prepared, layer->obstacles());
+    ASSERT_TRUE(full.ok()) << full.status();
+    ExpectSameMap(*layer->map(), **full, where);
+    ExpectDigestOfTiles(*layer->map(), where);
+    checked += ExpectUntouchedAreBase(*layer->map(), *base,
+                                      testing::Footprints(*base, layer->obstacles()), where);
+  }
+  EXPECT_GT(checked, 1000u);
+}
+
 // Two obstacles with the same footprint (a move onto another obstacle's place): edges on the
 // same line must not be crossed by it (this gave NaN corners).
 TEST(CarveMapTest, IdenticalFootprintsCarveOnce) {

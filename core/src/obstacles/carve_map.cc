@@ -9,12 +9,14 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/container/node_hash_map.h"
 #include "absl/strings/str_format.h"
 #include "carve_pieces.h"
 #include "map_islands.h"
 #include "piece_merge.h"
 #include "poly_geometry.h"
 #include "tile_assembly.h"
+#include "tile_splice.h"
 #include "waymesh/core/obstacles/carved_layer.h"
 #include "waymesh/core/obstacles/footprint.h"
 #include "waymesh/core/tolerances.h"
@@ -29,8 +31,6 @@ constexpr double kInsideEdgeParam = 1e-9;
 // A point whose squared plan distance to a line exceeds this (m²) is not on it (guards the
 // insertion of points of one line into a collinear edge of another floor's polygon).
 constexpr double kOnLineSq = 1e-8;
-
-using PointsOnLine = absl::flat_hash_map<LineKey, std::vector<Vec3>>;
 
 std::tuple<float, float, float> Order(Vec3 v) { return {v.x, v.y, v.z}; }
 
@@ -322,6 +322,14 @@ class LayerBuilder {
     return false;
   }
 
+  // PointsFor(t), computed once per version: re-merging and building a tile both need them,
+  // and the cuts they come from are final before either starts.
+  const PointsOnLine& PointsOf(uint32_t t) const {
+    auto it = points_.find(t);
+    if (it == points_.end()) it = points_.emplace(t, PointsFor(t)).first;
+    return it->second;
+  }
+
   // The points on the lines of tile t's edges: corners of its pieces, and the corners its
   // neighbours' pieces put on the seam edges they share with it.
   PointsOnLine PointsFor(uint32_t t) const {
@@ -370,7 +378,7 @@ class LayerBuilder {
     for (const uint32_t t : remerged_) {
       if (out_->cuts[t] == nullptr) continue;
       auto state = std::make_shared<TileState>();
-      const PointsOnLine points = PointsFor(t);
+      const PointsOnLine& points = PointsOf(t);
       state->merged = *out_->cuts[t];
       for (auto& [poly, pieces] : state->merged) {
         for (Piece& piece : pieces) InsertLinePoints(points, &piece.corners, nullptr);
@@ -514,9 +522,15 @@ class LayerBuilder {
       if (!s.ok()) return s;
     }
     assembler.Build([this](uint32_t t) { return building_.at(t).get(); });
+    // A tile is at its base in this version when it is not built and has no state.
+    const auto at_base = [this](uint32_t u) {
+      return !building_.contains(u) && out_->states[u] == nullptr;
+    };
     for (const uint32_t t : built) {
       TileState& state = *building_.at(t);
       state.components = ComponentsOfTile(state.view);
+      JoinSeamsIntoBase(prepared_.components().tiles, at_base, &state.components);
+      state.digest = DigestOfTile(base_.info(), state.view);
       out_->states[t] = building_.at(t);
       out_->islands[t] = nullptr;
     }
@@ -566,11 +580,14 @@ class LayerBuilder {
 
   WorkTile BuildWorkTile(uint32_t t, const TileState& state) const {
     const TileView& tile = base_.tile(t);
-    const PointsOnLine points = PointsFor(t);
+    const PointsOnLine& points = PointsOf(t);
     const TileNumbering* num = state.numbering ? &*state.numbering : nullptr;
+    const auto numbering_of = [this](uint32_t n) { return NumberingOf(n); };
+    const EdgeLinePoints edge_points(points);
     WorkTile w;
     w.index = t;
     const uint32_t count = num == nullptr ? tile.poly_count() : num->slots.size();
+    w.polys.reserve(count);
     for (uint32_t s = 0; s < count; ++s) {
       const TileNumbering::Slot slot = num == nullptr ? TileNumbering::Slot{s, -1} : num->slots[s];
       WorkPoly& wp = w.polys.emplace_back();
@@ -584,11 +601,11 @@ class LayerBuilder {
         continue;
       }
       wp.area = tile.poly_area[slot.origin];
-      const uint32_t n = tile.corner_count(slot.origin);
-      for (uint32_t i = 0; i < n; ++i) {
-        const Vec3 a = tile.corner(slot.origin, i), b = tile.corner(slot.origin, (i + 1) % n);
-        wp.corners.push_back({a, BaseEdgeKey(a, b), int32_t(i)});
+      if (SplicesUntouched(tile, slot.origin, edge_points, num, numbering_of)) {
+        wp.spliced = true;
+        continue;
       }
+      wp.corners = BaseCorners(tile, slot.origin);
       InsertLinePoints(points, &wp.corners, &wp.inserted_after);
     }
     return w;
@@ -612,7 +629,7 @@ class LayerBuilder {
       if (out.islands[t]) views[t].poly_island = *out.islands[t];
       components[t] = s ? &s->components : &prepared_.components().tiles[t];
     }
-    CarvedIslands islands = ComputeIslands(views, components);
+    CarvedIslands islands = ComputeIslands(views, components, prepared_.components().tiles);
     for (uint32_t t = 0; t < n; ++t) {
       const TileComponents& tc = *components[t];
       const std::vector<uint32_t>& ids = islands.component_island[t];
@@ -638,15 +655,19 @@ class LayerBuilder {
     info.polygon_count = info.vertex_count = info.off_mesh_link_count = 0;
     info.walkable_area = 0;
     std::vector<uint32_t> generations(n);
+    MapDigest digest;
+    digest.tiles.reserve(n);
     for (const TileView& v : views) {
       info.polygon_count += v.poly_count();
       info.vertex_count += v.vertices.size();
       info.off_mesh_link_count += v.off_mesh_links.size();
       info.walkable_area += v.area_prefix.empty() ? 0.0 : double(v.area_prefix.back());
       generations[v.index] = Generation(v);
+      const TileState* s = out.states[v.index].get();
+      AppendTileDigest(s ? s->digest : prepared_.components().digests[v.index], &digest);
     }
     return std::make_shared<const NavMap>(std::move(info), std::move(views), tiles_,
-                                          std::move(generations));
+                                          std::move(generations), std::move(digest));
   }
 
   // A base tile has its base generation; a tile shared with the previous version keeps its
@@ -682,6 +703,8 @@ class LayerBuilder {
   absl::flat_hash_map<uint32_t, std::shared_ptr<TileState>> building_;
   absl::flat_hash_map<uint32_t, std::vector<bool>> changed_polys_;
   std::vector<uint32_t> rebuilt_;
+  // PointsOf's memo (node map: references stay valid while it grows).
+  mutable absl::node_hash_map<uint32_t, PointsOnLine> points_;
 };
 
 std::shared_ptr<const LayerTiles> EmptyLayerTiles(std::shared_ptr<const NavMap> base) {

@@ -8,6 +8,7 @@
 #include <span>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "waymesh/core/nav_map.h"
 #include "waymesh/core/obstacles/footprint.h"
 #include "waymesh/core/vec3.h"
@@ -31,6 +32,9 @@ struct LineKey {
 
 LineKey BaseEdgeKey(Vec3 a, Vec3 b);
 LineKey CutLineKey(uint32_t tile, uint32_t poly, uint32_t footprint, uint32_t edge);
+
+// Per line, the corners of pieces lying on it: the T-junction points its edges receive.
+using PointsOnLine = absl::flat_hash_map<LineKey, std::vector<Vec3>>;
 
 struct PieceCorner {
   Vec3 pos;

@@ -66,17 +66,36 @@ TileComponents ComponentsOfTile(const TileView& t) {
   return tc;
 }
 
+void JoinSeamsIntoBase(std::span<const TileComponents> base,
+                       absl::FunctionRef<bool(uint32_t)> at_base, TileComponents* tc) {
+  const auto joined_end =
+      std::stable_partition(tc->seams.begin(), tc->seams.end(),
+                            [&](const auto& seam) { return at_base(seam.second.tile); });
+  tc->joined_seams = uint32_t(joined_end - tc->seams.begin());
+  tc->base_joins.clear();
+  for (auto it = tc->seams.begin(); it != joined_end; ++it) {
+    const auto& [comp, nb] = *it;
+    tc->base_joins.push_back({comp, nb.tile, base[nb.tile].component[nb.poly]});
+  }
+  std::sort(tc->base_joins.begin(), tc->base_joins.end());
+  tc->base_joins.erase(std::unique(tc->base_joins.begin(), tc->base_joins.end()),
+                       tc->base_joins.end());
+}
+
 BaseComponents BuildBaseComponents(const NavMap& base) {
   BaseComponents out;
   out.tiles.resize(base.tile_count());
   out.neighbours.resize(base.tile_count());
   out.linked_from.resize(base.tile_count());
   out.seam_polys.resize(base.tile_count());
+  out.vertices.reserve(base.tile_count());
   const auto add = [](std::vector<uint32_t>* list, uint32_t t) {
     if (std::find(list->begin(), list->end(), t) == list->end()) list->push_back(t);
   };
   for (const TileView& t : base.tiles()) {
     out.tiles[t.index] = ComponentsOfTile(t);
+    out.vertices.emplace_back(t);
+    out.digests.push_back(DigestOfTile(base.info(), t));
     for (uint32_t p = 0; p < t.poly_count(); ++p) {
       for (uint32_t c = t.poly_start[p]; c < t.poly_start[p + 1]; ++c) {
         if (t.poly_neighbors[c] != kWall && (t.poly_neighbors[c] & kCrossTileBit)) {
@@ -101,13 +120,16 @@ BaseComponents BuildBaseComponents(const NavMap& base) {
       }
     }
   }
+  const auto every_tile = [](uint32_t) { return true; };  // all are at their base
+  for (TileComponents& tc : out.tiles) JoinSeamsIntoBase(out.tiles, every_tile, &tc);
   for (auto& list : out.neighbours) std::sort(list.begin(), list.end());
   for (auto& list : out.linked_from) std::sort(list.begin(), list.end());
   return out;
 }
 
 CarvedIslands ComputeIslands(std::span<const TileView> tiles,
-                             std::span<const TileComponents* const> components) {
+                             std::span<const TileComponents* const> components,
+                             std::span<const TileComponents> base) {
   // Nodes: every tile's components; seams join them.
   std::vector<uint32_t> first(tiles.size() + 1, 0);
   for (const TileView& t : tiles) {
@@ -116,10 +138,30 @@ CarvedIslands ComputeIslands(std::span<const TileView> tiles,
   const auto node = [&](uint32_t tile, uint32_t poly) {
     return first[tile] + components[tile]->component[poly];
   };
+  const auto is_base = [&](uint32_t tile) { return components[tile] == &base[tile]; };
   IslandSets sets(first.back());
   for (const TileView& t : tiles) {
-    for (const auto& [comp, nb] : components[t.index]->seams) {
-      sets.Join(first[t.index] + comp, node(nb.tile, nb.poly));
+    const TileComponents& tc = *components[t.index];
+    // Seams into tiles still at their base join what the base joins say, each pair once; the
+    // partition, and so the islands, are the same.
+    bool into_carved = false;
+    for (const TileComponents::ComponentJoin& j : tc.base_joins) {
+      if (is_base(j.tile)) {
+        sets.Join(first[t.index] + j.component, first[j.tile] + j.across);
+      } else {
+        into_carved = true;
+      }
+    }
+    // Neighbouring seam edges mostly join the same two components: a join repeated at once is
+    // skipped (joining twice changes nothing).
+    uint32_t last_a = UINT32_MAX, last_b = UINT32_MAX;
+    for (uint32_t s = into_carved ? 0 : tc.joined_seams; s < tc.seams.size(); ++s) {
+      const auto& [comp, nb] = tc.seams[s];
+      if (s < tc.joined_seams && is_base(nb.tile)) continue;  // in the base joins
+      const uint32_t a = first[t.index] + comp, b = node(nb.tile, nb.poly);
+      if (a == last_a && b == last_b) continue;
+      sets.Join(a, b);
+      last_a = a, last_b = b;
     }
   }
   std::vector<uint32_t> part_of_root(first.back(), UINT32_MAX);

@@ -8,6 +8,9 @@
 #include <utility>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
+#include "base_vertices.h"
+#include "tile_digest.h"
 #include "waymesh/core/nav_map.h"
 
 namespace waymesh::obstacles {
@@ -23,10 +26,24 @@ struct TileComponents {
   std::vector<uint32_t> component;  // per polygon
   std::vector<Component> components;
   std::vector<std::pair<uint32_t, PolyIndex>> seams;  // (component, polygon across) per seam edge
+  // The seams into tiles that were base tiles when this tile was built, as joins of its
+  // components with the base components across, each pair once: what those seams join while
+  // the tile across is still its base tile. Those seams come first: seams[0, joined_seams).
+  struct ComponentJoin {
+    uint32_t component, tile, across;
+    friend auto operator<=>(const ComponentJoin&, const ComponentJoin&) = default;
+  };
+  std::vector<ComponentJoin> base_joins;
+  uint32_t joined_seams = 0;
 };
 
 // The components of one tile's polygons (base_island: the tile's island id of each).
 TileComponents ComponentsOfTile(const TileView& tile);
+
+// Fills tc->base_joins from its seams into the tiles `at_base` names (whose components are
+// base[tile]), ordering those seams first.
+void JoinSeamsIntoBase(std::span<const TileComponents> base,
+                       absl::FunctionRef<bool(uint32_t)> at_base, TileComponents* tc);
 
 struct BaseComponents {
   std::vector<TileComponents> tiles;
@@ -37,6 +54,10 @@ struct BaseComponents {
   std::vector<std::vector<uint32_t>> linked_from;
   // Per tile, its polygons with an edge on a seam (a cross link), ascending.
   std::vector<std::vector<uint32_t>> seam_polys;
+  // Per tile, its vertices by position.
+  std::vector<BaseVertexIndex> vertices;
+  // Per tile, its part of the map digest.
+  std::vector<TileDigest> digests;
 };
 
 BaseComponents BuildBaseComponents(const NavMap& base);
@@ -47,9 +68,11 @@ struct CarvedIslands {
 };
 
 // Islands of the map made of `tiles`, `components[t]` describing tile t as it is in that map
-// (its seams naming polygons of that map). Numbered as the map compiler numbers them: largest
-// first (polygons, then area, then lowest (tile, polygon)); off-mesh links make groups.
+// (its seams naming polygons of that map; &base[t] when it is the base tile). Numbered as the
+// map compiler numbers them: largest first (polygons, then area, then lowest (tile, polygon));
+// off-mesh links make groups.
 CarvedIslands ComputeIslands(std::span<const TileView> tiles,
-                             std::span<const TileComponents* const> components);
+                             std::span<const TileComponents* const> components,
+                             std::span<const TileComponents> base);
 
 }  // namespace waymesh::obstacles

@@ -10,6 +10,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_format.h"
 #include "map_islands.h"
+#include "tile_splice.h"
 #include "waymesh/core/bv_tree_builder.h"
 #include "waymesh/core/tolerances.h"
 
@@ -213,8 +214,10 @@ void TileAssembler::MatchEdges() {
     TileLinks& links = context ? scratch : links_[t];
     if (!context) {
       links.first.assign(1, 0);
+      links.first.reserve(w.polys.size() + 1);
       for (const WorkPoly& wp : w.polys) {
-        links.first.push_back(links.first.back() + uint32_t(wp.corners.size()));
+        const uint32_t corners = wp.spliced ? bt.corner_count(wp.origin) : wp.corners.size();
+        links.first.push_back(links.first.back() + corners);
       }
       links.across.assign(links.first.back(), std::nullopt);
     }
@@ -235,8 +238,27 @@ void TileAssembler::MatchEdges() {
       polys.resize(w.polys.size());
       std::iota(polys.begin(), polys.end(), 0);
     }
+    WorkPoly unspliced;
+    const PointsOnLine none;
+    const EdgeLinePoints no_points(none);
     for (const uint32_t p : polys) {
-      const WorkPoly& wp = w.polys[p];
+      const WorkPoly* polygon = &w.polys[p];
+      if (polygon->spliced) {
+        if (!context) {
+          LinkSpliced(bt, *polygon, &links.at(p, 0));
+          continue;
+        }
+        // Spliced when a previous version built it: a cut across it since then would have
+        // rebuilt its tile (it links into a changed polygon), so it faces none and has nothing
+        // to match. Should it face one, its corners are matched as they were.
+        if (SplicesUntouched(bt, polygon->origin, no_points, numbering_(t), numbering_)) continue;
+        unspliced = *polygon;
+        unspliced.spliced = false;
+        unspliced.corners = BaseCorners(bt, polygon->origin);
+        unspliced.inserted_after.assign(unspliced.corners.size(), 0);
+        polygon = &unspliced;
+      }
+      const WorkPoly& wp = *polygon;
       const size_t n = wp.corners.size();
       for (uint32_t c = 0; c < n; ++c) {
         const PieceCorner& pc = wp.corners[c];
@@ -287,6 +309,18 @@ void TileAssembler::MatchEdges() {
   }
 }
 
+// A spliced polygon links where its base polygon does, through the numbering of the tiles
+// across (no polygon across is cut, so no point is needed to find a piece).
+void TileAssembler::LinkSpliced(const TileView& tile, const WorkPoly& poly,
+                                std::optional<PolyIndex>* links) const {
+  const uint32_t start = tile.poly_start[poly.origin];
+  const uint32_t n = tile.corner_count(poly.origin);
+  for (uint32_t c = 0; c < n; ++c) {
+    const std::optional<PolyIndex> base_nb = tile.across(start + c);
+    links[c] = base_nb ? Resolve(*base_nb, tile.corner(poly.origin, c)) : std::nullopt;
+  }
+}
+
 void TileAssembler::Build(const std::function<TileState*(uint32_t)>& out) {
   MatchEdges();
   std::sort(build_.begin(), build_.end());
@@ -297,24 +331,44 @@ void TileAssembler::BuildArrays(const WorkTile& w, TileState* state) const {
   const TileView& bt = base_.tile(w.index);
   TileArrays& a = state->arrays;
   a.vertices.assign(bt.vertices.begin(), bt.vertices.end());
-  absl::flat_hash_map<std::tuple<float, float, float>, uint32_t> vertex_of;
-  for (uint32_t v = 0; v < a.vertices.size(); ++v) {
-    vertex_of.try_emplace(std::tuple(a.vertices[v].x, a.vertices[v].y, a.vertices[v].z), v);
-  }
+  // A corner takes the first vertex at its position: a base one, else one added before.
+  const BaseVertexIndex& base_vertices = components_.vertices[w.index];
+  absl::flat_hash_map<std::tuple<float, float, float>, uint32_t> added_vertex;
   const auto& links = links_.at(w.index);
+  const size_t poly_count = w.polys.size(), corner_count = links.across.size();
+  a.poly_verts.reserve(corner_count);
+  a.poly_neighbors.reserve(corner_count);
+  a.detail_tris.reserve(corner_count);  // fewer: n - 2 per polygon, more where split
+  a.poly_start.reserve(poly_count + 1);
+  a.area_prefix.reserve(poly_count + 1);
+  a.poly_area.reserve(poly_count);
+  a.poly_flags.reserve(poly_count);
+  a.poly_origin.reserve(poly_count);
   double area_sum = 0;
   std::vector<Aabb> boxes;
+  boxes.reserve(poly_count);
   Aabb bounds;
-  for (uint32_t p = 0; p < w.polys.size(); ++p) {
+  std::vector<Vec3> pts;  // the polygon's corners, reused
+  std::vector<DetailTri> tris;
+  for (uint32_t p = 0; p < poly_count; ++p) {
     const WorkPoly& wp = w.polys[p];
-    std::vector<Vec3> pts;
+    const uint32_t base_start = bt.poly_start[wp.origin];
+    const uint32_t n = links.first[p + 1] - links.first[p];
+    pts.clear();
     Aabb box;
-    for (uint32_t c = 0; c < wp.corners.size(); ++c) {
-      const Vec3 v = wp.corners[c].pos;
-      const auto [it, added] =
-          vertex_of.try_emplace(std::tuple(v.x, v.y, v.z), uint32_t(a.vertices.size()));
-      if (added) a.vertices.push_back(v);
-      a.poly_verts.push_back(it->second);
+    for (uint32_t c = 0; c < n; ++c) {
+      const uint32_t base_vertex = wp.spliced ? bt.poly_verts[base_start + c] : 0;
+      const Vec3 v = wp.spliced ? bt.vertices[base_vertex] : wp.corners[c].pos;
+      if (wp.spliced) {
+        a.poly_verts.push_back(base_vertices.FirstAt(base_vertex));
+      } else if (const std::optional<uint32_t> at_base = base_vertices.Find(v)) {
+        a.poly_verts.push_back(*at_base);
+      } else {
+        const auto [it, added] =
+            added_vertex.try_emplace(std::tuple(v.x, v.y, v.z), uint32_t(a.vertices.size()));
+        if (added) a.vertices.push_back(v);
+        a.poly_verts.push_back(it->second);
+      }
       pts.push_back(v);
       box.Extend(v);
       const std::optional<PolyIndex> nb = links.at(p, c);
@@ -328,8 +382,7 @@ void TileAssembler::BuildArrays(const WorkTile& w, TileState* state) const {
       }
     }
     a.poly_start.push_back(uint32_t(a.poly_verts.size()));
-    const bool unchanged = !wp.piece && pts.size() == bt.corner_count(wp.origin);
-    std::vector<DetailTri> tris;
+    const bool unchanged = wp.spliced || (!wp.piece && pts.size() == bt.corner_count(wp.origin));
     if (unchanged) {
       tris.assign(bt.detail(wp.origin).begin(), bt.detail(wp.origin).end());
     } else {

@@ -15,6 +15,7 @@
 #include "absl/status/statusor.h"
 #include "carve_pieces.h"
 #include "map_islands.h"
+#include "tile_digest.h"
 #include "waymesh/core/nav_map.h"
 #include "waymesh/core/tile_arrays.h"
 
@@ -39,6 +40,9 @@ struct TileNumbering {
 struct WorkPoly {
   uint32_t origin = 0;  // base polygon of the same tile
   bool piece = false;   // a piece of a cut polygon (else the base polygon, maybe with T points)
+  // The base polygon as it is, with neighbours renumbered (tile_splice.h): `corners` stays
+  // empty, the base tile has them.
+  bool spliced = false;
   uint8_t area = 0;
   uint16_t flags = 0;
   std::vector<PieceCorner> corners;
@@ -60,6 +64,7 @@ struct TileState {
   TileArrays arrays;
   TileView view;  // poly_island: the ids of the version that built it
   TileComponents components;
+  TileDigest digest;  // its part of the map digest
 };
 
 class TileAssembler {
@@ -82,6 +87,8 @@ class TileAssembler {
  private:
   struct EdgeSide;
   void MatchEdges();
+  void LinkSpliced(const TileView& tile, const WorkPoly& poly,
+                   std::optional<PolyIndex>* links) const;
   std::optional<PolyIndex> Resolve(PolyIndex base_target, Vec3 point) const;
   void BuildArrays(const WorkTile& work, TileState* state) const;
 

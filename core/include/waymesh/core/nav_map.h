@@ -193,6 +193,10 @@ class NavMap {
   // to a later generation than the map it was made from (obstacle carving).
   NavMap(MapInfo info, std::vector<TileView> tiles, std::shared_ptr<const void> storage,
          std::vector<uint32_t> generations);
+  // As above, with `digest` computed by the caller: it must be what AddTileToDigest gives for
+  // `tiles` in order (a carved version gathers it from parts kept per tile).
+  NavMap(MapInfo info, std::vector<TileView> tiles, std::shared_ptr<const void> storage,
+         std::vector<uint32_t> generations, MapDigest digest);
   // Paged. `digest` must describe exactly the tiles `source` serves.
   NavMap(MapInfo info, MapDigest digest, std::shared_ptr<const TileSource> source,
          uint32_t generation = kFirstGeneration);
