@@ -69,16 +69,16 @@ std::optional<Piece> MergeAcross(const Piece& a, size_t i, const Piece& b, size_
 
 // A directed edge by the bits of its ends' positions (-0 read as +0, so that positions equal as
 // floats have equal keys).
-struct EdgeKey {
+struct PieceEdgeKey {
   std::array<uint32_t, 6> bits{};
-  friend bool operator==(const EdgeKey&, const EdgeKey&) = default;
+  friend bool operator==(const PieceEdgeKey&, const PieceEdgeKey&) = default;
   template <typename H>
-  friend H AbslHashValue(H h, const EdgeKey& k) {
+  friend H AbslHashValue(H h, const PieceEdgeKey& k) {
     return H::combine(std::move(h), k.bits);
   }
 };
 
-EdgeKey KeyOf(Vec3 from, Vec3 to) {
+PieceEdgeKey PieceEdgeKeyOf(Vec3 from, Vec3 to) {
   const auto bits = [](float v) { return std::bit_cast<uint32_t>(v + 0.0f); };
   return {{bits(from.x), bits(from.y), bits(from.z), bits(to.x), bits(to.y), bits(to.z)}};
 }
@@ -120,7 +120,7 @@ class PieceMerger {
   void Index(uint32_t x) {
     const std::vector<PieceCorner>& c = pieces_[x].corners;
     for (uint32_t i = 0; i < c.size(); ++i) {
-      edges_[KeyOf(c[i].pos, c[(i + 1) % c.size()].pos)].push_back({x, version_[x], i});
+      edges_[PieceEdgeKeyOf(c[i].pos, c[(i + 1) % c.size()].pos)].push_back({x, version_[x], i});
     }
   }
 
@@ -131,7 +131,7 @@ class PieceMerger {
     const size_t na = a.corners.size();
     candidates_.clear();
     for (uint32_t i = 0; i < na; ++i) {
-      const auto it = edges_.find(KeyOf(a.corners[(i + 1) % na].pos, a.corners[i].pos));
+      const auto it = edges_.find(PieceEdgeKeyOf(a.corners[(i + 1) % na].pos, a.corners[i].pos));
       if (it == edges_.end()) continue;
       for (const EdgeAt& e : it->second) {
         if (e.piece <= x || !alive_[e.piece] || version_[e.piece] != e.version) continue;
@@ -154,7 +154,7 @@ class PieceMerger {
   std::vector<Piece>& pieces_;
   std::vector<bool> alive_;
   std::vector<uint32_t> version_;
-  absl::flat_hash_map<EdgeKey, absl::InlinedVector<EdgeAt, 2>> edges_;
+  absl::flat_hash_map<PieceEdgeKey, absl::InlinedVector<EdgeAt, 2>> edges_;
   std::vector<Candidate> candidates_;
 };
 

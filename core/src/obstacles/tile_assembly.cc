@@ -22,11 +22,11 @@ constexpr double kLinkEndInPiece = 1e-3;
 // An ear of a piece's triangulation must turn by more than this (m², twice the plan area).
 constexpr double kMinEarArea2 = 1e-12;
 
-using EdgeKey = std::array<uint32_t, 13>;
+using MatchKey = std::array<uint32_t, 13>;
 
-EdgeKey KeyOf(const LineKey& line, Vec3 a, Vec3 b) {
+MatchKey MatchKeyOf(const LineKey& line, Vec3 a, Vec3 b) {
   if (std::tuple(b.x, b.y, b.z) < std::tuple(a.x, a.y, a.z)) std::swap(a, b);
-  EdgeKey k;
+  MatchKey k;
   std::copy(line.words.begin(), line.words.end(), k.begin());
   const float f[6] = {a.x, a.y, a.z, b.x, b.y, b.z};
   for (int i = 0; i < 6; ++i) k[7 + i] = std::bit_cast<uint32_t>(f[i]);
@@ -195,7 +195,7 @@ void TileAssembler::MatchEdges() {
   struct OpenList {
     uint32_t first = kEnd, last = kEnd;
   };
-  absl::flat_hash_map<EdgeKey, OpenList> open;
+  absl::flat_hash_map<MatchKey, OpenList> open;
   std::vector<EdgeSide> sides;
   std::vector<uint32_t> next_side;
   std::vector<bool> matched_side;
@@ -276,7 +276,7 @@ void TileAssembler::MatchEdges() {
           }
         }
         if (!wp.piece && !base_nb) continue;  // a wall stays a wall
-        const EdgeKey key = KeyOf(pc.next, pc.pos, wp.corners[(c + 1) % n].pos);
+        const MatchKey key = MatchKeyOf(pc.next, pc.pos, wp.corners[(c + 1) % n].pos);
         const EdgeSide side{t, p, c, {t, wp.origin}, base_nb, pc.next.kind() == LineKey::kCutLine};
         OpenList& list = open[key];
         bool matched = false;
