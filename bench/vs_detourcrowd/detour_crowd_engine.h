@@ -19,8 +19,7 @@ class DetourCrowdEngine final : public CrowdEngine {
  public:
   // A crowd of up to `max_agents` agents of radius up to `max_radius` on `mesh` (not owned;
   // only CloseGate changes it, and the engine undoes that when it is destroyed).
-  static absl::StatusOr<std::unique_ptr<DetourCrowdEngine>> Create(dtNavMesh* mesh,
-                                                                   int max_agents,
+  static absl::StatusOr<std::unique_ptr<DetourCrowdEngine>> Create(dtNavMesh* mesh, int max_agents,
                                                                    float max_radius);
   ~DetourCrowdEngine() override;
 
@@ -43,7 +42,7 @@ class DetourCrowdEngine final : public CrowdEngine {
 
   dtNavMesh* mesh_ = nullptr;
   std::unique_ptr<dtCrowd, Free> crowd_;
-  std::vector<int> agents_;           // Detour agent index, by index
+  std::vector<int> agents_;            // Detour agent index, by index
   std::vector<dtPolyRef> gate_polys_;  // closed by CloseGate, reopened by the destructor
 };
 

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <span>
 #include <ctime>
+#include <span>
 #include <vector>
 
 #include "absl/strings/str_format.h"

@@ -20,7 +20,7 @@ struct Scene {
   std::string name;
   BenchMap map;
   CrowdScenario scenario;
-  uint32_t quality_every = 1;  // judge positions every this many ticks
+  uint32_t quality_every = 1;       // judge positions every this many ticks
   std::optional<GateClosing> gate;  // a gate that closes during the run
 };
 

@@ -34,9 +34,9 @@ v1::CrowdAgentState ToProtoState(crowd::AgentState state) {
 
 absl::Status AddAgent(const v1::AddCrowdAgent& add, uint32_t max_agents, crowd::Crowd& crowd) {
   if (crowd.agent_count() >= max_agents) {
-    return WithReason(absl::ResourceExhaustedError(absl::StrCat(
-                          "add_agent: the session holds ", crowd.agent_count(),
-                          " agents; at most ", max_agents, " (--max-crowd-agents)")),
+    return WithReason(absl::ResourceExhaustedError(
+                          absl::StrCat("add_agent: the session holds ", crowd.agent_count(),
+                                       " agents; at most ", max_agents, " (--max-crowd-agents)")),
                       kCrowdAgentLimitExceeded, "limit", "max-crowd-agents");
   }
   absl::StatusOr<crowd::AgentParams> params =
@@ -82,9 +82,12 @@ absl::Status ValidateOpenCrowd(const v1::OpenCrowd& open) {
   if (!v1::CrowdMode_IsValid(open.mode())) {
     return FieldViolation("open.mode", absl::StrCat(open.mode(), " is not a CrowdMode"));
   }
-  if (!std::isfinite(open.tick_hz()) || open.tick_hz() < 0 || open.tick_hz() > kMaxCrowdTickHz) {
-    return FieldViolation("open.tick_hz",
-                          absl::StrCat(open.tick_hz(), " is not in [0, ", kMaxCrowdTickHz, "]"));
+  // A server tick steps by 1 / tick_hz seconds, and a step is at most 1 s.
+  const float hz = open.tick_hz();
+  if (hz != 0 && !(hz >= 1 && hz <= kMaxCrowdTickHz)) {
+    return FieldViolation(
+        "open.tick_hz",
+        absl::StrCat(hz, " is neither 0 (the caller steps) nor in [1, ", kMaxCrowdTickHz, "]"));
   }
   return absl::OkStatus();
 }

@@ -13,7 +13,7 @@
 
 namespace waymesh::server {
 
-// Highest server tick rate a session may ask for.
+// Highest server tick rate a session may ask for (the lowest is 1 Hz: a step is at most 1 s).
 inline constexpr float kMaxCrowdTickHz = 60.0f;
 
 // The open command: map name, layer name, mode, tick rate (fields named "open.map_id", ...).

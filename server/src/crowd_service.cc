@@ -6,8 +6,8 @@
 
 namespace waymesh::server {
 
-CrowdService::CrowdService(NavigationService* navigation, WorkerPool* pool,
-                           ServerMetrics* metrics, CrowdServiceOptions options)
+CrowdService::CrowdService(NavigationService* navigation, WorkerPool* pool, ServerMetrics* metrics,
+                           CrowdServiceOptions options)
     : navigation_(navigation),
       pool_(pool),
       metrics_(metrics),

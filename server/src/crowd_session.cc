@@ -216,8 +216,7 @@ void CrowdSession::SendLocked(const v1::RunCrowdResponse& event, StreamOps& ops)
   if (finished_) return;
   grpc::ByteBuffer& bytes = outbox_.emplace_back();
   bool own_buffer = false;
-  (void)grpc::SerializationTraits<google::protobuf::Message>::Serialize(event, &bytes,
-                                                                       &own_buffer);
+  (void)grpc::SerializationTraits<google::protobuf::Message>::Serialize(event, &bytes, &own_buffer);
   if (writing_) return;
   writing_ = true;
   ops.write = &outbox_.front();

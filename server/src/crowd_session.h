@@ -96,10 +96,8 @@ class CrowdSession final : public grpc::ServerBidiReactor<grpc::ByteBuffer, grpc
   void RunTask();
   // Runs one command; a failure of the session itself (a bad open) is returned, a failure of
   // the command is answered as `command_failed` in `events`.
-  absl::Status Apply(const v1::RunCrowdRequest& command,
-                     std::vector<v1::RunCrowdResponse>& events);
-  absl::Status Open(const v1::RunCrowdRequest& command,
-                    std::vector<v1::RunCrowdResponse>& events);
+  absl::Status Apply(const v1::RunCrowdRequest& command, std::vector<v1::RunCrowdResponse>& events);
+  absl::Status Open(const v1::RunCrowdRequest& command, std::vector<v1::RunCrowdResponse>& events);
   absl::Status SetObstacles(const v1::SetCrowdObstacles& set);
   absl::Status Tick(float dt, uint64_t seq, uint32_t overruns,
                     std::vector<v1::RunCrowdResponse>& events);
@@ -119,10 +117,10 @@ class CrowdSession final : public grpc::ServerBidiReactor<grpc::ByteBuffer, grpc
 
   std::mutex mu_;
   std::deque<v1::RunCrowdRequest> commands_;
-  bool opened_ = false;       // the open command succeeded
-  bool task_queued_ = false;  // a task of this session is queued or running
-  bool tick_wanted_ = false;  // a server tick is due
-  uint32_t overruns_ = 0;     // server ticks skipped since the last one run
+  bool opened_ = false;                  // the open command succeeded
+  bool task_queued_ = false;             // a task of this session is queued or running
+  bool tick_wanted_ = false;             // a server tick is due
+  uint32_t overruns_ = 0;                // server ticks skipped since the last one run
   std::deque<grpc::ByteBuffer> outbox_;  // front: being written when writing_
   bool writing_ = false;
   bool reading_ = false;

@@ -171,7 +171,8 @@ TEST_F(CrowdServiceTest, StreamsTheTicksOfTheCoreCrowdBitForBit) {
   ASSERT_TRUE(core.ok()) << core.status();
   crowd::AgentParams params;
   params.filter = QueryFilter(Town().map->info());
-  for (int i = 0; i < kAgents; ++i) ASSERT_TRUE(core->AddAgent(i + 1, scene.spawns[i], params).ok());
+  for (int i = 0; i < kAgents; ++i)
+    ASSERT_TRUE(core->AddAgent(i + 1, scene.spawns[i], params).ok());
   for (int i = 0; i < kAgents; ++i) ASSERT_TRUE(core->SetTarget(i + 1, scene.goal).ok());
   crowd::SerialChunkRunner runner;
   for (int t = 0; t < kTicks; ++t) ASSERT_TRUE(core->Step(kDt, runner).ok());
@@ -215,16 +216,14 @@ TEST_F(CrowdServiceTest, FailedCommandsAreAnsweredBySeqAndTheSessionGoesOn) {
   v1::RunCrowdRequest empty;
   empty.set_seq(8);
   v1::RunCrowdRequest bad_area = Add(9, 4, scene.spawns[3]);
-  (*bad_area.mutable_add_agent()->mutable_params()->mutable_filter()->mutable_area_costs())[70] =
-      1;
+  (*bad_area.mutable_add_agent()->mutable_params()->mutable_filter()->mutable_area_costs())[70] = 1;
   const std::map<uint64_t, grpc::StatusCode> want = {
-      {3, grpc::NOT_FOUND},        {4, grpc::INVALID_ARGUMENT},
-      {5, grpc::FAILED_PRECONDITION}, {6, grpc::INVALID_ARGUMENT},
-      {7, grpc::FAILED_PRECONDITION}, {8, grpc::INVALID_ARGUMENT},
-      {9, grpc::INVALID_ARGUMENT},    {10, grpc::INVALID_ARGUMENT},
+      {3, grpc::NOT_FOUND},        {4, grpc::INVALID_ARGUMENT},    {5, grpc::FAILED_PRECONDITION},
+      {6, grpc::INVALID_ARGUMENT}, {7, grpc::FAILED_PRECONDITION}, {8, grpc::INVALID_ARGUMENT},
+      {9, grpc::INVALID_ARGUMENT}, {10, grpc::INVALID_ARGUMENT},
   };
-  for (const auto* c : {&remove_unknown, &bad_radius, &off_mesh, &taken_id, &open_again, &empty,
-                        &bad_area}) {
+  for (const auto* c :
+       {&remove_unknown, &bad_radius, &off_mesh, &taken_id, &open_again, &empty, &bad_area}) {
     ASSERT_TRUE(stream.Send(*c));
   }
   ASSERT_TRUE(stream.Send(Step(10, 0)));  // dt 0
@@ -275,13 +274,12 @@ TEST_F(CrowdServiceTest, AStreamMustFirstOpenAServedMap) {
     EXPECT_EQ(s.error_code(), grpc::FAILED_PRECONDITION);
     EXPECT_EQ(ReasonOf(s), "OBSTACLE_LAYER_VERSION_UNKNOWN");
   }
-  {
+  for (const float hz : {1000.0f, 0.5f, -1.0f}) {
     CrowdStream stream(*crowd_);
-    v1::RunCrowdRequest open = Open(1000);
-    ASSERT_TRUE(stream.Send(open));
+    ASSERT_TRUE(stream.Send(Open(hz)));
     const grpc::Status s = stream.Finish();
-    EXPECT_EQ(s.error_code(), grpc::INVALID_ARGUMENT);
-    EXPECT_NE(s.error_message().find("open.tick_hz"), std::string::npos);
+    EXPECT_EQ(s.error_code(), grpc::INVALID_ARGUMENT) << hz;
+    EXPECT_NE(s.error_message().find("open.tick_hz"), std::string::npos) << hz;
   }
 }
 
@@ -378,8 +376,8 @@ TEST_F(CrowdServiceTest, ADrainEndsSessionsUnavailableSoCallersReplayElsewhere) 
   }
   EXPECT_EQ(Metric(*server_, "waymesh_crowd_sessions"), 0.0);
   EXPECT_EQ(Metric(*server_, "waymesh_crowd_agents"), 0.0);
-  const std::vector<std::pair<std::string, std::string>> run_crowd = {
-      {"grpc_method", "RunCrowd"}, {"grpc_type", "bidi_stream"}};
+  const std::vector<std::pair<std::string, std::string>> run_crowd = {{"grpc_method", "RunCrowd"},
+                                                                      {"grpc_type", "bidi_stream"}};
   EXPECT_EQ(Metric(*server_, "grpc_server_started_total", run_crowd), 1.0);
   EXPECT_EQ(Metric(*server_, "grpc_server_msg_received_total", run_crowd), 3.0);
   EXPECT_EQ(Metric(*server_, "grpc_server_msg_sent_total", run_crowd), 2.0);
@@ -444,7 +442,8 @@ TEST_F(CrowdServiceTest, ACancelledStreamFreesItsSession) {
   {
     CrowdStream stream(*crowd_);
     OpenStepped(stream);
-    for (uint32_t id = 1; id <= 3; ++id) ASSERT_TRUE(stream.Send(Add(id + 1, id, scene.spawns[id])));
+    for (uint32_t id = 1; id <= 3; ++id)
+      ASSERT_TRUE(stream.Send(Add(id + 1, id, scene.spawns[id])));
     ASSERT_TRUE(stream.Send(Step(9)));
     ASSERT_TRUE(stream.Read().has_value());
     stream.Cancel();

@@ -19,12 +19,11 @@ namespace waymesh::server {
 
 class CrowdSessions;
 
-using RawCrowdService =
-    v1::CrowdService::WithRawCallbackMethod_RunCrowd<v1::CrowdService::Service>;
+using RawCrowdService = v1::CrowdService::WithRawCallbackMethod_RunCrowd<v1::CrowdService::Service>;
 
 struct CrowdServiceOptions {
-  uint32_t max_sessions = 64;    // --max-crowd-sessions
-  uint32_t max_agents = 10000;   // --max-crowd-agents
+  uint32_t max_sessions = 64;   // --max-crowd-sessions
+  uint32_t max_agents = 10000;  // --max-crowd-agents
 };
 
 class CrowdService final : public RawCrowdService {
