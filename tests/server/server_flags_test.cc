@@ -70,13 +70,14 @@ TEST(ServerFlagsTest, HelpListsEveryFlagWithItsEnvironmentName) {
   EXPECT_THAT(help, HasSubstr("--maps-dir"));
   EXPECT_THAT(help, HasSubstr("--tile-cache-bytes"));
   EXPECT_THAT(help, HasSubstr("WAYMESH_METRICS_PORT"));
-  // The names come from abseil's registry: every flag server_flags.cc defines (32), and none
+  // The names come from abseil's registry: every flag server_flags.cc defines (34), and none
   // of abseil's own or of other binaries.
   const std::vector<absl::string_view> names(ServerFlagNames().begin(), ServerFlagNames().end());
-  EXPECT_EQ(names.size(), 32u);
+  EXPECT_EQ(names.size(), 34u);
   EXPECT_THAT(names, ::testing::IsSupersetOf({"maps_dir", "health_port", "reflection",
                                               "keepalive_min_ping_interval",
-                                              "keepalive_permit_without_calls"}));
+                                              "keepalive_permit_without_calls",
+                                              "max_crowd_sessions", "max_crowd_agents"}));
   EXPECT_THAT(names, ::testing::Not(::testing::Contains("flagfile")));
   EXPECT_TRUE(std::is_sorted(names.begin(), names.end()));
   const char* asks[] = {"p", "--port=1", "--help"};
@@ -112,6 +113,9 @@ TEST(ServerFlagsTest, ConfigChecksNameTheFlag) {
        "--max-obstacle-layers-per-map"},
       {[](ServerConfig& c) { c.max_prism_vertices = 65; }, "--max-prism-vertices"},
       {[](ServerConfig& c) { c.obstacle_versions_kept = 0; }, "--obstacle-versions-kept"},
+      {[](ServerConfig& c) { c.max_crowd_sessions = 0; }, "--max-crowd-sessions"},
+      {[](ServerConfig& c) { c.max_crowd_agents = 0; }, "--max-crowd-agents"},
+      {[](ServerConfig& c) { c.max_crowd_agents = 100001; }, "--max-crowd-agents"},
   };
   for (const Case& c : cases) {
     ServerConfig config = good;
