@@ -38,13 +38,29 @@ bool ClipToDisc(Vec3 a, Vec3 b, Vec3 c, float r, float* t0, float* t1) {
   return true;
 }
 
+// The answer when `end` lies in the start polygon (what the search below finds at its first
+// node): most moves of a crowd tick are a few centimetres inside one polygon, and this skips
+// the node pool's scattered writes for them.
+bool EndsInStartPolygon(const QueryContext& ctx, const SurfacePoint& start, Vec3 end,
+                        MoveResult* out) {
+  const PolyIndex at = start.poly.index();
+  const TileView& t = ctx.Tile(at.tile);
+  if (!PointInPolyXZ(t, at.poly, end, 0.0f)) return false;
+  out->poly = ctx.Ref(at);
+  out->pos = {end.x, PolyHeightAt(t, at.poly, end.x, end.z), end.z};
+  out->blocked = false;
+  out->visited.push_back(out->poly);
+  return true;
+}
+
 }  // namespace
 
 void MoveAlongSurfaceImpl(QueryContext& ctx, const SurfacePoint& start, Vec3 end,
                           const QueryFilter& filter, MoveResult* out) {
-  ctx.pool.Reset();
   out->visited.clear();
   out->status = QueryStatus::kComplete;
+  if (EndsInStartPolygon(ctx, start, end, out)) return;
+  ctx.pool.Reset();
   const Vec3 s = start.pos;
   const Vec3 center{(s.x + end.x) * 0.5f, 0.0f, (s.z + end.z) * 0.5f};
   const float radius = std::sqrt(DistSqXZ(s, end)) * 0.5f + kDiscSlack;
@@ -59,7 +75,8 @@ void MoveAlongSurfaceImpl(QueryContext& ctx, const SurfacePoint& start, Vec3 end
   for (uint32_t ci = 0; ci < ctx.pool.size(); ++ci) {
     const SearchNode cur = ctx.pool.node(ci);
     const TileView& t = ctx.Tile(cur.at.tile);
-    if (PointInPolyXZ(t, cur.at.poly, end, 0.0f)) {
+    // Node 0 is the start polygon, tested above.
+    if (ci != 0 && PointInPolyXZ(t, cur.at.poly, end, 0.0f)) {
       best_node = ci;
       best = end;
       best_sq = 0;
