@@ -70,6 +70,16 @@ void OrderBySpace(CrowdState& s) {
   }
 }
 
+// Asks the memory system for an agent's record ahead of its tick: in cell order the agents
+// array is read in no pattern the hardware prefetcher follows, and the first touch of each
+// record was the largest single stall of the town tick.
+void PrefetchAgent(const Agent& a) {
+  const char* bytes = reinterpret_cast<const char*>(&a);
+  for (size_t offset = 0; offset < sizeof(Agent); offset += 64) {
+    __builtin_prefetch(bytes + offset);
+  }
+}
+
 // Which agents plan a path this tick: those that must or want to, in id order, up to the
 // per-tick budget.
 void GrantPlans(CrowdState& s) {
@@ -134,7 +144,10 @@ absl::Status Crowd::Step(float dt, ChunkRunner& runner) {
     runner.Run(chunks, [&](uint32_t chunk, uint32_t worker) {
       internal::Worker& w = s.workers[worker];
       const uint32_t end = std::min(count, (chunk + 1) * per_chunk);
-      for (uint32_t k = chunk * per_chunk; k < end; ++k) step(inputs, w, s.visit[k]);
+      for (uint32_t k = chunk * per_chunk; k < end; ++k) {
+        if (k + 1 < end) PrefetchAgent(s.agents[s.visit[k + 1]]);
+        step(inputs, w, s.visit[k]);
+      }
     });
   };
   each_agent(internal::TickAgent);
