@@ -140,7 +140,15 @@ async function openTests(browser) {
                             c.status === 'COMPLETE'), `heat ${JSON.stringify(heat)}`);
   });
   await check('no script errors', async () => expect(errors.length === 0, errors.join('; ')));
+  // The picture: the path again, with the heat map on.
   await page.select('#tool', 'path');
+  const [ax, ay] = await screenPoint(page, sx, sz);
+  const [bx, by] = await screenPoint(page, gx, gz);
+  await page.mouse.click(ax, ay);
+  await page.mouse.click(bx, by);
+  await page.waitForFunction(() => window.viewer.last && window.viewer.last.kind === 'path' && window.viewer.last.result,
+                             { timeout: 20000 });
+  await page.mouse.move(ax + 40, ay - 60);
   await page.screenshot({ path: screenshot });
 }
 
