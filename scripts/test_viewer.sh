@@ -50,17 +50,9 @@ start_server() {
   "$SERVER" --maps-dir="$MAPS" --listen-address=127.0.0.1 --port=0 --metrics-port=-1 \
     --ui-port=-1 --reload-interval=0 --shutdown-grace=2s "$@" >"$TMP/server-$name.log" 2>&1 &
   SERVER_PID=$!
-  GRPC_PORT="" UI_PORT=""
-  for _ in $(seq 1 300); do
-    line=$(grep -m1 'waymesh-server serving' "$TMP/server-$name.log")
-    if [[ -n $line ]]; then
-      GRPC_PORT=$(echo "$line" | sed -n 's/.* on 127\.0\.0\.1:\([0-9]*\) .*/\1/p')
-      UI_PORT=$(sed -n 's/.*map viewer on http:\/\/127\.0\.0\.1:\([0-9]*\)\/.*/\1/p' "$TMP/server-$name.log")
-      break
-    fi
-    kill -0 "$SERVER_PID" 2>/dev/null || break
-    sleep 0.1
-  done
+  line=$(wait_for_line "$TMP/server-$name.log" 'waymesh-server serving' "$SERVER_PID")
+  GRPC_PORT=$(echo "$line" | sed -n 's/.* on 127\.0\.0\.1:\([0-9]*\) .*/\1/p')
+  UI_PORT=$(sed -n 's/.*map viewer on http:\/\/127\.0\.0\.1:\([0-9]*\)\/.*/\1/p' "$TMP/server-$name.log")
   if [[ -z $GRPC_PORT || -z $UI_PORT ]]; then
     fail "waymesh-server ($name) starts with the viewer"
     sed 's/^/    /' "$TMP/server-$name.log" | tail -n 20
@@ -72,7 +64,11 @@ start_server() {
 stop_server() {
   kill -TERM "$SERVER_PID" 2>/dev/null
   if timeout 10 tail --pid="$SERVER_PID" -f /dev/null; then
-    wait "$SERVER_PID" && pass "waymesh-server ($1) exits 0 on SIGTERM" || fail "waymesh-server ($1) exits 0 on SIGTERM"
+    if wait "$SERVER_PID"; then
+      pass "waymesh-server ($1) exits 0 on SIGTERM"
+    else
+      fail "waymesh-server ($1) exits 0 on SIGTERM"
+    fi
   else
     fail "waymesh-server ($1) exits on SIGTERM"
   fi
@@ -99,7 +95,7 @@ browser() {
 
 start_server open
 browser open open "http://127.0.0.1:$UI_PORT/" "127.0.0.1:$GRPC_PORT" "$CLIENT" "$FORD" "$SCREENSHOT"
-[[ -s $SCREENSHOT ]] && pass "screenshot saved ($SCREENSHOT)" || fail "screenshot saved"
+if [[ -s $SCREENSHOT ]]; then pass "screenshot saved ($SCREENSHOT)"; else fail "screenshot saved"; fi
 stop_server open
 
 TOKEN=viewer-test-token-$RANDOM
