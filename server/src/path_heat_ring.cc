@@ -31,11 +31,12 @@ void PathHeatRing::Record(std::string_view map_id, const Vec3& start, const Vec3
       !slot.seq.compare_exchange_strong(seen, 2 * ticket + 1, std::memory_order_relaxed)) {
     return;
   }
-  std::atomic_thread_fence(std::memory_order_release);
-  slot.map_hash.store(HeatMapHash(map_id), std::memory_order_relaxed);
+  // Release stores (no fences, which ThreadSanitizer cannot follow): a reader that sees any of
+  // them sees the odd seq above too, and so a changed seq after its copy.
+  slot.map_hash.store(HeatMapHash(map_id), std::memory_order_release);
   const float values[6] = {start.x, start.y, start.z, end.x, end.y, end.z};
-  for (int i = 0; i < 6; ++i) slot.coords[i].store(values[i], std::memory_order_relaxed);
-  slot.status.store(static_cast<uint8_t>(status), std::memory_order_relaxed);
+  for (int i = 0; i < 6; ++i) slot.coords[i].store(values[i], std::memory_order_release);
+  slot.status.store(static_cast<uint8_t>(status), std::memory_order_release);
   slot.seq.store(2 * ticket + 2, std::memory_order_release);
 }
 
@@ -49,11 +50,10 @@ std::vector<PathHeatPoint> PathHeatRing::Snapshot(std::string_view map_id) const
     const uint64_t before = slot.seq.load(std::memory_order_acquire);
     // Being written, or still holding a call older than the ring (a later one is taken).
     if ((before & 1) != 0 || before < 2 * begin + 2) continue;
-    const uint64_t slot_hash = slot.map_hash.load(std::memory_order_relaxed);
+    const uint64_t slot_hash = slot.map_hash.load(std::memory_order_acquire);
     float v[6];
-    for (int i = 0; i < 6; ++i) v[i] = slot.coords[i].load(std::memory_order_relaxed);
-    const auto status = static_cast<QueryStatus>(slot.status.load(std::memory_order_relaxed));
-    std::atomic_thread_fence(std::memory_order_acquire);
+    for (int i = 0; i < 6; ++i) v[i] = slot.coords[i].load(std::memory_order_acquire);
+    const auto status = static_cast<QueryStatus>(slot.status.load(std::memory_order_acquire));
     if (slot.seq.load(std::memory_order_relaxed) != before || slot_hash != hash) continue;
     out.push_back({{v[0], v[1], v[2]}, {v[3], v[4], v[5]}, status});
   }

@@ -2,7 +2,7 @@
 // The start and end points of the last FindPath calls the server answered, with how each ended
 // (COMPLETE, NO_PATH, START_OFF_MESH, ...), for the viewer's heat map. Recording is wait-free
 // and touches no lock (an atomic increment, a compare-and-swap claiming the slot and a slot of
-// relaxed stores), so the query path does not notice it; readers copy the ring and skip slots
+// release stores), so the query path does not notice it; readers copy the ring and skip slots
 // being written (a seqlock per slot). Best effort: a record whose slot is being written by a
 // call one ring earlier is dropped.
 
