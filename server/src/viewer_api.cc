@@ -3,7 +3,6 @@
 #include <chrono>
 #include <utility>
 
-#include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/util/json_util.h"
@@ -52,7 +51,7 @@ int HttpStatusOf(absl::StatusCode code) {
   }
 }
 
-// The query parameters of `http`, or the 400 answer naming the problem.
+// The query parameters of `http`; InvalidArgument naming a malformed one.
 absl::StatusOr<std::map<std::string, std::string>> QueryParams(const HttpRequest& http) {
   return ParseQueryString(http.query);
 }
@@ -67,11 +66,9 @@ absl::StatusOr<std::shared_ptr<const ServedMap>> NamedMap(
   return maps.Find(it->second);
 }
 
+// The JSON error answer of `s` (code named as gRPC names it: "NOT_FOUND").
 HttpResponse StatusAnswer(const absl::Status& s) {
-  const int http = s.code() == absl::StatusCode::kNotFound          ? 404
-                   : s.code() == absl::StatusCode::kInvalidArgument ? 400
-                                                                    : 500;
-  return ErrorAnswer(http, absl::StatusCodeToString(s.code()), s.message());
+  return ErrorAnswer(HttpStatusOf(s.code()), absl::StatusCodeToString(s.code()), s.message());
 }
 
 }  // namespace

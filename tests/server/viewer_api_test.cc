@@ -227,6 +227,14 @@ TEST_F(ViewerApiTest, UnknownMapsAndTilesAre404) {
   auto [path_status, path] = Post("/api/find_path", ToJson(elsewhere));
   EXPECT_EQ(path_status, 404) << path;
   EXPECT_EQ(path["error"]["code"], "NOT_FOUND");
+  // A layer version this replica does not hold: the gRPC code's HTTP status, and its message.
+  v1::FindPathRequest layered = BankToBankRequest();
+  layered.mutable_obstacles()->set_layer("gone");
+  layered.mutable_obstacles()->set_version(5);
+  auto [layer_status, layer] = Post("/api/find_path", ToJson(layered));
+  EXPECT_EQ(layer_status, 412) << layer;
+  EXPECT_EQ(layer["error"]["code"], "FAILED_PRECONDITION");
+  EXPECT_NE(layer["error"]["message"].get<std::string>().find("gone"), std::string::npos) << layer;
 }
 
 TEST_F(ViewerApiTest, WithATokenTheApiAsksForIt) {
