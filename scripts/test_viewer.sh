@@ -4,8 +4,8 @@
 # `npm ci`) against real waymesh-servers with --ui-port on the demo town:
 #   - the page lists the maps, draws every polygon of "demo", hovering names the polygon;
 #   - two clicks run FindPath, and the path the page shows is exactly what waymesh-client gets
-#     over gRPC for the request the page sent; a drag runs Raycast, likewise; the heat map
-#     shows the clicked path; a screenshot is saved (docs/viewer.png is one);
+#     over gRPC for the request the page sent; drags run Raycast and ValidateMove, likewise;
+#     the heat map shows the clicked path; a screenshot is saved (docs/viewer.png is one);
 #   - with --auth-token the page asks for the token and the API answers 401 without it.
 # Usage: scripts/test_viewer.sh [BIN_DIR] (or WAYMESH_BIN_DIR; default build/release): the build
 # dir holding waymesh and server/waymesh-server(-client). SCREENSHOT=path keeps the screenshot.

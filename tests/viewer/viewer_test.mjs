@@ -3,7 +3,8 @@
 //   node viewer_test.mjs open URL GRPC_TARGET CLIENT_BIN QUERY SCREENSHOT
 //     loads the page, picks the map "demo", clicks the two points of QUERY ("sx sy sz gx gy gz")
 //     and checks that the path the page shows is the one waymesh-client gets over gRPC for the
-//     request the page sent; hover, Raycast by dragging, the heat map; saves a screenshot.
+//     request the page sent; hover, Raycast and ValidateMove by dragging (each compared with
+//     gRPC too), the heat map; saves a screenshot.
 //   node viewer_test.mjs auth URL TOKEN
 //     the server has --auth-token: the page asks for the token and shows no map until it has
 //     it; the API answers 401 without it or with a wrong one.
@@ -130,6 +131,23 @@ async function openTests(browser) {
     const grpc = grpcCall(target, client, 'Raycast', last.request);
     expect(grpc.hit === last.result.hit && samePoint(grpc.point, last.result.point),
            `gRPC ${JSON.stringify(grpc)} vs page ${JSON.stringify(last.result)}`);
+  });
+  await check('dragging validates a move, answered as over gRPC', async () => {
+    await page.select('#tool', 'move');
+    const [ax, ay] = await screenPoint(page, sx, sz);
+    const [bx, by] = await screenPoint(page, sx + 3, sz);
+    await page.mouse.move(ax, ay);
+    await page.mouse.down();
+    await page.mouse.move(bx, by, { steps: 4 });
+    await page.mouse.up();
+    await page.waitForFunction(() => window.viewer.last && window.viewer.last.kind === 'move', { timeout: 20000 });
+    const last = await page.evaluate(() => window.viewer.last);
+    expect(!last.error, last.error);
+    const grpc = grpcCall(target, client, 'ValidateMove', last.request);
+    expect(grpc.verdict === last.result.verdict && samePoint(grpc.reached, last.result.reached),
+           `gRPC ${JSON.stringify(grpc)} vs page ${JSON.stringify(last.result)}`);
+    const shownVerdict = await page.$eval('#result', (e) => e.dataset.status);
+    expect(shownVerdict === grpc.verdict, `page shows ${shownVerdict}`);
   });
   await check('the heat map has the clicked path', async () => {
     await page.click('#show-heat');
