@@ -47,6 +47,21 @@ async function screenPoint(page, x, z) {
   return [box.x + sx, box.y + sy];
 }
 
+// Drags with the left button from world (x0, z0) to (x1, z1), with the tool `tool`; waits for
+// the page's answer of that kind and returns it (window.viewer.last).
+async function dragQuery(page, tool, kind, [x0, z0], [x1, z1]) {
+  await page.select('#tool', tool);
+  const [ax, ay] = await screenPoint(page, x0, z0);
+  const [bx, by] = await screenPoint(page, x1, z1);
+  await page.mouse.move(ax, ay);
+  await page.mouse.down();
+  await page.mouse.move((ax + bx) / 2, (ay + by) / 2, { steps: 4 });
+  await page.mouse.move(bx, by, { steps: 4 });
+  await page.mouse.up();
+  await page.waitForFunction((k) => window.viewer.last && window.viewer.last.kind === k, { timeout: 20000 }, kind);
+  return page.evaluate(() => window.viewer.last);
+}
+
 // FindPath over gRPC with waymesh-client, the request as the page sent it.
 function grpcCall(target, client, method, request) {
   const out = execFileSync(client, [`--target=${target}`, method, JSON.stringify(request)], {
@@ -117,31 +132,14 @@ async function openTests(browser) {
     expect(Math.abs(pageLength - grpc.length) < 1e-4, `length ${pageLength} vs ${grpc.length}`);
   });
   await check('dragging casts a ray, answered as over gRPC', async () => {
-    await page.select('#tool', 'raycast');
-    const [ax, ay] = await screenPoint(page, sx, sz);
-    const [bx, by] = await screenPoint(page, gx, gz);
-    await page.mouse.move(ax, ay);
-    await page.mouse.down();
-    await page.mouse.move((ax + bx) / 2, (ay + by) / 2, { steps: 4 });
-    await page.mouse.move(bx, by, { steps: 4 });
-    await page.mouse.up();
-    await page.waitForFunction(() => window.viewer.last && window.viewer.last.kind === 'raycast', { timeout: 20000 });
-    const last = await page.evaluate(() => window.viewer.last);
+    const last = await dragQuery(page, 'raycast', 'raycast', [sx, sz], [gx, gz]);
     expect(!last.error, last.error);
     const grpc = grpcCall(target, client, 'Raycast', last.request);
     expect(grpc.hit === last.result.hit && samePoint(grpc.point, last.result.point),
            `gRPC ${JSON.stringify(grpc)} vs page ${JSON.stringify(last.result)}`);
   });
   await check('dragging validates a move, answered as over gRPC', async () => {
-    await page.select('#tool', 'move');
-    const [ax, ay] = await screenPoint(page, sx, sz);
-    const [bx, by] = await screenPoint(page, sx + 3, sz);
-    await page.mouse.move(ax, ay);
-    await page.mouse.down();
-    await page.mouse.move(bx, by, { steps: 4 });
-    await page.mouse.up();
-    await page.waitForFunction(() => window.viewer.last && window.viewer.last.kind === 'move', { timeout: 20000 });
-    const last = await page.evaluate(() => window.viewer.last);
+    const last = await dragQuery(page, 'move', 'move', [sx, sz], [sx + 3, sz]);
     expect(!last.error, last.error);
     const grpc = grpcCall(target, client, 'ValidateMove', last.request);
     expect(grpc.verdict === last.result.verdict && samePoint(grpc.reached, last.result.reached),
