@@ -22,6 +22,7 @@ PACKAGES=(
   libboost-dev                             # Boost.Beast/Asio (headers): the bounded /metrics and /healthz server
   prometheus                               # promtool and the real-Prometheus scrape test
   python3
+  chromium                                 # headless browser of the viewer's tests (scripts/test_viewer.sh)
   # Deployment and clients (scripts/test_deploy.sh, scripts/test_clients.sh): manifest lint and
   # schema validation (npm kubernetes-models), Go and Java example clients built offline from
   # Debian's gRPC packages. No `npm` here: the machine's Node.js 20 package ships npm and

@@ -1,6 +1,6 @@
 # shellcheck shell=bash disable=SC2034  # (variables set here are used by the sourcing scripts)
-# Shared setup of the end-to-end check scripts (test_deploy.sh, test_clients.sh); sourced, not
-# run: source "$(dirname "$0")/lib.sh" SUITE [BIN_DIR]
+# Shared setup of the end-to-end check scripts (test_deploy.sh, test_clients.sh, test_viewer.sh);
+# sourced, not run: source "$(dirname "$0")/lib.sh" SUITE [BIN_DIR]
 # Moves to the repository root and sets BIN_DIR (WAYMESH_BIN_DIR, else BIN_DIR, else
 # build/release), WAYMESH and SERVER (the binaries there, which may not exist) and TMP (a
 # scratch dir removed at exit, after the script's own at_exit function if it defines one).
@@ -36,6 +36,16 @@ check() {
     fail "$name"
     sed 's/^/    /' "$TMP/out" | tail -n 40
   fi
+}
+# wait_for_line FILE PATTERN PID: prints the first line of FILE matching PATTERN (grep), waiting
+# up to 30 s while process PID lives; prints nothing when none came.
+wait_for_line() {
+  local line
+  for _ in $(seq 1 300); do
+    if line=$(grep -m1 "$2" "$1"); then echo "$line"; return; fi
+    kill -0 "$3" 2>/dev/null || return
+    sleep 0.1
+  done
 }
 # require_tools TOOL...: a failed check for each tool missing from PATH.
 require_tools() {

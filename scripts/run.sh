@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The README's main command: installs dependencies, builds Waymesh, generates the demo world,
-# compiles it into a map, starts waymesh-server on it, prints the gRPC and metrics addresses and
-# makes one example call with waymesh-client. The server then keeps running in the foreground
-# until Ctrl-C (SERVE=0 stops it right after the example call instead).
+# compiles it into a map, starts waymesh-server on it, prints the gRPC, metrics and viewer
+# addresses and makes one example call with waymesh-client. The server then keeps running in the
+# foreground until Ctrl-C (SERVE=0 stops it right after the example call instead).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 JOBS=${JOBS:-$(nproc)}
@@ -12,6 +12,7 @@ SIZE=${DEMO_SIZE:-1024}
 SEED=${DEMO_SEED:-7}
 GRPC_PORT=${GRPC_PORT:-50051}
 METRICS_PORT=${METRICS_PORT:-9464}
+UI_PORT=${UI_PORT:-8080}
 SERVE=${SERVE:-1}
 
 bash scripts/deps.sh
@@ -33,7 +34,7 @@ echo "== inspect"
 
 echo "== waymesh-server"
 "$SERVER" --maps-dir="$MAPS" --port="$GRPC_PORT" --metrics-port="$METRICS_PORT" \
-  >"$OUT/server.log" 2>&1 &
+  --ui-port="$UI_PORT" >"$OUT/server.log" 2>&1 &
 SERVER_PID=$!
 stop_server() {
   if kill -0 "$SERVER_PID" 2>/dev/null; then
@@ -59,6 +60,7 @@ if [[ $ready -ne 1 ]]; then
 fi
 echo "gRPC:    127.0.0.1:$GRPC_PORT   (waymesh.v1.NavigationService, grpc.health.v1, reflection)"
 echo "metrics: http://127.0.0.1:$METRICS_PORT/metrics   (health: /healthz)"
+echo "viewer:  http://127.0.0.1:$UI_PORT/   (the map viewer: docs/viewer.md)"
 echo "log:     $OUT/server.log"
 
 # The example call: across the river, from the west bank to the east bank (by the ford).

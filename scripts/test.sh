@@ -6,7 +6,8 @@
 #   4. the deployment checks (Dockerfile, Kubernetes manifests, alert rules; offline)
 #   5. the Go and Java example clients against a live server (the ASan build's binaries)
 #   6. buf lint of the public API (proto/, STANDARD rules; @bufbuild/buf from npm)
-#   7. every runnable command of README.md, docs/*.md and loadtest/README.md, as written, on the
+#   7. the map viewer in headless chromium against a live server (puppeteer-core from npm)
+#   8. every runnable command of README.md, docs/*.md and loadtest/README.md, as written, on the
 #      ASan build's binaries (scripts/check_docs_commands.py)
 # Ends with one line "waymesh: N passed, M failed".
 set -euo pipefail
@@ -102,6 +103,10 @@ else
   echo "buf lint: FAILED"; cat "$BUILD/buf.log"
   failed=$((failed + 1))
 fi
+
+echo "== The map viewer in a browser (headless chromium, puppeteer-core)"
+SCREENSHOT="$BUILD/viewer.png" bash scripts/test_viewer.sh "$BUILD/asan" | tee "$BUILD/viewer.log" || true
+count_plain "$BUILD/viewer.log" viewer
 
 echo "== The documentation's commands (README.md, docs/*.md, loadtest/README.md)"
 # A budget for all of them: they are examples, not benchmarks (about a minute under ASan).

@@ -41,7 +41,7 @@ class HttpConnection;
 
 struct HttpServer::Impl {
   HttpServerOptions options;
-  std::map<std::string, HttpHandler> routes;
+  std::map<std::string, HttpRoute> routes;
   // Connections register here (loop thread only); declared before the io_context so they can
   // unregister while it destroys their pending handlers.
   absl::flat_hash_set<HttpConnection*> connections;
@@ -68,7 +68,7 @@ struct HttpServer::Impl {
 // One TCP connection: waits for a request, reads it within the limits, answers, repeats.
 class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
  public:
-  enum class State { kIdle, kReading, kWriting, kRefusing, kClosed };
+  enum class State { kIdle, kReading, kAnswering, kWriting, kRefusing, kClosed };
 
   HttpConnection(HttpServer::Impl* server, tcp::socket socket)
       : server_(server), socket_(std::move(socket)), timer_(socket_.get_executor()) {
@@ -183,31 +183,55 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     const size_t q = target.find('?');
     req.path = std::string(target.substr(0, q));
     if (q != beast::string_view::npos) req.query = std::string(target.substr(q + 1));
+    req.authorization = std::string(request[http::field::authorization]);
     req.body = std::move(request.body());
+    version_ = request.version();
+    keep_alive_ = request.keep_alive();
+    head_ = request.method() == http::verb::head;
 
-    HttpResponse answer;
-    const bool head = request.method() == http::verb::head;
     auto route = s.routes.find(req.path);
     if (route == s.routes.end()) {
-      answer = {404, "text/plain; charset=utf-8", "not found\n"};
-    } else if (request.method() != http::verb::get && !head) {
-      s.bad_requests.fetch_add(1, std::memory_order_relaxed);
-      answer = {405, "text/plain; charset=utf-8", "only GET and HEAD\n"};
-    } else {
-      try {
-        answer = route->second(req);
-      } catch (const std::exception& e) {
-        spdlog::error("{}: handler of {} failed: {}", s.options.name, req.path, e.what());
-        answer = {500, "text/plain; charset=utf-8", "internal error\n"};
-      }
+      Respond({404, "text/plain; charset=utf-8", "not found\n"});
+      return;
     }
+    const std::string& method = route->second.method;
+    if (req.method != method && !(head_ && method == "GET")) {
+      s.bad_requests.fetch_add(1, std::memory_order_relaxed);
+      const std::string allow = method == "GET" ? "GET, HEAD" : method;
+      Respond({405,
+               "text/plain; charset=utf-8",
+               absl::StrCat("only ", allow, "\n"),
+               {{"Allow", allow}}});
+      return;
+    }
+    // Busy until the handler answers: not a waiting connection, so never evicted meanwhile.
+    state_ = State::kAnswering;
+    const uint64_t answer = ++answers_;
+    auto executor = socket_.get_executor();
+    HttpResponder respond = [self = shared_from_this(), answer, executor](HttpResponse r) {
+      asio::post(executor, [self, answer, r = std::move(r)]() mutable {
+        if (self->state_ != State::kAnswering || self->answers_ != answer) return;
+        self->Respond(std::move(r));
+      });
+    };
+    try {
+      route->second.handler(std::move(req), std::move(respond));
+    } catch (const std::exception& e) {
+      spdlog::error("{}: handler of {} failed: {}", s.options.name, route->first, e.what());
+      Respond({500, "text/plain; charset=utf-8", "internal error\n"});
+    }
+  }
+
+  // Writes the answer to the request read last.
+  void Respond(HttpResponse answer) {
+    HttpServer::Impl& s = *server_;
     s.requests.fetch_add(1, std::memory_order_relaxed);
-    response_.emplace(static_cast<http::status>(answer.status), request.version());
+    response_.emplace(static_cast<http::status>(answer.status), version_);
     response_->set(http::field::content_type, answer.content_type);
-    if (answer.status == 405) response_->set(http::field::allow, "GET, HEAD");
-    response_->keep_alive(request.keep_alive() && !s.closing);
+    for (const auto& [name, value] : answer.headers) response_->set(name, value);
+    response_->keep_alive(keep_alive_ && !s.closing);
     response_->content_length(answer.body.size());
-    if (!head) response_->body() = std::move(answer.body);
+    if (!head_) response_->body() = std::move(answer.body);
     Write(State::kWriting, ToChrono(s.options.limits.write_timeout));
   }
 
@@ -279,6 +303,11 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   Clock::time_point waiting_since_;
   uint64_t generation_ = 0;
   bool timed_out_ = false;
+  // Of the request being answered.
+  unsigned version_ = 11;
+  bool keep_alive_ = false;
+  bool head_ = false;
+  uint64_t answers_ = 0;  // requests handed to handlers; a late answer must match the latest
 };
 
 void HttpServer::Impl::Accept() {
@@ -338,12 +367,26 @@ void HttpServer::Impl::CloseAll() {
   for (HttpConnection* c : all) c->Close();
 }
 
+HttpRoute SyncRoute(std::string method, HttpHandler handler) {
+  return {std::move(method),
+          [handler = std::move(handler)](HttpRequest request, HttpResponder respond) {
+            respond(handler(request));
+          }};
+}
+
 HttpServer::HttpServer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 HttpServer::~HttpServer() { Stop(); }
 
 absl::StatusOr<std::unique_ptr<HttpServer>> HttpServer::Start(
     const HttpServerOptions& options, std::map<std::string, HttpHandler> routes) {
+  std::map<std::string, HttpRoute> get_routes;
+  for (auto& [path, handler] : routes) get_routes[path] = SyncRoute("GET", std::move(handler));
+  return Start(options, std::move(get_routes));
+}
+
+absl::StatusOr<std::unique_ptr<HttpServer>> HttpServer::Start(
+    const HttpServerOptions& options, std::map<std::string, HttpRoute> routes) {
   if (options.port < 0 || options.port > 65535) {
     return absl::InvalidArgumentError(
         absl::StrCat(options.name, " port ", options.port, " is outside 0..65535"));

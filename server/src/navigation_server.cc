@@ -23,6 +23,9 @@ std::string HostPort(const std::string& host, int port) {
   return absl::StrCat(host, ":", port);
 }
 
+// FindPath calls the viewer's heat map remembers (about 32 bytes each).
+constexpr size_t kPathHeatCalls = 4096;
+
 // How often clients may ping (--keepalive-min-ping-interval, --keepalive-permit-without-calls);
 // gRPC answers pings beyond that with GOAWAY too_many_pings.
 void AddKeepaliveEnforcement(const ServerConfig& config, grpc::ServerBuilder* builder) {
@@ -110,6 +113,10 @@ absl::Status NavigationServer::Init(const ServerConfig& config, ServerHooks hook
   service_options.auth_token = config.auth_token;
   service_options.max_response_bytes = uint64_t(config.max_message_bytes);
   service_options.before_query = std::move(hooks.before_query);
+  if (config.ui_port != 0) {
+    path_heat_ = std::make_unique<PathHeatRing>(kPathHeatCalls);
+    service_options.path_heat = path_heat_.get();
+  }
   ObstacleLayerLimits limits;
   limits.max_obstacles_per_layer = config.max_obstacles_per_layer;
   limits.max_layers_per_map = config.max_obstacle_layers_per_map;
@@ -123,8 +130,8 @@ absl::Status NavigationServer::Init(const ServerConfig& config, ServerHooks hook
   CrowdServiceOptions crowd_options;
   crowd_options.max_sessions = config.max_crowd_sessions;
   crowd_options.max_agents = config.max_crowd_agents;
-  crowd_service_ = std::make_unique<CrowdService>(service_.get(), pool_.get(), metrics_.get(),
-                                                  crowd_options);
+  crowd_service_ =
+      std::make_unique<CrowdService>(service_.get(), pool_.get(), metrics_.get(), crowd_options);
   // Only now: the workers read the services, the maps and the layers built above.
   pool_->Start();
 
@@ -141,6 +148,10 @@ absl::Status NavigationServer::Init(const ServerConfig& config, ServerHooks hook
         [this] { return serving_.load(); });
     if (!http.ok()) return http.status();
     http_ = *std::move(http);
+  }
+  if (config.ui_port != 0) {
+    if (absl::Status s = StartViewer(config); !s.ok()) return s;
+    spdlog::info("map viewer on http://{}/", HostPort(config.ui_address, viewer_->port()));
   }
   spdlog::info(
       "waymesh-server serving {} map(s) from {} on {} ({}), metrics on {}, plaintext health "
@@ -211,6 +222,25 @@ absl::Status NavigationServer::StartHealthGrpc(const ServerConfig& config) {
   return absl::OkStatus();
 }
 
+absl::Status NavigationServer::StartViewer(const ServerConfig& config) {
+  // The viewer's queries run through the Navigation service's own code (RunLocal), so they are
+  // answered exactly as a client's.
+  ViewerHttpOptions options;
+  options.address = config.ui_address;
+  options.port = std::max(config.ui_port, 0);  // -1: any free port
+  options.maps = maps_.get();
+  options.pool = pool_.get();
+  options.heat = path_heat_.get();
+  options.layers = layers_.get();
+  options.service = service_.get();
+  options.auth_token = config.auth_token;
+  absl::StatusOr<std::unique_ptr<ViewerHttpServer>> viewer =
+      ViewerHttpServer::Start(std::move(options));
+  if (!viewer.ok()) return viewer.status();
+  viewer_ = *std::move(viewer);
+  return absl::OkStatus();
+}
+
 void NavigationServer::SetHealth(bool serving) {
   serving_ = serving;
   for (grpc::Server* server : {grpc_.get(), health_grpc_.get()}) {
@@ -225,6 +255,8 @@ void NavigationServer::SetHealth(bool serving) {
 }
 
 int NavigationServer::metrics_port() const { return http_ ? http_->port() : -1; }
+
+int NavigationServer::ui_port() const { return viewer_ ? viewer_->port() : -1; }
 
 std::string NavigationServer::target() const {
   const bool any = listen_address_ == "0.0.0.0" || listen_address_ == "::" ||
@@ -245,6 +277,8 @@ void NavigationServer::Shutdown(absl::Duration grace) {
   if (shut_down_) return;
   shut_down_ = true;
   const absl::Time deadline = absl::Now() + grace;
+  // First, while its queries can still be answered: it waits for the ones in flight.
+  if (viewer_ != nullptr) viewer_->Stop();
   BeginDrain();
   if (service_ != nullptr && !service_->WaitIdle(deadline)) {
     spdlog::warn("shutdown: {} call(s) still running after the grace period; cancelling them",

@@ -186,6 +186,18 @@ bool ObstacleLayers::Delete(const std::string& map_id, const std::string& layer)
   return true;
 }
 
+std::vector<std::string> ObstacleLayers::LayerNames(const std::string& map_id) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<std::string> names;
+  auto m = maps_.find(map_id);
+  if (m == maps_.end()) return names;
+  for (const auto& [name, layer] : m->second.layers) {
+    std::lock_guard<std::mutex> versions(layer->mu);
+    if (!layer->versions.empty()) names.push_back(name);
+  }
+  return names;
+}
+
 std::optional<HeldLayer> ObstacleLayers::Get(const std::string& map_id,
                                              const std::string& layer_name) const {
   std::shared_ptr<Layer> layer = Lookup(map_id, layer_name);

@@ -46,8 +46,9 @@ absl::Status NavigationService::RunFindPath(WorkerState& w, const ServedMap& map
                                             v1::FindPathResponse* out) {
   const MapQuery q = Prepare(w, map, r.filter());
   PathOptions options = ToPathOptions(r.options(), options_.max_search_nodes);
-  CallInterrupt interrupt(ctx);
-  options.interrupt = &interrupt;
+  // An in-process call (RunLocal) has no context: the node limit bounds its search.
+  std::optional<CallInterrupt> interrupt;
+  if (ctx != nullptr) options.interrupt = &interrupt.emplace(ctx);
   const absl::Status s = q.query.FindPath(ToPathEnd(r.start(), r.has_start_poly(), r.start_poly()),
                                           ToPathEnd(r.end(), r.has_end_poly(), r.end_poly()),
                                           q.filter, options, &w.path);
@@ -56,6 +57,9 @@ absl::Status NavigationService::RunFindPath(WorkerState& w, const ServedMap& map
   out->set_map_version(map.version());
   metrics_->RecordPathResult(w.path.status);
   metrics_->ObserveNodesExpanded(w.path.nodes_expanded);
+  if (options_.path_heat != nullptr) {
+    options_.path_heat->Record(map.id(), FromProto(r.start()), FromProto(r.end()), w.path.status);
+  }
   return absl::OkStatus();
 }
 

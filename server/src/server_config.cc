@@ -1,10 +1,10 @@
 #include "waymesh/server/server_config.h"
 
-#include "waymesh/core/obstacles/obstacle.h"
-
 #include <algorithm>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "waymesh/core/obstacles/obstacle.h"
 #include "waymesh/server/cpu_budget.h"
 
 namespace waymesh::server {
@@ -31,6 +31,30 @@ absl::Status CheckPort(absl::string_view flag, int port, int lowest) {
   return Bad(flag, absl::StrCat(port, " is not a port (", lowest, "..65535)"));
 }
 
+bool IsLoopback(absl::string_view address) {
+  return address == "localhost" || address == "::1" || address == "[::1]" ||
+         absl::StartsWith(address, "127.");
+}
+
+// The viewer's port and address; it speaks plain HTTP, so with TLS on it stays on loopback.
+absl::Status ValidateViewer(const ServerConfig& c) {
+  if (c.ui_port == 0) return absl::OkStatus();
+  if (absl::Status s = CheckPort("ui-port", c.ui_port, -1); !s.ok()) return s;
+  if (c.ui_port > 0 &&
+      (c.ui_port == c.port || c.ui_port == c.metrics_port || c.ui_port == c.health_port)) {
+    return Bad("ui-port",
+               absl::StrCat(c.ui_port, " is already --port, --metrics-port or --health-port"));
+  }
+  if (c.ui_address.empty()) return Bad("ui-address", "is empty");
+  if (!c.tls_cert.empty() && !IsLoopback(c.ui_address)) {
+    return Bad("ui-address",
+               absl::StrCat("'", c.ui_address,
+                            "' is not loopback: with --tls-cert the viewer (plain HTTP) must bind "
+                            "127.0.0.1 or ::1 so tokens never cross the network in clear"));
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 int EffectiveWorkers(const ServerConfig& config) {
@@ -51,6 +75,7 @@ absl::Status ValidateServerConfig(const ServerConfig& c) {
   if (c.health_port > 0 && (c.health_port == c.port || c.health_port == c.metrics_port)) {
     return Bad("health-port", absl::StrCat(c.health_port, " is already --port or --metrics-port"));
   }
+  if (absl::Status s = ValidateViewer(c); !s.ok()) return s;
   if (c.listen_address.empty()) return Bad("listen-address", "is empty");
   if (c.metrics_address.empty()) return Bad("metrics-address", "is empty");
   if (c.workers < 0 || c.workers > kMaxWorkers) {

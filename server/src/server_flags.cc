@@ -22,6 +22,14 @@ ABSL_FLAG(bool, reuse_port, false,
 ABSL_FLAG(std::string, metrics_address, "0.0.0.0", "Interface the metrics port binds to.");
 ABSL_FLAG(int, metrics_port, 9464,
           "HTTP port of /metrics (Prometheus) and /healthz; 0 picks a free one, -1 disables.");
+ABSL_FLAG(
+    int, ui_port, 0,
+    "HTTP port of the map viewer (a page and its JSON API: docs/viewer.md); 0 = off, -1 picks a "
+    "free one (logged). "
+    "With --auth-token set, the viewer's API asks for the same token.");
+ABSL_FLAG(std::string, ui_address, "127.0.0.1",
+          "Interface the viewer port binds to. The viewer speaks plain HTTP: with --tls-cert it "
+          "must stay on loopback (reach it through an SSH tunnel or kubectl port-forward).");
 ABSL_FLAG(int, health_port, -1,
           "Plaintext port serving only the gRPC health service (grpc.health.v1; no navigation "
           "service, no reflection, no auth) on --listen-address, for probes that cannot speak "
@@ -152,6 +160,8 @@ absl::StatusOr<ServerConfig> ServerConfigFromFlags() {
   c.shutdown_grace = absl::GetFlag(FLAGS_shutdown_grace);
   c.max_connection_age = absl::GetFlag(FLAGS_max_connection_age);
   c.health_port = absl::GetFlag(FLAGS_health_port);
+  c.ui_port = absl::GetFlag(FLAGS_ui_port);
+  c.ui_address = absl::GetFlag(FLAGS_ui_address);
   c.keepalive_min_ping_interval = absl::GetFlag(FLAGS_keepalive_min_ping_interval);
   c.keepalive_permit_without_calls = absl::GetFlag(FLAGS_keepalive_permit_without_calls);
   c.reflection = absl::GetFlag(FLAGS_reflection);

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <thread>
 #include <vector>
 
@@ -92,6 +93,38 @@ TEST(HttpServerTest, AnswersRoutesKeepsConnectionsAliveAndRefusesOtherMethods) {
   ASSERT_TRUE(c.Send("POST /hello HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\n\r\nabc"));
   EXPECT_EQ(Code(c.ReadStatus()), 405);
   EXPECT_EQ(server->stats().requests, 7u);
+}
+
+TEST(HttpServerTest, AsynchronousPostRoutesAnswerFromAnotherThread) {
+  HttpServerOptions options;
+  options.address = "127.0.0.1";
+  options.limits = TestLimits();
+  std::vector<std::thread> answerers;
+  std::map<std::string, HttpRoute> routes;
+  // Answers later, from a thread of its own: the body and the Authorization header echoed.
+  routes["/echo"] = {
+      "POST", [&answerers](HttpRequest r, HttpResponder respond) {
+        answerers.emplace_back([r = std::move(r), respond = std::move(respond)] {
+          std::this_thread::sleep_for(std::chrono::milliseconds(50));
+          respond(
+              {201, "text/plain", absl::StrCat(r.body, "|", r.authorization), {{"X-Echo", "yes"}}});
+        });
+      }};
+  auto server = HttpServer::Start(options, std::move(routes));
+  ASSERT_TRUE(server.ok()) << server.status();
+  RawConnection c = Connect(**server);
+  std::string body;
+  ASSERT_TRUE(
+      c.Send("POST /echo HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer k\r\n"
+             "Content-Length: 3\r\n\r\nabc"));
+  EXPECT_EQ(Code(c.ReadStatus(absl::Seconds(5), &body)), 201);
+  EXPECT_EQ(body, "abc|Bearer k");
+  // The same connection goes on; a GET of a POST route is refused, naming the method.
+  ASSERT_TRUE(c.Send(GetRequest("/echo")));
+  EXPECT_EQ(Code(c.ReadStatus(absl::Seconds(5), &body)), 405);
+  EXPECT_EQ(body, "only POST\n");
+  (*server)->Stop();
+  for (std::thread& t : answerers) t.join();
 }
 
 TEST(HttpServerTest, OversizedHeadersAndBodiesAreRefusedWithoutReadingThem) {

@@ -70,14 +70,14 @@ TEST(ServerFlagsTest, HelpListsEveryFlagWithItsEnvironmentName) {
   EXPECT_THAT(help, HasSubstr("--maps-dir"));
   EXPECT_THAT(help, HasSubstr("--tile-cache-bytes"));
   EXPECT_THAT(help, HasSubstr("WAYMESH_METRICS_PORT"));
-  // The names come from abseil's registry: every flag server_flags.cc defines (34), and none
+  // The names come from abseil's registry: every flag server_flags.cc defines (36), and none
   // of abseil's own or of other binaries.
   const std::vector<absl::string_view> names(ServerFlagNames().begin(), ServerFlagNames().end());
-  EXPECT_EQ(names.size(), 34u);
-  EXPECT_THAT(names, ::testing::IsSupersetOf({"maps_dir", "health_port", "reflection",
-                                              "keepalive_min_ping_interval",
-                                              "keepalive_permit_without_calls",
-                                              "max_crowd_sessions", "max_crowd_agents"}));
+  EXPECT_EQ(names.size(), 36u);
+  EXPECT_THAT(names, ::testing::IsSupersetOf(
+                         {"maps_dir", "health_port", "reflection", "keepalive_min_ping_interval",
+                          "keepalive_permit_without_calls", "max_crowd_sessions",
+                          "max_crowd_agents", "ui_port", "ui_address"}));
   EXPECT_THAT(names, ::testing::Not(::testing::Contains("flagfile")));
   EXPECT_TRUE(std::is_sorted(names.begin(), names.end()));
   const char* asks[] = {"p", "--port=1", "--help"};
@@ -109,13 +109,19 @@ TEST(ServerFlagsTest, ConfigChecksNameTheFlag) {
       {[](ServerConfig& c) { c.log_format = "xml"; }, "--log-format"},
       {[](ServerConfig& c) { c.reload_interval = -absl::Seconds(1); }, "--reload-interval"},
       {[](ServerConfig& c) { c.max_obstacles_per_layer = 0; }, "--max-obstacles-per-layer"},
-      {[](ServerConfig& c) { c.max_obstacle_layers_per_map = 0; },
-       "--max-obstacle-layers-per-map"},
+      {[](ServerConfig& c) { c.max_obstacle_layers_per_map = 0; }, "--max-obstacle-layers-per-map"},
       {[](ServerConfig& c) { c.max_prism_vertices = 65; }, "--max-prism-vertices"},
       {[](ServerConfig& c) { c.obstacle_versions_kept = 0; }, "--obstacle-versions-kept"},
       {[](ServerConfig& c) { c.max_crowd_sessions = 0; }, "--max-crowd-sessions"},
       {[](ServerConfig& c) { c.max_crowd_agents = 0; }, "--max-crowd-agents"},
       {[](ServerConfig& c) { c.max_crowd_agents = 100001; }, "--max-crowd-agents"},
+      {[](ServerConfig& c) { c.ui_port = 65536; }, "--ui-port"},
+      {[](ServerConfig& c) { c.ui_port = c.port; }, "--ui-port"},
+      {[](ServerConfig& c) { c.ui_port = -1, c.ui_address.clear(); }, "--ui-address"},
+      {[](ServerConfig& c) {
+         c.ui_port = 8080, c.ui_address = "0.0.0.0", c.tls_cert = "c.pem", c.tls_key = "k.pem";
+       },
+       "--ui-address"},
   };
   for (const Case& c : cases) {
     ServerConfig config = good;
@@ -124,6 +130,11 @@ TEST(ServerFlagsTest, ConfigChecksNameTheFlag) {
     EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << c.flag;
     EXPECT_THAT(std::string(s.message()), ::testing::StartsWith(std::string(c.flag) + ":")) << s;
   }
+  ServerConfig loopback_viewer = good;  // TLS on, the viewer on loopback: allowed
+  loopback_viewer.ui_port = 8080;
+  loopback_viewer.tls_cert = "c.pem";
+  loopback_viewer.tls_key = "k.pem";
+  EXPECT_TRUE(ValidateServerConfig(loopback_viewer).ok());
   EXPECT_GE(EffectiveWorkers(good), 1);
   EXPECT_EQ(EffectiveQueueCapacity(good, EffectiveWorkers(good)), EffectiveWorkers(good) * 16);
 }

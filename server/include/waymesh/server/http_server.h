@@ -1,8 +1,8 @@
 #pragma once
-// A small HTTP/1.1 server for the server's side endpoints (/metrics and /healthz today, the map
-// viewer later) that no client can exhaust: one event loop thread (Boost.Beast on Asio), so a
-// slow client holds a socket, never a thread; every request is bounded in size and time, and
-// the number of open connections is capped.
+// A small HTTP/1.1 server for the server's side endpoints (/metrics and /healthz, the map
+// viewer's page and JSON API) that no client can exhaust: one event loop thread (Boost.Beast on
+// Asio), so a slow client holds a socket, never a thread; every request is bounded in size and
+// time, and the number of open connections is capped.
 //
 //   - request line + header fields at most max_header_bytes (else 431), body at most
 //     max_body_bytes (else 413: a declared Content-Length over the limit is refused before any
@@ -14,13 +14,17 @@
 //     for its request (idle or trickling); only when every connection is busy being answered is
 //     the newcomer refused with 503. A flood of idle connections therefore never locks out a
 //     prober.
-// Handlers run on the loop thread and must be quick (render a page of text, no blocking I/O).
+// Handlers run on the loop thread and must be quick (render a page of text, no blocking I/O);
+// an asynchronous route hands its work elsewhere and answers later from any thread, while its
+// connection waits (busy: never evicted for a newcomer).
 
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
@@ -41,16 +45,31 @@ struct HttpRequest {
   std::string path;    // target without the query
   std::string query;   // after '?', undecoded; empty when none
   std::string body;
+  std::string authorization;  // the Authorization header; empty when none
 };
 
 struct HttpResponse {
   int status = 200;
   std::string content_type = "text/plain; charset=utf-8";
   std::string body;
+  std::vector<std::pair<std::string, std::string>> headers = {};  // extra header fields
 };
 
 // Answers one request. Called on the loop thread.
 using HttpHandler = std::function<HttpResponse(const HttpRequest&)>;
+// Sends the answer of one request; call it exactly once, from any thread, before the server is
+// destroyed (Stop() first: an answer after Stop() is dropped).
+using HttpResponder = std::function<void(HttpResponse)>;
+// Starts answering one request (on the loop thread) and returns at once.
+using AsyncHttpHandler = std::function<void(HttpRequest, HttpResponder)>;
+
+// One path's handler and the method it takes ("GET" takes HEAD too).
+struct HttpRoute {
+  std::string method = "GET";
+  AsyncHttpHandler handler;
+};
+// A route answered at once on the loop thread.
+HttpRoute SyncRoute(std::string method, HttpHandler handler);
 
 struct HttpServerOptions {
   std::string address = "0.0.0.0";  // interface to bind
@@ -78,6 +97,9 @@ class HttpServer {
   // bad limits, Unavailable when the address cannot be bound.
   static absl::StatusOr<std::unique_ptr<HttpServer>> Start(
       const HttpServerOptions& options, std::map<std::string, HttpHandler> routes);
+  // The same with a method per path (else 405) and handlers that may answer later.
+  static absl::StatusOr<std::unique_ptr<HttpServer>> Start(const HttpServerOptions& options,
+                                                           std::map<std::string, HttpRoute> routes);
 
   ~HttpServer();
   HttpServer(const HttpServer&) = delete;

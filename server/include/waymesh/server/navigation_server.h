@@ -1,7 +1,7 @@
 #pragma once
 // The whole waymesh-server: map registry, worker pool, Navigation service, gRPC health and
-// reflection, transport security, and the metrics endpoint, started from a ServerConfig and
-// stopped gracefully. main() and the integration tests use exactly this.
+// reflection, transport security, the metrics endpoint and the map viewer, started from a
+// ServerConfig and stopped gracefully. main() and the integration tests use exactly this.
 
 #include <functional>
 #include <memory>
@@ -19,7 +19,9 @@
 #include "waymesh/server/navigation_service.h"
 #include "waymesh/server/obstacle_layers.h"
 #include "waymesh/server/obstacle_service.h"
+#include "waymesh/server/path_heat_ring.h"
 #include "waymesh/server/server_config.h"
+#include "waymesh/server/viewer_http_server.h"
 #include "waymesh/server/worker_pool.h"
 
 namespace waymesh::server {
@@ -52,6 +54,8 @@ class NavigationServer {
   int port() const { return port_; }
   // The bound metrics port, -1 when disabled.
   int metrics_port() const;
+  // The bound viewer port (--ui-port), -1 when off.
+  int ui_port() const;
   // The bound plaintext health-only port, -1 when disabled.
   int health_port() const { return health_grpc_ ? health_port_ : -1; }
   // "host:port" a client on this machine can dial.
@@ -75,6 +79,7 @@ class NavigationServer {
   absl::Status Init(const ServerConfig& config, ServerHooks hooks);
   absl::Status StartGrpc(const ServerConfig& config);
   absl::Status StartHealthGrpc(const ServerConfig& config);
+  absl::Status StartViewer(const ServerConfig& config);
   void SetHealth(bool serving);
 
   std::unique_ptr<ServerMetrics> metrics_;
@@ -88,6 +93,8 @@ class NavigationServer {
   std::unique_ptr<grpc::Server> health_grpc_;  // --health-port: grpc.health.v1 only, plaintext
   std::unique_ptr<grpc::CallbackGenericService> health_fallback_;  // UNIMPLEMENTED for the rest
   std::unique_ptr<MetricsHttpServer> http_;
+  std::unique_ptr<PathHeatRing> path_heat_;  // with the viewer only: its heat map
+  std::unique_ptr<ViewerHttpServer> viewer_;
   int port_ = 0;
   int health_port_ = 0;
   std::string listen_address_;

@@ -22,6 +22,7 @@
 #include <mutex>
 #include <string>
 
+#include "absl/functional/any_invocable.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
@@ -30,6 +31,7 @@
 #include "waymesh/server/map_registry.h"
 #include "waymesh/server/metrics.h"
 #include "waymesh/server/obstacle_layers.h"
+#include "waymesh/server/path_heat_ring.h"
 #include "waymesh/server/worker_pool.h"
 #include "waymesh/v1/navigation.grpc.pb.h"
 
@@ -63,6 +65,9 @@ struct NavigationServiceOptions {
   // Test seam: runs on the worker right before an admitted call's query (after the deadline
   // and cancellation checks). Lets tests hold workers busy deterministically.
   std::function<void(RpcMethod)> before_query;
+  // Where answered FindPath calls are recorded for the viewer's heat map; null = nowhere. Must
+  // outlive the service.
+  PathHeatRing* path_heat = nullptr;
 };
 
 class NavigationService final : public RawNavigationService {
@@ -132,6 +137,19 @@ class NavigationService final : public RawNavigationService {
       const std::string& map_id, const std::string& agent_type,
       const v1::ObstacleLayerRef& obstacles) const;
 
+  // What an in-process caller (the map viewer) gets: one query run as its RPC runs it (the same
+  // validation, map and obstacle-layer resolution and query code, on the worker pool within its
+  // queue limits), without the transport, the bearer token, the RPC metrics or a deadline (the
+  // node limit bounds a search). `done` runs exactly once: on a worker, or at once when the
+  // call is refused (draining, queue full). `request` and `response` must live until then.
+  using LocalDone = absl::AnyInvocable<void(absl::Status) &&>;
+  void RunLocal(const v1::FindPathRequest& request, v1::FindPathResponse* response, LocalDone done);
+  void RunLocal(const v1::RaycastRequest& request, v1::RaycastResponse* response, LocalDone done);
+  void RunLocal(const v1::ValidateMoveRequest& request, v1::ValidateMoveResponse* response,
+                LocalDone done);
+  void RunLocal(const v1::NearestPointRequest& request, v1::NearestPointResponse* response,
+                LocalDone done);
+
   // From now on new calls fail with UNAVAILABLE; admitted calls run to the end.
   void StopAdmitting();
   // Waits until no admitted call is unfinished, or `deadline`; true when idle.
@@ -153,6 +171,10 @@ class NavigationService final : public RawNavigationService {
   template <typename Request>
   using ValidateFunction = absl::Status (*)(const Request&);
   class CountedReactor;
+  // RunLocal's shape: refused when draining, else validated, resolved and run on a worker.
+  template <typename Request, typename Response>
+  void Local(const Request& request, Response* response, ValidateFunction<Request> validate,
+             RunMethod<Request, Response> run, LocalDone done);
 
   // The reactor of a new call, counted in in_flight() until gRPC is done with the call (its
   // status sent), so a drain never cuts a status still on its way to the client.

@@ -39,8 +39,7 @@ namespace waymesh::server {
 // ErrorInfo reasons of the obstacle API (docs/api.md).
 namespace reason {
 // A query named a layer version this replica does not hold (metadata held_version).
-inline constexpr absl::string_view kObstacleLayerVersionUnknown =
-    "OBSTACLE_LAYER_VERSION_UNKNOWN";
+inline constexpr absl::string_view kObstacleLayerVersionUnknown = "OBSTACLE_LAYER_VERSION_UNKNOWN";
 // An update's base_version is not the version this replica holds (metadata held_version).
 inline constexpr absl::string_view kObstacleLayerVersionMismatch =
     "OBSTACLE_LAYER_VERSION_MISMATCH";
@@ -49,9 +48,9 @@ inline constexpr absl::string_view kObstacleLimitExceeded = "OBSTACLE_LIMIT_EXCE
 }  // namespace reason
 
 struct ObstacleLayerLimits {
-  uint32_t max_obstacles_per_layer = 4096;  // --max-obstacles-per-layer
-  uint32_t max_layers_per_map = 64;         // --max-obstacle-layers-per-map
-  uint32_t versions_kept = 8;               // --obstacle-versions-kept (>= 1)
+  uint32_t max_obstacles_per_layer = 4096;          // --max-obstacles-per-layer
+  uint32_t max_layers_per_map = 64;                 // --max-obstacle-layers-per-map
+  uint32_t versions_kept = 8;                       // --obstacle-versions-kept (>= 1)
   uint32_t max_prism_vertices = kMaxPrismVertices;  // --max-prism-vertices (<= kMaxPrismVertices)
 };
 
@@ -73,9 +72,9 @@ struct HeldLayer {
 
 // Per served map, for the metrics.
 struct MapLayerStats {
-  std::string map;        // served map id ("town", "town@ogre")
-  uint32_t layers = 0;    // layers held
-  uint64_t obstacles = 0;  // in the newest version of each
+  std::string map;            // served map id ("town", "town@ogre")
+  uint32_t layers = 0;        // layers held
+  uint64_t obstacles = 0;     // in the newest version of each
   uint64_t carved_tiles = 0;  // tiles of newest versions that differ from the map's own
 };
 
@@ -104,6 +103,8 @@ class ObstacleLayers {
                                            std::vector<std::string> removals);
   // Forgets `layer` of map `map_id`; false when it was not held.
   bool Delete(const std::string& map_id, const std::string& layer);
+  // The names of the layers of map `map_id` that hold a version, sorted.
+  std::vector<std::string> LayerNames(const std::string& map_id) const;
   // The newest version of `layer` held, if any.
   std::optional<HeldLayer> Get(const std::string& map_id, const std::string& layer) const;
 

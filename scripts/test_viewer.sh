@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# Browser tests of the map viewer (docs/viewer.md): headless Debian chromium (scripts/deps.sh)
+# driven by puppeteer-core (npm, pinned in tests/viewer/package-lock.json, installed there with
+# `npm ci`) against real waymesh-servers with --ui-port on the demo town:
+#   - the page lists the maps, draws every polygon of "demo", hovering names the polygon;
+#   - two clicks run FindPath, and the path the page shows is exactly what waymesh-client gets
+#     over gRPC for the request the page sent; drags run Raycast and ValidateMove, likewise;
+#     the heat map shows the clicked path; a screenshot is saved (docs/viewer.png is one);
+#   - with --auth-token the page asks for the token and the API answers 401 without it.
+# Usage: scripts/test_viewer.sh [BIN_DIR] (or WAYMESH_BIN_DIR; default build/release): the build
+# dir holding waymesh and server/waymesh-server(-client). SCREENSHOT=path keeps the screenshot.
+# Ends with "viewer: N passed, M failed".
+set -uo pipefail
+# shellcheck source=scripts/lib.sh
+source "$(dirname "$0")/lib.sh" viewer "$@"
+CLIENT=$BIN_DIR/server/waymesh-client
+SCREENSHOT=${SCREENSHOT:-$BIN_DIR/viewer.png}
+unset WAYMESH_AUTH_TOKEN
+SERVER_PID=""
+# shellcheck disable=SC2317  # called by lib.sh's exit trap
+at_exit() {
+  if [[ -n $SERVER_PID ]] && kill -0 "$SERVER_PID" 2>/dev/null; then
+    kill -KILL "$SERVER_PID" 2>/dev/null
+    wait "$SERVER_PID" 2>/dev/null
+  fi
+}
+
+for f in "$WAYMESH" "$SERVER" "$CLIENT"; do
+  [[ -x $f ]] || fail "$f is built (ninja -C $BIN_DIR waymesh waymesh-server waymesh-client)"
+done
+require_tools chromium node npm
+[[ $failed -eq 0 ]] || finish
+
+check "puppeteer-core installed (npm ci, pinned)" 300 \
+  npm ci --prefix tests/viewer --no-audit --no-fund --loglevel=error
+MAPS=$TMP/maps
+mkdir -p "$MAPS"
+check "demo town generated and compiled" 120 sh -c "
+  '$WAYMESH' demo-world --size 200 --seed 7 -o '$TMP/town.json' --queries-out '$TMP/queries.txt' &&
+  '$WAYMESH' build '$TMP/town.json' -o '$MAPS/demo.wmesh'"
+[[ $failed -eq 0 ]] || finish
+FORD=$(awk 'index($0, "# west bank (by the ford) -> east bank (by the ford):") == 1 {getline; print; exit}' \
+  "$TMP/queries.txt")
+
+# start_server NAME ARGS...: a server on loopback with the viewer on a free port; sets
+# SERVER_PID, GRPC_PORT and UI_PORT, or ends the run.
+start_server() {
+  local name=$1 line
+  shift
+  "$SERVER" --maps-dir="$MAPS" --listen-address=127.0.0.1 --port=0 --metrics-port=-1 \
+    --ui-port=-1 --reload-interval=0 --shutdown-grace=2s "$@" >"$TMP/server-$name.log" 2>&1 &
+  SERVER_PID=$!
+  line=$(wait_for_line "$TMP/server-$name.log" 'waymesh-server serving' "$SERVER_PID")
+  GRPC_PORT=$(echo "$line" | sed -n 's/.* on 127\.0\.0\.1:\([0-9]*\) .*/\1/p')
+  UI_PORT=$(sed -n 's/.*map viewer on http:\/\/127\.0\.0\.1:\([0-9]*\)\/.*/\1/p' "$TMP/server-$name.log")
+  if [[ -z $GRPC_PORT || -z $UI_PORT ]]; then
+    fail "waymesh-server ($name) starts with the viewer"
+    sed 's/^/    /' "$TMP/server-$name.log" | tail -n 20
+    finish
+  fi
+  pass "waymesh-server ($name) starts with the viewer (gRPC $GRPC_PORT, viewer $UI_PORT)"
+}
+
+stop_server() {
+  kill -TERM "$SERVER_PID" 2>/dev/null
+  if timeout 10 tail --pid="$SERVER_PID" -f /dev/null; then
+    if wait "$SERVER_PID"; then
+      pass "waymesh-server ($1) exits 0 on SIGTERM"
+    else
+      fail "waymesh-server ($1) exits 0 on SIGTERM"
+    fi
+  else
+    fail "waymesh-server ($1) exits on SIGTERM"
+  fi
+  SERVER_PID=""
+}
+
+# browser NAME ARGS...: runs viewer_test.mjs, counting each of its PASS / FAIL lines.
+browser() {
+  local name=$1
+  shift
+  timeout 120 node tests/viewer/viewer_test.mjs "$@" >"$TMP/browser-$name.log" 2>&1
+  local rc=$? line
+  while IFS= read -r line; do
+    case $line in
+      PASS*) pass "${line#PASS }" ;;
+      FAIL*) fail "${line#FAIL }" ;;
+    esac
+  done <"$TMP/browser-$name.log"
+  if [[ $rc -ne 0 ]] && ! grep -q '^FAIL' "$TMP/browser-$name.log"; then
+    fail "browser tests ($name) ran (exit $rc)"
+    sed 's/^/    /' "$TMP/browser-$name.log" | tail -n 20
+  fi
+}
+
+start_server open
+browser open open "http://127.0.0.1:$UI_PORT/" "127.0.0.1:$GRPC_PORT" "$CLIENT" "$FORD" "$SCREENSHOT"
+if [[ -s $SCREENSHOT ]]; then pass "screenshot saved ($SCREENSHOT)"; else fail "screenshot saved"; fi
+stop_server open
+
+TOKEN=viewer-test-token-$RANDOM
+WAYMESH_AUTH_TOKEN=$TOKEN start_server auth
+browser auth auth "http://127.0.0.1:$UI_PORT/" "$TOKEN"
+stop_server auth
+finish
