@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "exact/turn_corner.h"
 #include "poly_geometry.h"
-#include "straight_path.h"
 #include "waymesh/core/tolerances.h"
 
 namespace waymesh::internal::exact {
@@ -160,10 +160,10 @@ class IntervalSearch {
       PushInterval(ni, node.root, t, node.poly, e, Intersect(inside_b, inside_a));
     }
     // Past an end that is a wall corner the polygon is seen by turning there.
-    if ((node.flags & kAtB) && IsWallCorner(ctx_, filter_, node.poly, (j + 1) % n)) {
+    if ((node.flags & kAtB) && IsTurnCorner(ctx_, filter_, node.poly, (j + 1) % n)) {
       TurnAt(ni, node, t, j, n, (j + 1) % n, node.b, /*b_side=*/true);
     }
-    if ((node.flags & kAtA) && IsWallCorner(ctx_, filter_, node.poly, j)) {
+    if ((node.flags & kAtA) && IsTurnCorner(ctx_, filter_, node.poly, j)) {
       TurnAt(ni, node, t, j, n, j, node.a, /*b_side=*/false);
     }
   }
@@ -198,7 +198,7 @@ class IntervalSearch {
       const bool a_nearer = Dist(r, node.a) <= Dist(r, node.b);
       const uint8_t at_end = a_nearer ? kAtA : kAtB;
       const uint32_t c = a_nearer ? j : (j + 1) % n;
-      if (!(node.flags & at_end) || !IsWallCorner(ctx_, filter_, node.poly, c)) return;
+      if (!(node.flags & at_end) || !IsTurnCorner(ctx_, filter_, node.poly, c)) return;
       root = NewVertexRoot(node.root, t.corner(node.poly.poly, c), node.poly);
       if (root == kNone) return;
     }
