@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "exact/corner_cache.h"
 #include "exact/interval_geometry.h"
 #include "exact/root_table.h"
 #include "waymesh/core/poly_index.h"
@@ -57,6 +58,7 @@ struct ExactBuffers {
   std::vector<Root> roots;
   std::vector<HeapItem> heap;
   RootTable best_root;
+  CornerCache turn_corners;            // IsTurnCorner verdicts of this query
   std::vector<PolyIndex> start_polys;  // polygons holding the start (several on an edge/vertex)
   std::vector<PolyIndex> goal_polys;
   std::vector<uint32_t> chain;  // scratch: roots or nodes of the answer, walked backwards

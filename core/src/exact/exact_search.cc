@@ -81,6 +81,7 @@ class IntervalSearch {
     b_.roots.clear();
     b_.heap.clear();
     b_.best_root.Reset();
+    b_.turn_corners.Reset();
     for (const PolyIndex s : b_.start_polys) {
       const uint32_t root = uint32_t(b_.roots.size());
       b_.roots.push_back(Root{start.pos, ToPoint2(start.pos), 0, kNone, s, false});
@@ -160,10 +161,10 @@ class IntervalSearch {
       PushInterval(ni, node.root, t, node.poly, e, Intersect(inside_b, inside_a));
     }
     // Past an end that is a wall corner the polygon is seen by turning there.
-    if ((node.flags & kAtB) && IsTurnCorner(ctx_, filter_, node.poly, (j + 1) % n)) {
+    if ((node.flags & kAtB) && TurnCorner(node.poly, (j + 1) % n)) {
       TurnAt(ni, node, t, j, n, (j + 1) % n, node.b, /*b_side=*/true);
     }
-    if ((node.flags & kAtA) && IsTurnCorner(ctx_, filter_, node.poly, j)) {
+    if ((node.flags & kAtA) && TurnCorner(node.poly, j)) {
       TurnAt(ni, node, t, j, n, j, node.a, /*b_side=*/false);
     }
   }
@@ -198,11 +199,19 @@ class IntervalSearch {
       const bool a_nearer = Dist(r, node.a) <= Dist(r, node.b);
       const uint8_t at_end = a_nearer ? kAtA : kAtB;
       const uint32_t c = a_nearer ? j : (j + 1) % n;
-      if (!(node.flags & at_end) || !IsTurnCorner(ctx_, filter_, node.poly, c)) return;
+      if (!(node.flags & at_end) || !TurnCorner(node.poly, c)) return;
       root = NewVertexRoot(node.root, t.corner(node.poly.poly, c), node.poly);
       if (root == kNone) return;
     }
     for (uint32_t k = 1; k < n; ++k) PushInterval(ni, root, t, node.poly, (j + k) % n, Range{0, 1});
+  }
+
+  // IsTurnCorner, remembered for the rest of the query.
+  bool TurnCorner(PolyIndex poly, uint32_t corner) {
+    if (const std::optional<bool> known = b_.turn_corners.Find(poly, corner)) return *known;
+    const bool turn = IsTurnCorner(ctx_, filter_, poly, corner);
+    b_.turn_corners.Store(poly, corner, turn);
+    return turn;
   }
 
   // A root at mesh vertex `pos` reached from root `from` in polygon `poly`; kNone when that
