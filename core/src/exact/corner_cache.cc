@@ -1,5 +1,7 @@
 #include "exact/corner_cache.h"
 
+#include "exact/stamped_slots.h"
+
 namespace waymesh::internal::exact {
 namespace {
 
@@ -12,14 +14,7 @@ uint64_t CornerKey(PolyIndex poly, uint32_t corner) {
 
 }  // namespace
 
-void CornerCache::Reset() {
-  used_ = 0;
-  if (entries_.empty()) entries_.resize(kCornerCacheSlots);
-  if (++stamp_ == 0) {
-    for (Entry& e : entries_) e.stamp = 0;
-    stamp_ = 1;
-  }
-}
+void CornerCache::Reset() { StartStamp(&entries_, &stamp_, &used_, kCornerCacheSlots); }
 
 uint32_t CornerCache::SlotOf(uint64_t key) const {
   const uint32_t mask = uint32_t(entries_.size() - 1);

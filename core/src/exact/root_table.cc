@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 
+#include "exact/stamped_slots.h"
+
 namespace waymesh::internal::exact {
 namespace {
 
@@ -19,15 +21,7 @@ uint64_t HashPosition(Vec3 p) {
 
 }  // namespace
 
-void RootTable::Reset() {
-  used_ = 0;
-  if (entries_.empty()) entries_.resize(kInitialSlots);
-  if (++stamp_ == 0) {
-    // The stamp wrapped (once every 2^32 queries): old stamps could look current.
-    for (Entry& e : entries_) e.stamp = 0;
-    stamp_ = 1;
-  }
-}
+void RootTable::Reset() { StartStamp(&entries_, &stamp_, &used_, kInitialSlots); }
 
 uint32_t RootTable::Slot(Vec3 pos) const {
   const uint32_t mask = uint32_t(entries_.size() - 1);
