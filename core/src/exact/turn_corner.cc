@@ -1,24 +1,26 @@
 #include "exact/turn_corner.h"
 
 #include <cmath>
+#include <numbers>
 
-#include "exact/interval_geometry.h"
 #include "vertex_fan.h"
 
 namespace waymesh::internal::exact {
 namespace {
 
-// |sin| of the sector's excess over a half turn below this (relative) is a straight wall with
-// a vertex in it, not a corner to turn round.
-constexpr double kStraightSine = 1e-12;
+// A sector of walkable surface wider than a half turn by more than this (radians) is reflex;
+// a straight wall with a vertex in it (exactly pi) is not.
+constexpr double kReflexSlack = 1e-9;
 
-// Direction from corner `corner` of polygon `poly` to its neighbouring corner `offset` (1:
-// next, n - 1: previous).
-Point2 EdgeDirection(const QueryContext& ctx, PolyIndex poly, uint32_t corner, uint32_t offset) {
+// Plan-view angle of polygon `poly` at its corner `corner` (in [0, pi]: polygons are convex).
+double CornerAngle(const QueryContext& ctx, PolyIndex poly, uint32_t corner) {
   const TileView& t = ctx.Tile(poly.tile);
   const uint32_t n = t.corner_count(poly.poly);
-  const Vec3 v = t.corner(poly.poly, corner), w = t.corner(poly.poly, (corner + offset) % n);
-  return {double(w.x) - v.x, double(w.z) - v.z};
+  const Vec3 v = t.corner(poly.poly, corner);
+  const Vec3 prev = t.corner(poly.poly, (corner + n - 1) % n);
+  const Vec3 next = t.corner(poly.poly, (corner + 1) % n);
+  const double ax = prev.x - v.x, az = prev.z - v.z, bx = next.x - v.x, bz = next.z - v.z;
+  return std::atan2(std::abs(ax * bz - az * bx), ax * bx + az * bz);
 }
 
 }  // namespace
@@ -26,11 +28,7 @@ Point2 EdgeDirection(const QueryContext& ctx, PolyIndex poly, uint32_t corner, u
 bool IsTurnCorner(const QueryContext& ctx, const QueryFilter& filter, PolyIndex poly,
                   uint32_t corner) {
   const Vec3 v = ctx.Tile(poly.tile).corner(poly.poly, corner);
-  // Polygons have the map's winding, so crossing the edge to the next corner steps clockwise
-  // round v and crossing the edge from the previous one counter-clockwise: the walkable sector
-  // runs counter-clockwise from the last clockwise polygon's next-corner edge to the last
-  // counter-clockwise polygon's previous-corner edge.
-  Point2 ends[2];
+  double angle = CornerAngle(ctx, poly, corner);
   for (const FanTurn turn : {FanTurn::kLeaving, FanTurn::kArriving}) {
     FanPoly p{poly, corner};
     int step = 0;
@@ -38,18 +36,12 @@ bool IsTurnCorner(const QueryContext& ctx, const QueryFilter& filter, PolyIndex 
       const std::optional<FanPoly> next = StepRoundVertex(ctx, filter, p, v, turn);
       if (!next) break;
       if (next->at == poly) return false;  // all the way round: an inner vertex
+      angle += CornerAngle(ctx, next->at, next->corner);
       p = *next;
     }
     if (step == kMaxFanSteps) return true;
-    const uint32_t n = ctx.Tile(p.at.tile).corner_count(p.at.poly);
-    ends[turn == FanTurn::kLeaving ? 0 : 1] =
-        EdgeDirection(ctx, p.at, p.corner, turn == FanTurn::kLeaving ? 1 : n - 1);
   }
-  // Wider than a half turn: the counter-clockwise end lies clockwise of the other.
-  const Point2 cw = ends[0], ccw = ends[1];
-  const double sine = cw.x * ccw.z - cw.z * ccw.x;
-  const double scale = std::sqrt((cw.x * cw.x + cw.z * cw.z) * (ccw.x * ccw.x + ccw.z * ccw.z));
-  return sine < -kStraightSine * scale;
+  return angle > std::numbers::pi + kReflexSlack;
 }
 
 }  // namespace waymesh::internal::exact
