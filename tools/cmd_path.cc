@@ -1,7 +1,7 @@
 // `waymesh path MAP.wmesh --queries FILE [--obstacles FILE] [--out results.csv]
-// [--extents x,y,z]`: runs a file of path queries against a compiled map (with obstacles carved
-// in) and prints counts by status, time per query and, where
-// the file gives expected lengths, the length ratio.
+// [--extents x,y,z] [--exact]`: runs a file of path queries against a compiled map (with obstacles
+// carved in) and prints counts by status, time per query and, where the file gives expected
+// lengths, the length ratio.
 
 #include <algorithm>
 #include <chrono>
@@ -30,6 +30,7 @@ struct PathArgs {
   std::string obstacles_path;
   std::string out_path;
   std::string extents = "2,4,2";
+  bool exact = false;  // exact shortest paths (waymesh/core/exact_path.h)
 };
 
 std::string WaypointText(const PathResult& r) {
@@ -111,6 +112,7 @@ int RunPath(const PathArgs& args) {
   NavQuery query(map);
   PathOptions options;
   options.half_extents = *extents;
+  if (args.exact) options.mode = PathMode::kExact;
   PathResult result;
   Summary summary;
   for (size_t i = 0; i < queries->size(); ++i) {
@@ -168,6 +170,9 @@ void RegisterPath(CLI::App* cmd, int* exit_code) {
   cmd->add_option("--out", args->out_path,
                   "write results.csv: query,status,length,micros,waypoints ('x y z;...')");
   AddExtents(cmd, args->extents, "start and goal");
+  cmd->add_flag("--exact", args->exact,
+                "exact shortest paths instead of the approximate A* (needs one cost over the "
+                "areas a query allows and no off-mesh links in them)");
   cmd->callback([args, exit_code] { *exit_code = RunPath(*args); });
 }
 

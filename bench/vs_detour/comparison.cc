@@ -35,6 +35,21 @@ void TimePair(bool waymesh_first, Samples* samples, Wm&& wm, Dt&& dt) {
   }
 }
 
+// Exact mode's length statistics: ratio to the optimum over the queries it completes.
+void ScoreExact(const std::vector<QueryCase>& queries, const std::vector<PathOutcome>& ex,
+                LibraryResult* out) {
+  std::vector<double> ratio;
+  for (size_t i = 0; i < queries.size(); ++i) {
+    out->complete += ex[i].complete;
+    out->mean_expanded += double(ex[i].expanded) / double(queries.size());
+    const double optimum = queries[i].optimum;
+    if (!ex[i].complete || optimum <= 0) continue;
+    ratio.push_back(ex[i].length / optimum);
+    out->below_optimum += ex[i].length < optimum * (1 - tol::kPublishedLengthTolerance);
+  }
+  out->length = SummarizeRatios(ratio);
+}
+
 // Length statistics from the first repetition's outcomes.
 void ScoreLengths(const std::vector<QueryCase>& queries, const std::vector<PathOutcome>& wm,
                   const std::vector<PathOutcome>& dt, MapComparison* out) {
@@ -104,15 +119,21 @@ MapComparison CompareOnMap(const std::string& name, const NavMap& nav_map,
   detour.PrepareRays(queries);
   detour_rays.PrepareRays(queries);
   std::vector<PathOutcome> wm_paths(queries.size()), dt_paths(queries.size());
+  std::vector<PathOutcome> ex_paths(queries.size());
   for (size_t i = 0; i < queries.size(); ++i) {  // warm-up, and the outcomes to score
     wm_paths[i] = waymesh.FindPath(queries[i].start, queries[i].goal);
+    ex_paths[i] = waymesh.FindExactPath(queries[i].start, queries[i].goal);
     dt_paths[i] = detour.FindPath(queries[i].start, queries[i].goal);
     dt_paths[i].expanded = detour.LastExpanded();
   }
   ScoreLengths(queries, wm_paths, dt_paths, &out);
+  ScoreExact(queries, ex_paths, &out.exact);
+  out.exact_areas_disabled = waymesh.exact_disabled_areas();
   ScoreRays(nav_map, queries, waymesh, detour, detour_rays, &out);
 
   Samples path, nearest, ray;
+  std::vector<double> exact_path;
+  exact_path.reserve(queries.size() * repetitions);
   for (Samples* s : {&path, &nearest, &ray}) {
     s->waymesh.reserve(queries.size() * repetitions);
     s->detour.reserve(queries.size() * repetitions);
@@ -122,9 +143,16 @@ MapComparison CompareOnMap(const std::string& name, const NavMap& nav_map,
     for (size_t i = 0; i < queries.size(); ++i) {
       const QueryCase& q = queries[i];
       const bool waymesh_first = ((rep + i) & 1) == 0;
+      // Exact mode runs before both or after both, alternating like the other two.
+      auto exact = [&] {
+        exact_path.push_back(
+            TimeNs([&] { sink = sink + waymesh.FindExactPath(q.start, q.goal).length; }));
+      };
+      if (waymesh_first) exact();
       TimePair(
           waymesh_first, &path, [&] { sink = sink + waymesh.FindPath(q.start, q.goal).length; },
           [&] { sink = sink + detour.FindPath(q.start, q.goal).length; });
+      if (!waymesh_first) exact();
       TimePair(
           waymesh_first, &nearest, [&] { sink = sink + waymesh.Nearest(q.start); },
           [&] { sink = sink + detour.Nearest(q.start); });
@@ -135,6 +163,7 @@ MapComparison CompareOnMap(const std::string& name, const NavMap& nav_map,
   }
   out.waymesh.path = SummarizeLatency(path.waymesh);
   out.detour.path = SummarizeLatency(path.detour);
+  out.exact.path = SummarizeLatency(exact_path);
   out.waymesh.nearest = SummarizeLatency(nearest.waymesh);
   out.detour.nearest = SummarizeLatency(nearest.detour);
   out.waymesh.raycast = SummarizeLatency(ray.waymesh);

@@ -83,6 +83,26 @@ void PrintBytes(const std::vector<MapReport>& reports, std::ostream& out) {
 
 std::string Verdict(bool met) { return met ? "met" : "**not met**"; }
 
+void PrintExact(const std::vector<MapReport>& reports, std::ostream& out) {
+  out << "\nExact paths (Waymesh exact mode beside approximate and Detour; µs median / p99; "
+         "length / published optimum mean / worst):\n\n| map | exact | approximate | Detour | "
+         "exact / Detour median <= 1 | exact / Detour p99 <= 2 | exact length | approximate "
+         "length | complete exact / approximate | exact nodes expanded (mean) |\n"
+         "|---|---|---|---|---|---|---|---|---|---|\n";
+  for (const MapReport& r : reports) {
+    const MapComparison& c = r.comparison;
+    const double median = c.exact.path.median_ns / c.detour.path.median_ns;
+    const double p99 = c.exact.path.p99_ns / c.detour.path.p99_ns;
+    out << absl::StrFormat(
+        "| %s%s | %s | %s | %s | %.3f %s | %.3f %s | %s | %s | %d / %d | %.0f |\n", c.map,
+        c.exact_areas_disabled > 0 ? " (link areas off)" : "", Micros(c.exact.path),
+        Micros(c.waymesh.path), Micros(c.detour.path), median,
+        Verdict(median <= kTargetExactMedianRatio), p99, Verdict(p99 <= kTargetExactP99Ratio),
+        MeanWorst(c.exact.length), MeanWorst(c.waymesh.length), c.exact.complete,
+        c.waymesh.complete, c.exact.mean_expanded);
+  }
+}
+
 void PrintTargets(const std::vector<MapReport>& reports, std::ostream& out) {
   out << "\nTargets (Waymesh vs Detour, this run):\n\n| map | median path time ratio <= 0.333 | "
          "mean length <= Detour's | bytes/poly ratio <= 0.6 |\n|---|---|---|---|\n";
@@ -129,6 +149,7 @@ void PrintReport(const std::vector<MapReport>& reports, std::ostream& out) {
   PrintLengths(reports, out);
   PrintBytes(reports, out);
   PrintTargets(reports, out);
+  PrintExact(reports, out);
   PrintAdapterNotes(reports, out);
 }
 

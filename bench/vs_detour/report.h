@@ -15,6 +15,9 @@ namespace waymesh::bench {
 // Targets of the comparison (Waymesh relative to Detour, same run).
 inline constexpr double kTargetPathTimeRatio = 1.0 / 3.0;  // median path query >= 3x faster
 inline constexpr double kTargetBytesRatio = 0.6;           // bytes per polygon
+// Exact paths (issue 32): median no slower than Detour's path, p99 at most twice Detour's.
+inline constexpr double kTargetExactMedianRatio = 1.0;
+inline constexpr double kTargetExactP99Ratio = 2.0;
 
 struct MapReport {
   MapComparison comparison;

@@ -1,5 +1,6 @@
 #include "vs_detour/waymesh_runner.h"
 
+#include <cmath>
 #include <utility>
 
 namespace waymesh::bench {
@@ -8,12 +9,32 @@ WaymeshRunner::WaymeshRunner(std::shared_ptr<const NavMap> map, Vec3 half_extent
                              uint32_t max_nodes)
     : query_(std::move(map), NavQueryOptions{max_nodes}) {
   options_.half_extents = half_extents;
+  exact_options_ = options_;
+  exact_options_.mode = PathMode::kExact;
+  const MapDigest& digest = query_.map().digest();
+  for (int a = 0; a < kMaxAreas; ++a) {
+    if (std::isfinite(digest.link_cost_per_metre[a])) {
+      exact_filter_.SetAreaEnabled(a, false);
+      ++exact_disabled_areas_;
+    }
+  }
+}
+
+PathOutcome RunPath(NavQuery& query, Vec3 start, Vec3 goal, const QueryFilter& filter,
+                    const PathOptions& options, PathResult* result) {
+  if (!query.FindPath(start, goal, filter, options, result).ok()) return {};
+  if (result->status != QueryStatus::kComplete && result->status != QueryStatus::kPartial) {
+    return {};
+  }
+  return {result->status == QueryStatus::kComplete, result->length, result->nodes_expanded};
 }
 
 PathOutcome WaymeshRunner::FindPath(Vec3 start, Vec3 goal) {
-  if (!query_.FindPath(start, goal, filter_, options_, &path_).ok()) return {};
-  if (path_.status != QueryStatus::kComplete && path_.status != QueryStatus::kPartial) return {};
-  return {path_.status == QueryStatus::kComplete, path_.length, path_.nodes_expanded};
+  return RunPath(query_, start, goal, filter_, options_, &path_);
+}
+
+PathOutcome WaymeshRunner::FindExactPath(Vec3 start, Vec3 goal) {
+  return RunPath(query_, start, goal, exact_filter_, exact_options_, &path_);
 }
 
 bool WaymeshRunner::Nearest(Vec3 pos) {

@@ -19,6 +19,11 @@ class WaymeshRunner {
 
   // FindPath from positions: snaps both ends, A*, string pulling.
   PathOutcome FindPath(Vec3 start, Vec3 goal);
+  // FindPath in exact mode (waymesh/core/exact_path.h) under exact_filter().
+  PathOutcome FindExactPath(Vec3 start, Vec3 goal);
+  // The filter of exact paths: the default one less the areas of off-mesh links (which exact
+  // mode does not take); how many areas that disabled.
+  int exact_disabled_areas() const { return exact_disabled_areas_; }
   // FindNearest alone; true when a polygon was found.
   bool Nearest(Vec3 pos);
   // Puts each query's start on the mesh once, so Raycast measures the ray alone.
@@ -33,9 +38,16 @@ class WaymeshRunner {
   NavQuery query_;
   QueryFilter filter_;
   PathOptions options_;
+  QueryFilter exact_filter_;
+  PathOptions exact_options_;
+  int exact_disabled_areas_ = 0;
   PathResult path_;
   RaycastResult ray_;
   std::vector<std::optional<SurfacePoint>> ray_starts_;
 };
+
+// Runs one FindPath of `query` and keeps what the comparison needs.
+PathOutcome RunPath(NavQuery& query, Vec3 start, Vec3 goal, const QueryFilter& filter,
+                    const PathOptions& options, PathResult* result);
 
 }  // namespace waymesh::bench

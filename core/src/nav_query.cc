@@ -4,6 +4,8 @@
 
 #include "absl/strings/str_format.h"
 #include "distance_to_wall.h"
+#include "exact/exact_path_builder.h"
+#include "exact/exact_search.h"
 #include "line_of_sight.h"
 #include "move_along_surface.h"
 #include "nearest_point.h"
@@ -16,6 +18,7 @@
 #include "raycast.h"
 #include "straight_path.h"
 #include "surface_height.h"
+#include "waymesh/core/exact_path.h"
 
 namespace waymesh {
 namespace {
@@ -190,6 +193,42 @@ absl::Status NavQuery::FindPath(const PathEnd& start, const PathEnd& goal,
   return FindPath(**s, **g, filter, options, out);
 }
 
+namespace {
+
+// Exact mode (exact_path.h) for ends already checked and on polygons the filter accepts.
+absl::Status FindExactPath(QueryContext& ctx, const SurfacePoint& start, const SurfacePoint& goal,
+                           const QueryFilter& filter, const PathOptions& options,
+                           uint32_t max_nodes, PathResult* out) {
+  if (options.clearance > 0) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "clearance %g cannot be kept by an exact path (a shortest path touches the corners it "
+        "turns at); use clearance 0 or approximate mode",
+        options.clearance));
+  }
+  const internal::exact::ExactOutcome found =
+      internal::exact::SearchExact(ctx, start, goal, filter, max_nodes, options.interrupt);
+  out->nodes_expanded = found.expanded;
+  if (!found.stop.ok()) {
+    ClearPath(out, QueryStatus::kPartial);
+    out->nodes_expanded = found.expanded;
+    return found.stop;
+  }
+  if (found.status == QueryStatus::kNoPath ||
+      (found.status == QueryStatus::kPartial && !found.limit_hit && !options.allow_partial)) {
+    ClearPath(out, QueryStatus::kNoPath);
+    out->nodes_expanded = found.expanded;
+    return TileStatus(ctx);
+  }
+  out->status = found.status;
+  out->node_limit = found.limit_hit && found.status == QueryStatus::kPartial;
+  out->truncated = false;
+  internal::exact::BuildExactPath(ctx, found, goal, out);
+  internal::ApplyWaypointLimit(options, out);
+  return TileStatus(ctx);
+}
+
+}  // namespace
+
 absl::Status NavQuery::FindPath(const SurfacePoint& start, const SurfacePoint& goal,
                                 const QueryFilter& filter, const PathOptions& options,
                                 PathResult* out) {
@@ -199,6 +238,9 @@ absl::Status NavQuery::FindPath(const SurfacePoint& start, const SurfacePoint& g
   if (!std::isfinite(options.clearance) || options.clearance < 0) {
     return absl::InvalidArgumentError(
         absl::StrFormat("clearance %g must be finite and non-negative", options.clearance));
+  }
+  if (options.mode == PathMode::kExact) {
+    if (absl::Status s = CheckExactPathSupport(*ctx_->map, filter); !s.ok()) return s;
   }
   QueryContext& ctx = *ctx_;
   out->start = start;
@@ -218,6 +260,10 @@ absl::Status NavQuery::FindPath(const SurfacePoint& start, const SurfacePoint& g
     return TileStatus(ctx);
   }
   const uint32_t max_nodes = options.max_nodes == 0 ? ctx.pool.capacity() : options.max_nodes;
+  if (options.mode == PathMode::kExact) {
+    return FindExactPath(ctx, start, goal, filter, options,
+                         options.max_nodes == 0 ? kExactDefaultMaxNodes : options.max_nodes, out);
+  }
   const internal::SearchOutcome found =
       internal::FindLineOfSightCorridor(ctx, start, goal, filter)
           ? internal::SearchOutcome{QueryStatus::kComplete, 0, absl::OkStatus()}

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "corridor.h"
+#include "exact/exact_buffers.h"
 #include "funnel.h"
 #include "node_pool.h"
 #include "open_heap.h"
@@ -136,6 +137,7 @@ struct QueryContext {
   std::vector<CornerInfo> corners_alt;
   PathResult path_alt;                    // candidate path during refinement
   std::vector<uint32_t> goal_neighbours;  // LandmarkTable::Goal::neighbours of a path search
+  exact::ExactBuffers exact;              // state of the exact (interval) path search
 
   // Tiles pinned by the current query (paged maps): stamp == generation marks a pinned tile.
   mutable uint32_t pin_generation = 1;

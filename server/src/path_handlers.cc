@@ -1,6 +1,7 @@
 // FindPath and FindPathBatch.
 
 #include "navigation_call.h"
+#include "waymesh/core/exact_path.h"
 #include "waymesh/server/proto_conversion.h"
 
 namespace waymesh::server {
@@ -46,6 +47,12 @@ absl::Status NavigationService::RunFindPath(WorkerState& w, const ServedMap& map
                                             v1::FindPathResponse* out) {
   const MapQuery q = Prepare(w, map, r.filter());
   PathOptions options = ToPathOptions(r.options(), options_.max_search_nodes);
+  if (options.mode == PathMode::kExact) {
+    // Refused here, before core, whose INVALID_ARGUMENT would otherwise name a polygon ref.
+    if (absl::Status s = CheckExactPathSupport(q.query.map(), q.filter); !s.ok()) {
+      return WithReason(std::move(s), reason::kExactModeUnsupported);
+    }
+  }
   // An in-process call (RunLocal) has no context: the node limit bounds its search.
   std::optional<CallInterrupt> interrupt;
   if (ctx != nullptr) options.interrupt = &interrupt.emplace(ctx);

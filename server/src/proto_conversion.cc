@@ -22,6 +22,7 @@ PathOptions ToPathOptions(const v1::PathOptions& options, uint32_t server_max_no
   out.allow_partial = options.allow_partial();
   out.max_waypoints = options.max_waypoints();
   out.clearance = options.agent_radius();
+  out.mode = options.mode() == v1::PATH_MODE_EXACT ? PathMode::kExact : PathMode::kApproximate;
   return out;
 }
 

@@ -87,6 +87,13 @@ absl::Status CheckPathOptions(const v1::PathOptions& o, absl::string_view prefix
       !s.ok()) {
     return s;
   }
+  if (!v1::PathMode_IsValid(o.mode())) {
+    return Invalid(prefix, "options.mode", absl::StrFormat("%d is not a PathMode", o.mode()));
+  }
+  if (o.mode() == v1::PATH_MODE_EXACT && o.agent_radius() != 0) {
+    return Invalid(prefix, "options.agent_radius",
+                   "must be 0 in exact mode: a shortest path touches the corners it turns at");
+  }
   if (o.max_waypoints() > kMaxWaypoints) {
     return Invalid(
         prefix, "options.max_waypoints",

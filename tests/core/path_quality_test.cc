@@ -149,14 +149,8 @@ TEST_P(DegenerateMeshTest, ScenarioPathsAreValidAndNearOptimal) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Polyanya, DegenerateMeshTest,
-                         ::testing::Values("bad-ambig", "bad-collinear", "bad-collinear2-rot0",
-                                           "bad-collinear2-rot45", "bad-collinear2-rot90",
-                                           "square"),
-                         [](const auto& info) {
-                           std::string s = info.param;
-                           std::replace(s.begin(), s.end(), '-', '_');
-                           return s;
-                         });
+                         ::testing::ValuesIn(testing::kDegenerateMeshes),
+                         testing::DegenerateTestName);
 
 // hard.mesh has no scenario: every pair of vertices-near points gets a valid path.
 TEST(DegenerateMeshTest, HardMeshRandomPairsAreValid) {

@@ -71,6 +71,22 @@ inline Aurora LoadAurora() {
           ReadExpectedFile(SharedData("polyanya/expected/aurora_euclid_expected.csv"))};
 }
 
+// The degenerate meshes with scenarios (polyanya/degenerate/NAME.mesh and NAME.scen):
+// collinear vertices, rotated copies, ambiguous corners.
+inline const std::vector<std::string> kDegenerateMeshes = {"bad-ambig",
+                                                           "bad-collinear",
+                                                           "bad-collinear2-rot0",
+                                                           "bad-collinear2-rot45",
+                                                           "bad-collinear2-rot90",
+                                                           "square"};
+
+// A test name for a parameter of kDegenerateMeshes (gtest names take no '-').
+inline std::string DegenerateTestName(const ::testing::TestParamInfo<std::string>& info) {
+  std::string s = info.param;
+  std::replace(s.begin(), s.end(), '-', '_');
+  return s;
+}
+
 // The longest of `queries`, which is not empty: on aurora, a search of thousands of nodes.
 inline ExpectedQuery LongestQuery(const std::vector<ExpectedQuery>& queries) {
   return *std::max_element(queries.begin(), queries.end(),

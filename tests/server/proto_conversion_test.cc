@@ -52,6 +52,11 @@ TEST(ProtoConversionTest, PathOptionDefaultsAndServerCap) {
   EXPECT_EQ(set.clearance, 0.4f);
   EXPECT_EQ(set.max_waypoints, 7u);
   EXPECT_EQ(set.half_extents, (Vec3{1, 2, 3}));
+  EXPECT_EQ(set.mode, PathMode::kApproximate);  // PATH_MODE_UNSPECIFIED
+  o.set_mode(v1::PATH_MODE_APPROXIMATE);
+  EXPECT_EQ(ToPathOptions(o, 5000).mode, PathMode::kApproximate);
+  o.set_mode(v1::PATH_MODE_EXACT);
+  EXPECT_EQ(ToPathOptions(o, 5000).mode, PathMode::kExact);
 }
 
 TEST(ProtoConversionTest, FilterStartsFromTheMapsAreaCosts) {

@@ -158,6 +158,15 @@ TEST(RequestValidationTest, PathOptionLimits) {
     r.mutable_options()->set_agent_radius(bad);
     ExpectInvalid(ValidateFindPath(r), "options.agent_radius");
   }
+  // Exact mode keeps no clearance; a mode outside the enum is refused.
+  r = GoodPath();
+  r.mutable_options()->set_mode(v1::PATH_MODE_EXACT);
+  EXPECT_TRUE(ValidateFindPath(r).ok());
+  r.mutable_options()->set_agent_radius(0.5f);
+  ExpectInvalid(ValidateFindPath(r), "options.agent_radius");
+  r = GoodPath();
+  r.mutable_options()->set_mode(static_cast<v1::PathMode>(7));
+  ExpectInvalid(ValidateFindPath(r), "options.mode");
 }
 
 TEST(RequestValidationTest, BatchesHoldAtMostTheLimit) {

@@ -5,6 +5,7 @@
 #include <optional>
 #include <vector>
 
+#include "waymesh/core/path_mode.h"
 #include "waymesh/core/poly_ref.h"
 #include "waymesh/core/query_interrupt.h"
 #include "waymesh/core/query_status.h"
@@ -22,9 +23,12 @@ enum WaypointFlag : uint8_t {
 };
 
 struct PathOptions {
+  // Approximate (A* over polygons, string-pulled) or exact (the shortest path, exact_path.h).
+  PathMode mode = PathMode::kApproximate;
   // Box half size used to put start and goal on the mesh (metres; y is the vertical reach).
   Vec3 half_extents{2.0f, 4.0f, 2.0f};
   // Upper bound of A* nodes for this query; 0 or more than the query's pool means the pool size.
+  // Exact mode: of interval nodes created, 0 meaning kExactDefaultMaxNodes (exact_path.h).
   uint32_t max_nodes = 0;
   // Add a waypoint (kWaypointAreaChange) wherever the path crosses into a different area.
   bool area_crossings = false;

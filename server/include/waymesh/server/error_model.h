@@ -28,6 +28,9 @@ inline constexpr absl::string_view kMapNotFound = "MAP_NOT_FOUND";
 inline constexpr absl::string_view kAgentTypeNotFound = "AGENT_TYPE_NOT_FOUND";
 inline constexpr absl::string_view kUnknownPolygonRef = "UNKNOWN_POLYGON_REF";
 inline constexpr absl::string_view kStalePolygonRef = "STALE_POLYGON_REF";
+// An exact path was asked for under a filter it cannot serve (non-uniform area costs: the
+// weighted-region problem; allowed off-mesh links).
+inline constexpr absl::string_view kExactModeUnsupported = "EXACT_MODE_UNSUPPORTED";
 inline constexpr absl::string_view kOverloaded = "OVERLOADED";
 inline constexpr absl::string_view kResponseTooLarge = "RESPONSE_TOO_LARGE";
 inline constexpr absl::string_view kDraining = "DRAINING";
@@ -47,8 +50,8 @@ inline constexpr std::chrono::milliseconds kDrainingRetryDelay{0};
 // INVALID_ARGUMENT naming one wrong field (a path into the request: "requests[3].start.x").
 absl::Status FieldViolation(absl::string_view field, absl::string_view description);
 // `status` with its ErrorInfo reason (and one metadata entry when `key` is not empty).
-absl::Status WithReason(absl::Status status, absl::string_view reason,
-                        absl::string_view key = "", absl::string_view value = "");
+absl::Status WithReason(absl::Status status, absl::string_view reason, absl::string_view key = "",
+                        absl::string_view value = "");
 // `status` asking the client to retry after `delay`.
 absl::Status WithRetryDelay(absl::Status status, std::chrono::milliseconds delay);
 // The ErrorInfo reason `status` carries, or the default of its code.

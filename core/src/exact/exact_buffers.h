@@ -1,0 +1,67 @@
+#pragma once
+// The reusable state of the exact (interval) search, owned by a QueryContext: vectors keep
+// their capacity between queries, so a warm exact query does not allocate.
+
+#include <cstdint>
+#include <vector>
+
+#include "exact/corner_cache.h"
+#include "exact/interval_geometry.h"
+#include "exact/root_table.h"
+#include "waymesh/core/poly_index.h"
+#include "waymesh/core/vec3.h"
+
+namespace waymesh::internal::exact {
+
+inline constexpr uint32_t kNone = 0xFFFFFFFFu;
+
+// A point the path may turn at: the start, or a wall corner of the mesh (or, for the final
+// step only, an end of the interval the goal is seen past).
+struct Root {
+  Vec3 pos;                 // on the surface
+  Point2 at;                // pos in plan view
+  double g = 0;             // plan-view length of the path from the start
+  uint32_t parent = kNone;  // previous root, kNone for the start
+  PolyIndex poly;           // polygon the path continues on from here
+  bool vertex = false;      // a mesh vertex, kept in the root table
+};
+
+enum NodeFlag : uint8_t {
+  kAtA = 1,    // a is the entry edge's corner A itself
+  kAtB = 2,    // b is corner B itself
+  kFinal = 4,  // the goal reached from the root: f is the whole path's length
+};
+
+// A search node: the interval a-b of an edge, seen from a root, leading into `poly`. In
+// `poly` the edge runs from corner A (at `corner_a`) to the next corner B.
+struct IntervalNode {
+  Point2 a, b;
+  Vec3 corner_a;
+  double f = 0;
+  uint32_t root = kNone;
+  uint32_t parent = kNone;
+  PolyIndex poly;
+  uint8_t flags = 0;
+};
+
+struct HeapItem {
+  double f;
+  uint32_t node;
+  // Orders a min-heap on f (then on creation order, for determinism) with std::push_heap.
+  friend bool operator<(const HeapItem& x, const HeapItem& y) {
+    return x.f > y.f || (x.f == y.f && x.node > y.node);
+  }
+};
+
+struct ExactBuffers {
+  std::vector<IntervalNode> nodes;
+  std::vector<Root> roots;
+  std::vector<HeapItem> heap;
+  RootTable best_root;
+  CornerCache turn_corners;            // IsTurnCorner verdicts of this query
+  std::vector<PolyIndex> start_polys;  // polygons holding the start (several on an edge/vertex)
+  std::vector<PolyIndex> goal_polys;
+  std::vector<uint32_t> chain;  // scratch: roots or nodes of the answer, walked backwards
+};
+
+}  // namespace waymesh::internal::exact

@@ -1,0 +1,334 @@
+#include "exact/exact_search.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "exact/turn_corner.h"
+#include "poly_geometry.h"
+#include "waymesh/core/tolerances.h"
+
+namespace waymesh::internal::exact {
+namespace {
+
+// Expansions between two polls of the QueryInterrupt (as the polygon A*).
+constexpr uint32_t kExactPollNodes = 256;
+// A root reached again at a cost within this fraction of its best is not pruned: both
+// arrivals may open different sides of the corner.
+constexpr double kRootSlack = 1e-9;
+// Most polygons one point can lie on (a vertex where many polygons meet).
+constexpr size_t kMaxTouching = 32;
+
+// Whether `p` is among `polys`.
+bool Holds(const std::vector<PolyIndex>& polys, PolyIndex p) {
+  return std::find(polys.begin(), polys.end(), p) != polys.end();
+}
+
+// Distance in plan view from p to segment a-b.
+double DistToSegment(Point2 p, Point2 a, Point2 b) { return Dist(p, ClosestOnSegment(a, b, p)); }
+
+// The polygons the filter accepts that hold `p` (within tol::kInsidePolygon), reached from
+// p.poly across the edges p lies on: a point on an edge or a vertex is in all of them.
+void TouchingPolygons(const QueryContext& ctx, const QueryFilter& filter, const SurfacePoint& p,
+                      std::vector<PolyIndex>* out) {
+  out->assign(1, p.poly.index());
+  const Point2 at = ToPoint2(p.pos);
+  for (size_t k = 0; k < out->size() && out->size() < kMaxTouching; ++k) {
+    const PolyIndex cur = (*out)[k];
+    const TileView& t = ctx.Tile(cur.tile);
+    const uint32_t s = t.poly_start[cur.poly], n = t.corner_count(cur.poly);
+    for (uint32_t i = 0; i < n; ++i) {
+      const Point2 u = ToPoint2(t.corner(cur.poly, i)),
+                   v = ToPoint2(t.corner(cur.poly, (i + 1) % n));
+      if (DistToSegment(at, u, v) > tol::kInsidePolygon) continue;
+      const std::optional<PolyIndex> nb = t.across(s + i);
+      if (!nb || !ctx.Exists(*nb) || !ctx.Passes(filter, *nb) || Holds(*out, *nb)) continue;
+      if (PointInPolyXZ(ctx.Tile(nb->tile), nb->poly, p.pos, tol::kInsidePolygon)) {
+        out->push_back(*nb);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+uint32_t TurnRoot(const QueryContext& ctx, ExactBuffers* b, const IntervalNode& node,
+                  Point2 target) {
+  const std::optional<Point2> end = TurnTowards(b->roots[node.root].at, node.a, node.b, target);
+  if (!end) return node.root;
+  const Root& from = b->roots[node.root];
+  const float y =
+      PolyHeightAt(ctx.Tile(node.poly.tile), node.poly.poly, float(end->x), float(end->z));
+  b->roots.push_back(Root{Vec3{float(end->x), y, float(end->z)}, *end, from.g + Dist(from.at, *end),
+                          node.root, node.poly, false});
+  return uint32_t(b->roots.size() - 1);
+}
+
+namespace {
+
+class IntervalSearch {
+ public:
+  IntervalSearch(QueryContext& ctx, const QueryFilter& filter, const SurfacePoint& goal,
+                 uint32_t max_nodes)
+      : ctx_(ctx),
+        b_(ctx.exact),
+        filter_(filter),
+        goal_(ToPoint2(goal.pos)),
+        max_nodes_(max_nodes) {}
+
+  // Clears the buffers and puts the intervals of the start polygons in the open list.
+  void Seed(const SurfacePoint& start) {
+    b_.nodes.clear();
+    b_.roots.clear();
+    b_.heap.clear();
+    b_.best_root.Reset();
+    b_.turn_corners.Reset();
+    for (const PolyIndex s : b_.start_polys) {
+      const uint32_t root = uint32_t(b_.roots.size());
+      b_.roots.push_back(Root{start.pos, ToPoint2(start.pos), 0, kNone, s, false});
+      if (Holds(b_.goal_polys, s)) {
+        PushFinal(kNone, root, b_.roots[root].at, b_.roots[root].at, s, true);
+        continue;
+      }
+      const TileView& t = ctx_.Tile(s.tile);
+      for (uint32_t e = 0, n = t.corner_count(s.poly); e < n; ++e) {
+        PushInterval(kNone, root, t, s, e, Range{0, 1});
+      }
+    }
+  }
+
+  // Runs until a final node is popped (kComplete), the open list empties, the node limit is
+  // hit or the interrupt stops it.
+  ExactOutcome Run(QueryInterrupt* interrupt) {
+    ExactOutcome out;
+    while (!b_.heap.empty() && !limit_hit_) {
+      if (interrupt != nullptr && out.expanded % kExactPollNodes == kExactPollNodes - 1) {
+        out.stop = interrupt->Check();
+        if (!out.stop.ok()) return out;
+      }
+      std::pop_heap(b_.heap.begin(), b_.heap.end());
+      const uint32_t ni = b_.heap.back().node;
+      b_.heap.pop_back();
+      const IntervalNode& node = b_.nodes[ni];
+      if (node.flags & kFinal) {
+        out.status = QueryStatus::kComplete;
+        out.last = ni;
+        return out;
+      }
+      const Root& root = b_.roots[node.root];
+      if (root.vertex && root.g > b_.best_root.Best(root.pos) + kRootSlack * (1 + root.g)) {
+        continue;  // the corner was reached more cheaply since
+      }
+      ++out.expanded;
+      Expand(ni);
+    }
+    out.limit_hit = limit_hit_;
+    if (best_final_ != kNone) {
+      out.status = QueryStatus::kPartial;
+      out.last = best_final_;
+    } else if (!b_.nodes.empty()) {
+      out.status = QueryStatus::kPartial;
+      out.last = ClosestToGoal();
+    }
+    return out;
+  }
+
+ private:
+  // Creates the successors of node `ni` in the polygon its interval leads into.
+  void Expand(uint32_t ni) {
+    const IntervalNode node = b_.nodes[ni];
+    const TileView& t = ctx_.Tile(node.poly.tile);
+    const int found = FindCorner(t, node.poly.poly, node.corner_a);
+    if (found < 0) return;  // adjacency without the shared corner: corrupt data, a wall
+    const uint32_t n = t.corner_count(node.poly.poly), j = uint32_t(found);
+    const Root& root = b_.roots[node.root];
+    const Point2 r = root.at;
+    if (Holds(b_.goal_polys, node.poly)) {
+      ReachGoal(ni, node);
+      return;
+    }
+    if (OnIntervalLine(r, node.a, node.b)) {
+      ExpandCollinear(ni, node, t, j, n);
+      return;
+    }
+    // The cone from r through the interval: Orient(r, b, X) >= 0 and Orient(r, a, X) <= 0.
+    // Walk the far side of the polygon from B round to A.
+    for (uint32_t k = 1; k < n; ++k) {
+      const uint32_t e = (j + k) % n;
+      const Point2 u = ToPoint2(t.corner(node.poly.poly, e));
+      const Point2 v = ToPoint2(t.corner(node.poly.poly, (e + 1) % n));
+      const Range inside_b = NonNegative(Orient(r, node.b, u), Orient(r, node.b, v));
+      const Range inside_a = NonNegative(-Orient(r, node.a, u), -Orient(r, node.a, v));
+      PushInterval(ni, node.root, t, node.poly, e, Intersect(inside_b, inside_a));
+    }
+    // Past an end that is a wall corner the polygon is seen by turning there.
+    if ((node.flags & kAtB) && TurnCorner(node.poly, (j + 1) % n)) {
+      TurnAt(ni, node, t, j, n, (j + 1) % n, node.b, /*b_side=*/true);
+    }
+    if ((node.flags & kAtA) && TurnCorner(node.poly, j)) {
+      TurnAt(ni, node, t, j, n, j, node.a, /*b_side=*/false);
+    }
+  }
+
+  // Successors with root at corner `c` (the interval end `end`) over the part of the far side
+  // beyond the ray from the node's root through it.
+  void TurnAt(uint32_t ni, const IntervalNode& node, const TileView& t, uint32_t j, uint32_t n,
+              uint32_t c, Point2 end, bool b_side) {
+    const Point2 r = b_.roots[node.root].at;
+    const uint32_t turn = NewVertexRoot(node.root, t.corner(node.poly.poly, c), node.poly);
+    if (turn == kNone) return;
+    for (uint32_t k = 1; k < n; ++k) {
+      const uint32_t e = (j + k) % n;
+      const Point2 u = ToPoint2(t.corner(node.poly.poly, e));
+      const Point2 v = ToPoint2(t.corner(node.poly.poly, (e + 1) % n));
+      const double su = Orient(r, end, u), sv = Orient(r, end, v);
+      PushInterval(ni, turn, t, node.poly, e, b_side ? NonNegative(-su, -sv) : NonNegative(su, sv));
+    }
+  }
+
+  // The root lies on the interval's line: it sees the whole polygon when it lies on the
+  // interval, else it does past the nearer end, which must be a corner to turn at.
+  void ExpandCollinear(uint32_t ni, const IntervalNode& node, const TileView& t, uint32_t j,
+                       uint32_t n) {
+    const Point2 r = b_.roots[node.root].at;
+    uint32_t root = node.root;
+    const bool on_interval = BetweenOnLine(r, node.a, node.b);
+    // Every polygon the start lies on was seeded: going on round a start on a vertex or an
+    // edge would only circle it (round and round an inner vertex).
+    if (on_interval && b_.roots[node.root].parent == kNone) return;
+    if (!on_interval) {
+      const bool a_nearer = Dist(r, node.a) <= Dist(r, node.b);
+      const uint8_t at_end = a_nearer ? kAtA : kAtB;
+      const uint32_t c = a_nearer ? j : (j + 1) % n;
+      if (!(node.flags & at_end) || !TurnCorner(node.poly, c)) return;
+      root = NewVertexRoot(node.root, t.corner(node.poly.poly, c), node.poly);
+      if (root == kNone) return;
+    }
+    for (uint32_t k = 1; k < n; ++k) PushInterval(ni, root, t, node.poly, (j + k) % n, Range{0, 1});
+  }
+
+  // IsTurnCorner, remembered for the rest of the query.
+  bool TurnCorner(PolyIndex poly, uint32_t corner) {
+    if (const std::optional<bool> known = b_.turn_corners.Find(poly, corner)) return *known;
+    const bool turn = IsTurnCorner(ctx_, filter_, poly, corner);
+    b_.turn_corners.Store(poly, corner, turn);
+    return turn;
+  }
+
+  // A root at mesh vertex `pos` reached from root `from` in polygon `poly`; kNone when that
+  // vertex was already reached more cheaply.
+  uint32_t NewVertexRoot(uint32_t from, Vec3 pos, PolyIndex poly) {
+    const Root& f = b_.roots[from];
+    const Point2 at = ToPoint2(pos);
+    const double g = f.g + Dist(f.at, at);
+    if (!b_.best_root.Improve(pos, g, kRootSlack * (1 + g))) return kNone;
+    b_.roots.push_back(Root{pos, at, g, from, poly, true});
+    return uint32_t(b_.roots.size() - 1);
+  }
+
+  // Offers the part `range` of edge e of `poly` (corners e, e + 1), seen from `root`, as a
+  // node leading into the polygon across it (when there is one the filter accepts).
+  void PushInterval(uint32_t parent, uint32_t root, const TileView& t, PolyIndex poly, uint32_t e,
+                    Range range) {
+    range = Snapped(range);
+    // A single point is never needed: where a cone's edge grazes a corner, the interval
+    // beside it ends at that corner and turns there (or a sibling cone of the same root
+    // carries on past it).
+    if (!(range.lo < range.hi)) return;
+    const std::optional<PolyIndex> nb = t.across(t.poly_start[poly.poly] + e);
+    if (!nb || !ctx_.Exists(*nb) || !ctx_.Passes(filter_, *nb)) return;
+    const uint32_t n = t.corner_count(poly.poly);
+    const Vec3 u3 = t.corner(poly.poly, e), v3 = t.corner(poly.poly, (e + 1) % n);
+    const Point2 u = ToPoint2(u3), v = ToPoint2(v3);
+    // Across the edge it runs the other way: its corner A is v.
+    IntervalNode node;
+    node.a = range.hi == 1 ? v : Along(u, v, range.hi);
+    node.b = range.lo == 0 ? u : Along(u, v, range.lo);
+    node.corner_a = v3;
+    node.root = root;
+    node.parent = parent;
+    node.poly = *nb;
+    node.flags = uint8_t((range.hi == 1 ? kAtA : 0) | (range.lo == 0 ? kAtB : 0));
+    const Root& r = b_.roots[root];
+    node.f = r.g + IntervalHeuristic(r.at, node.a, node.b, goal_);
+    Push(node);
+  }
+
+  // The node expanded into the goal's polygon: the goal is straight ahead when the cone
+  // holds it, else round the nearer interval end.
+  void ReachGoal(uint32_t ni, const IntervalNode& node) {
+    const uint32_t root = TurnRoot(ctx_, &b_, node, goal_);
+    PushFinal(ni, root, b_.roots[root].at, goal_, node.poly, false);
+  }
+
+  // A final node: from `root` (at `from`) straight to the goal.
+  void PushFinal(uint32_t parent, uint32_t root, Point2 from, Point2 goal, PolyIndex poly,
+                 bool seed) {
+    IntervalNode node;
+    node.a = node.b = goal;
+    node.root = root;
+    node.parent = parent;
+    node.poly = poly;
+    node.flags = kFinal;
+    node.f = b_.roots[root].g + Dist(from, goal);
+    if (!seed && node.f >= goal_f_) return;
+    goal_f_ = std::min(goal_f_, node.f);
+    if (Push(node) && (best_final_ == kNone || node.f < b_.nodes[best_final_].f)) {
+      best_final_ = uint32_t(b_.nodes.size() - 1);
+    }
+  }
+
+  // Adds `node` to the open list unless it cannot beat the best path found or the node limit
+  // is reached; whether it was added.
+  bool Push(const IntervalNode& node) {
+    if (node.f >= goal_f_ && !(node.flags & kFinal)) return false;
+    if (b_.nodes.size() >= max_nodes_) {
+      limit_hit_ = true;
+      return false;
+    }
+    b_.nodes.push_back(node);
+    b_.heap.push_back(HeapItem{node.f, uint32_t(b_.nodes.size() - 1)});
+    std::push_heap(b_.heap.begin(), b_.heap.end());
+    return true;
+  }
+
+  // The node whose polygon comes closest to the goal (ties: the cheaper root).
+  uint32_t ClosestToGoal() const {
+    uint32_t best = 0;
+    double best_d = INFINITY;
+    const Vec3 goal{float(goal_.x), 0, float(goal_.z)};
+    for (uint32_t i = 0; i < b_.nodes.size(); ++i) {
+      const IntervalNode& n = b_.nodes[i];
+      const TileView& t = ctx_.Tile(n.poly.tile);
+      const double d =
+          Dist(goal_, ToPoint2(ClosestPointInPolyXZ(t, n.poly.poly, goal,
+                                                    SeparationSqXZ(t, n.poly.poly, goal))));
+      if (d < best_d || (d == best_d && b_.roots[n.root].g < b_.roots[b_.nodes[best].root].g)) {
+        best_d = d;
+        best = i;
+      }
+    }
+    return best;
+  }
+
+  QueryContext& ctx_;
+  ExactBuffers& b_;
+  const QueryFilter& filter_;
+  const Point2 goal_;
+  const uint32_t max_nodes_;
+  double goal_f_ = INFINITY;  // length of the best path to the goal found so far
+  uint32_t best_final_ = kNone;
+  bool limit_hit_ = false;
+};
+
+}  // namespace
+
+ExactOutcome SearchExact(QueryContext& ctx, const SurfacePoint& start, const SurfacePoint& goal,
+                         const QueryFilter& filter, uint32_t max_nodes, QueryInterrupt* interrupt) {
+  TouchingPolygons(ctx, filter, start, &ctx.exact.start_polys);
+  TouchingPolygons(ctx, filter, goal, &ctx.exact.goal_polys);
+  IntervalSearch search(ctx, filter, goal, std::max<uint32_t>(max_nodes, 1));
+  search.Seed(start);
+  return search.Run(interrupt);
+}
+
+}  // namespace waymesh::internal::exact

@@ -1,0 +1,40 @@
+#pragma once
+// The interval search of exact mode (see waymesh/core/exact_path.h): best-first over nodes
+// (root, interval of an edge) with the admissible root-interval-goal distance as heuristic,
+// successors by projecting the interval through the next polygon, turns only at wall corners,
+// and a node pruned when its root was since reached more cheaply.
+
+#include <cstdint>
+
+#include "absl/status/status.h"
+#include "query_context.h"
+#include "waymesh/core/query_filter.h"
+#include "waymesh/core/query_interrupt.h"
+#include "waymesh/core/query_status.h"
+#include "waymesh/core/surface_point.h"
+
+namespace waymesh::internal::exact {
+
+struct ExactOutcome {
+  // kComplete: `last` is the final node of a shortest path. kPartial: `last` is the best
+  // final node found before the node limit, or (none found) the node closest to the goal.
+  // kNoPath: nothing reaches the goal.
+  QueryStatus status = QueryStatus::kNoPath;
+  uint32_t last = kNone;
+  uint32_t expanded = 0;
+  bool limit_hit = false;
+  absl::Status stop;  // the interrupt's status when it stopped the search
+};
+
+// A root for reaching `target` in node's polygon from node's interval: the node's root when
+// it sees the target, else a new root (not a corner of the mesh, kept out of the root table)
+// at the interval end the path turns round.
+uint32_t TurnRoot(const QueryContext& ctx, ExactBuffers* b, const IntervalNode& node,
+                  Point2 target);
+
+// Searches from `start` to `goal` (both on polygons the filter accepts) in ctx.exact, creating
+// at most `max_nodes` nodes and polling `interrupt` (may be null).
+ExactOutcome SearchExact(QueryContext& ctx, const SurfacePoint& start, const SurfacePoint& goal,
+                         const QueryFilter& filter, uint32_t max_nodes, QueryInterrupt* interrupt);
+
+}  // namespace waymesh::internal::exact
