@@ -525,6 +525,7 @@ async function run(kind, path, request) {
 function findPath(a, b) {
   const extents = { x: 2, y: Math.max(a.extent, b.extent, 4), z: 2 };
   const options = { extents, agent_radius: Number($('radius').value) || 0 };
+  if ($('exact').checked) options.mode = 'PATH_MODE_EXACT';
   return run('path', '/api/find_path', { map_id: state.detail.id, start: pos(a), end: pos(b), options });
 }
 
