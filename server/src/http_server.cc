@@ -39,6 +39,32 @@ std::chrono::nanoseconds ToChrono(absl::Duration d) { return absl::ToChronoNanos
 
 class HttpConnection;
 
+namespace {
+
+// A connection reference for a handler that may answer, and drop its responder, on another
+// thread (a worker): the reference is always released on the loop thread, because the last
+// one runs the connection's destructor, which unregisters it from the loop's connection set.
+class LoopBoundRef {
+ public:
+  LoopBoundRef(std::shared_ptr<HttpConnection> ref, asio::any_io_executor loop)
+      : ref_(std::move(ref)), loop_(std::move(loop)) {}
+  LoopBoundRef(const LoopBoundRef&) = default;
+  LoopBoundRef(LoopBoundRef&&) = default;
+  LoopBoundRef& operator=(const LoopBoundRef&) = delete;
+  LoopBoundRef& operator=(LoopBoundRef&&) = delete;
+  ~LoopBoundRef() {
+    if (ref_) asio::post(loop_, [ref = std::move(ref_)] {});
+  }
+  // A plain reference, for a handler that runs (or is destroyed) on the loop thread.
+  std::shared_ptr<HttpConnection> get() const { return ref_; }
+
+ private:
+  std::shared_ptr<HttpConnection> ref_;
+  asio::any_io_executor loop_;
+};
+
+}  // namespace
+
 struct HttpServer::Impl {
   HttpServerOptions options;
   std::map<std::string, HttpRoute> routes;
@@ -208,8 +234,9 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     state_ = State::kAnswering;
     const uint64_t answer = ++answers_;
     auto executor = socket_.get_executor();
-    HttpResponder respond = [self = shared_from_this(), answer, executor](HttpResponse r) {
-      asio::post(executor, [self, answer, r = std::move(r)]() mutable {
+    HttpResponder respond = [held = LoopBoundRef(shared_from_this(), executor), answer,
+                             executor](HttpResponse r) {
+      asio::post(executor, [self = held.get(), answer, r = std::move(r)]() mutable {
         if (self->state_ != State::kAnswering || self->answers_ != answer) return;
         self->Respond(std::move(r));
       });
