@@ -3,6 +3,7 @@
 #   1. the ceiling: requests/sec of grpc.health.v1.Health/Check, same tool, same concurrency;
 #   2. saturation requests/sec, p50 and p99 of every RPC on the demo world (1022 m, 169 524
 #      polygons), ceiling and FindPath interleaved so their ratio is taken under the same noise;
+#      FindPath in exact mode and the same requests in approximate mode, back to back;
 #   3. FindPath at 50 % of its saturation rate, then offered at 2x saturation (fast
 #      RESOURCE_EXHAUSTED, server RSS, p99 of the accepted calls);
 #   4. a 16 km² world served with a tile budget of 25 % of its map: zone-local and anywhere
@@ -50,6 +51,13 @@ fi
 gen() { [[ -f $DATA/$1.json ]] || "$WAYMESH" loaddata "${@:2}" -o "$DATA/$1.json"; }
 gen findpath "$OUT/demo/demo.wmesh" --rpc FindPath --count 2000 --max-path-distance 50
 gen findpath_wide "$OUT/demo/demo.wmesh" --rpc FindPath --count 500
+gen findpath_exact "$OUT/demo/demo.wmesh" --rpc FindPath --count 2000 --max-path-distance 50 --exact
+# The same pairs and filter without the mode: exact and approximate compared call for call.
+[[ -f $DATA/findpath_exact_twin.json ]] || python3 -c '
+import json, sys
+requests = json.load(open(sys.argv[1]))
+for r in requests: r.pop("options", None)
+json.dump(requests, open(sys.argv[2], "w"))' "$DATA/findpath_exact.json" "$DATA/findpath_exact_twin.json"
 gen findpathbatch "$OUT/demo/demo.wmesh" --rpc FindPathBatch --count 50 --batch-size 64 --max-path-distance 50
 gen validatemove "$OUT/demo/demo.wmesh" --rpc ValidateMove --count 2000
 gen raycast "$OUT/demo/demo.wmesh" --rpc Raycast --count 2000
@@ -117,6 +125,12 @@ for rpc in ValidateMove Raycast RandomPoint NearestPoint; do
 done
 load findpath_wide waymesh.v1.NavigationService.FindPath "$DATA/findpath_wide.json" -n 1000
 row findpath_wide
+# Exact paths (PATH_MODE_EXACT, pairs under 50 m, the links' areas left out) and the same
+# requests in the default approximate mode, back to back.
+load findpath_exact waymesh.v1.NavigationService.FindPath "$DATA/findpath_exact.json" -n "$((TOTAL / 2))"
+row findpath_exact
+load findpath_exact_twin waymesh.v1.NavigationService.FindPath "$DATA/findpath_exact_twin.json" -n "$((TOTAL / 2))"
+row findpath_exact_twin
 # 64 paths a call: req/s here are batches (x64 for paths per second).
 load findpathbatch waymesh.v1.NavigationService.FindPathBatch "$DATA/findpathbatch.json" -n "$((TOTAL / 64))"
 row findpathbatch
@@ -128,6 +142,9 @@ for k in range(1, rounds + 1):
     h = json.load(open(f"{out}/health.{k}.report.json"))["rps"]
     f = json.load(open(f"{out}/findpath.{k}.report.json"))["rps"]
     ratios.append(f / h)
+exact = json.load(open(f"{out}/findpath_exact.report.json"))["rps"]
+twin = json.load(open(f"{out}/findpath_exact_twin.report.json"))["rps"]
+print(f"FindPath exact / approximate req/s, same requests: {exact / twin:.2f}")
 print("FindPath / ceiling per round: " + ", ".join(f"{r:.2f}" for r in ratios) +
       f"  (target >= 0.70: {'met' if min(ratios) >= 0.70 else 'NOT met'})")
 PY

@@ -80,6 +80,9 @@ void RegisterLoadData(CLI::App* cmd, int* exit_code) {
   cmd->add_option("--max-path-distance", args->options.max_path_distance,
                   "FindPath goals within this distance of the start (0 = anywhere on its island)")
       ->capture_default_str();
+  cmd->add_flag("--exact", args->options.exact_paths,
+                "FindPath: exact paths (PATH_MODE_EXACT; off-mesh link areas left out of the "
+                "filter when exact mode cannot take them)");
   cmd->add_option("--move-length", args->options.move_length, "ValidateMove move length (m)")
       ->capture_default_str();
   cmd->add_option("--ray-length", args->options.ray_length, "Raycast length (m)")

@@ -13,6 +13,7 @@
 #include "cli_runner.h"
 #include "nlohmann/json.hpp"
 #include "support/test_data.h"
+#include "waymesh/core/exact_path.h"
 #include "waymesh/core/nav_query.h"
 #include "waymesh/format/map_file.h"
 
@@ -139,6 +140,43 @@ TEST(LoadDataCliTest, BatchesHoldBatchSizeRequestsOfTheirSingleRpc) {
   CliResult too_big = RunCli("loaddata '" + map + "' --rpc FindPathBatch --batch-size 1025");
   EXPECT_EQ(too_big.exit_code, 2);
   EXPECT_THAT(too_big.out, HasSubstr("--batch-size"));
+}
+
+// --exact: every request asks for PATH_MODE_EXACT under a filter exact mode can answer on the
+// town (its off-mesh links' areas left out, one cost for its road and its ground), and exact
+// mode finds each pair's path.
+TEST(LoadDataCliTest, ExactRequestsAreAnsweredByExactMode) {
+  const std::string dir = TempDir("loaddata_exact");
+  const std::string map = BuildTown(dir);
+  const std::string out = dir + "/exact.json";
+  CliResult r =
+      RunCli("loaddata '" + map +
+             "' --rpc FindPath --exact --count 20 --max-path-distance 40 -o '" + out + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const Json data = ReadJson(out);
+  ASSERT_EQ(data.size(), 20u);
+  auto loaded = LoadMapFile(map);
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  NavQuery q(*loaded);
+  EXPECT_FALSE(CheckExactPathSupport(**loaded, QueryFilter((*loaded)->info())).ok())
+      << "the town has off-mesh links and a cheaper road, so the requests must carry a filter";
+  PathOptions exact;
+  exact.mode = PathMode::kExact;
+  PathResult path;
+  for (const Json& req : data) {
+    ASSERT_EQ(req["options"]["mode"], "PATH_MODE_EXACT") << req.dump();
+    QueryFilter filter((*loaded)->info());
+    filter.set_area_mask(std::stoull(req["filter"]["area_mask"].get<std::string>()));
+    for (const auto& [area, cost] : req["filter"]["area_costs"].items()) {
+      filter.SetAreaCost(std::stoi(area), cost.get<float>());
+    }
+    ASSERT_TRUE(CheckExactPathSupport(**loaded, filter).ok()) << req.dump();
+    ASSERT_TRUE(q.FindPath(V(req["start"]), V(req["end"]), filter, exact, &path).ok());
+    EXPECT_EQ(path.status, QueryStatus::kComplete) << req.dump();
+  }
+  CliResult raycast = RunCli("loaddata '" + map + "' --rpc Raycast --exact");
+  EXPECT_EQ(raycast.exit_code, 2);
+  EXPECT_THAT(raycast.out, HasSubstr("--exact: only for FindPath"));
 }
 
 TEST(LoadDataCliTest, BadArgumentsSayWhatIsWrong) {

@@ -3,11 +3,13 @@
 #include <cmath>
 #include <optional>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "nlohmann/json.hpp"
+#include "waymesh/core/exact_path.h"
 #include "waymesh/core/nav_query.h"
 
 namespace waymesh {
@@ -27,6 +29,30 @@ class RequestSampler {
  public:
   RequestSampler(std::shared_ptr<const NavMap> map, const LoadRequestOptions& options)
       : map_(std::move(map)), options_(options), query_(map_), rng_(options.seed) {}
+
+  // Exact paths: the filter exact mode can answer on this map: the server's default filter,
+  // else that filter without the off-mesh links' areas and with one cost for all areas.
+  absl::Status ChooseExactFilter() {
+    if (!options_.exact_paths) return absl::OkStatus();
+    path_options_.mode = PathMode::kExact;
+    filter_ = QueryFilter(map_->info());  // the server's default filter
+    if (CheckExactPathSupport(*map_, filter_).ok()) return absl::OkStatus();
+    // Off-mesh links' areas out, and one cost over the other areas (exact mode's needs).
+    const MapDigest& digest = map_->digest();
+    Json costs = Json::object();
+    for (int a = 0; a < kMaxAreas; ++a) {
+      if (std::isfinite(digest.link_cost_per_metre[a])) filter_.SetAreaEnabled(a, false);
+      if (filter_.Cost(a) != 1.0f) {
+        filter_.SetAreaCost(a, 1.0f);
+        costs[std::to_string(a)] = 1.0;
+      }
+    }
+    filter_json_ = Json{{"area_mask", std::to_string(filter_.area_mask())}};
+    if (!costs.empty()) filter_json_["area_costs"] = std::move(costs);
+    absl::Status s = CheckExactPathSupport(*map_, filter_);
+    if (!s.ok()) return absl::InvalidArgumentError(absl::StrCat("--exact: ", s.message()));
+    return absl::OkStatus();
+  }
 
   absl::Status PickZones() {
     for (uint32_t i = 0; i < options_.zones; ++i) {
@@ -49,6 +75,8 @@ class RequestSampler {
         if (!goal || !Connected(*start, *goal)) return std::nullopt;
         r["start"] = Vec(start->pos);
         r["end"] = Vec(goal->pos);
+        if (!filter_json_.is_null()) r["filter"] = filter_json_;
+        if (options_.exact_paths) r["options"] = Json{{"mode", "PATH_MODE_EXACT"}};
         break;
       }
       case LoadRpc::kValidateMove: {
@@ -116,8 +144,7 @@ class RequestSampler {
   }
 
   bool Connected(const SurfacePoint& a, const SurfacePoint& b) {
-    PathOptions po;
-    return query_.FindPath(a, b, filter_, po, &path_).ok() &&
+    return query_.FindPath(a, b, filter_, path_options_, &path_).ok() &&
            path_.status == QueryStatus::kComplete;
   }
 
@@ -125,6 +152,8 @@ class RequestSampler {
   LoadRequestOptions options_;
   NavQuery query_;
   QueryFilter filter_;
+  Json filter_json_;  // null: the map's default filter
+  PathOptions path_options_;
   std::mt19937_64 rng_;
   std::vector<SurfacePoint> zone_centres_;
   PathResult path_;
@@ -171,6 +200,9 @@ absl::Status CheckOptions(const LoadRequestOptions& o) {
   if (!(std::isfinite(o.max_path_distance) && o.max_path_distance >= 0)) {
     return absl::InvalidArgumentError("--max-path-distance: must be >= 0 metres");
   }
+  if (o.exact_paths && SingleRpc(o.rpc) != LoadRpc::kFindPath) {
+    return absl::InvalidArgumentError("--exact: only for FindPath and FindPathBatch");
+  }
   if (!positive(o.move_length)) return absl::InvalidArgumentError("--move-length: must be > 0");
   if (!positive(o.ray_length)) return absl::InvalidArgumentError("--ray-length: must be > 0");
   if (!positive(o.query_radius)) return absl::InvalidArgumentError("--radius: must be > 0");
@@ -206,6 +238,7 @@ absl::StatusOr<std::string> GenerateLoadRequests(std::shared_ptr<const NavMap> m
   const bool batch = single.rpc != options.rpc;
   const uint32_t per_message = batch ? options.batch_size : 1;
   RequestSampler sampler(std::move(map), single);
+  if (absl::Status s = sampler.ChooseExactFilter(); !s.ok()) return s;
   if (absl::Status s = sampler.PickZones(); !s.ok()) return s;
   std::string out = "[\n";
   uint32_t index = 0;

@@ -46,6 +46,10 @@ struct LoadRequestOptions {
   // FindPath: the goal lies within this distance (plan view) of the start, reachable inside
   // that disc; 0 = anywhere on the start's island.
   float max_path_distance = 0;
+  // FindPath: ask for exact paths (PATH_MODE_EXACT). On a map whose default filter exact mode
+  // cannot take (off-mesh links, areas of different costs), the requests' filter leaves the
+  // links' areas out and gives every area cost 1; pairs are drawn under it.
+  bool exact_paths = false;
   float move_length = 3;   // ValidateMove: length of a move (metres); max_distance is 2x
   float ray_length = 20;   // Raycast: length of a ray (metres)
   float query_radius = 5;  // FindDistanceToWall max_radius, FindPolygonsInCircle radius (m)
