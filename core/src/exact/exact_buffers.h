@@ -57,6 +57,7 @@ struct ExactBuffers {
   std::vector<IntervalNode> nodes;
   std::vector<Root> roots;
   std::vector<HeapItem> heap;
+  std::vector<IntervalNode> successors;  // scratch: of the node being expanded, f not yet set
   RootTable best_root;
   CornerCache turn_corners;            // IsTurnCorner verdicts of this query
   std::vector<PolyIndex> start_polys;  // polygons holding the start (several on an edge/vertex)

@@ -90,9 +90,12 @@ class IntervalSearch {
         continue;
       }
       const TileView& t = ctx_.Tile(s.tile);
+      b_.successors.clear();
       for (uint32_t e = 0, n = t.corner_count(s.poly); e < n; ++e) {
-        PushInterval(kNone, root, t, s, e, Range{0, 1});
+        AddInterval(kNone, root, t, s, e, Range{0, 1});
       }
+      CheapestSuccessor();  // sets f
+      PushSuccessors();
     }
   }
 
@@ -100,8 +103,10 @@ class IntervalSearch {
   // hit or the interrupt stops it.
   ExactOutcome Run(QueryInterrupt* interrupt) {
     ExactOutcome out;
+    uint32_t next_poll = kExactPollNodes - 1;
     while (!b_.heap.empty() && !limit_hit_) {
-      if (interrupt != nullptr && out.expanded % kExactPollNodes == kExactPollNodes - 1) {
+      if (interrupt != nullptr && out.expanded >= next_poll) {
+        next_poll = out.expanded + kExactPollNodes;
         out.stop = interrupt->Check();
         if (!out.stop.ok()) return out;
       }
@@ -114,12 +119,8 @@ class IntervalSearch {
         out.last = ni;
         return out;
       }
-      const Root& root = b_.roots[node.root];
-      if (root.vertex && root.g > b_.best_root.Best(root.pos) + kRootSlack * (1 + root.g)) {
-        continue;  // the corner was reached more cheaply since
-      }
-      ++out.expanded;
-      Expand(ni);
+      if (RootPruned(node)) continue;
+      ExpandChain(ni, &out.expanded);
     }
     out.limit_hit = limit_hit_;
     if (best_final_ != kNone) {
@@ -133,7 +134,53 @@ class IntervalSearch {
   }
 
  private:
-  // Creates the successors of node `ni` in the polygon its interval leads into.
+  // Expands node `ni`; while the cheapest successor would be the next node popped anyway
+  // (f below the open list's best, its root not pruned) it is expanded at once instead of
+  // through the open list (Polyanya's intermediate nodes, generalised). Pushes the rest.
+  // Counts every expansion.
+  void ExpandChain(uint32_t ni, uint32_t* expanded) {
+    for (;;) {
+      ++*expanded;
+      b_.successors.clear();
+      Expand(ni);
+      const size_t next = CheapestSuccessor();
+      if (next == b_.successors.size()) break;
+      const IntervalNode chosen = b_.successors[next];
+      b_.successors[next] = b_.successors.back();
+      b_.successors.pop_back();
+      PushSuccessors();
+      if (!Store(chosen)) return;
+      ni = uint32_t(b_.nodes.size() - 1);
+      if (RootPruned(chosen)) return;
+    }
+    PushSuccessors();
+  }
+
+  // Sets the successors' f; the index of the one to expand at once, or successors.size().
+  size_t CheapestSuccessor() {
+    size_t best = b_.successors.size();
+    double best_f = b_.heap.empty() ? INFINITY : b_.heap.front().f;
+    if (best_f > goal_f_) best_f = goal_f_;
+    for (size_t i = 0; i < b_.successors.size(); ++i) {
+      IntervalNode& node = b_.successors[i];
+      const Root& r = b_.roots[node.root];
+      node.f = r.g + IntervalHeuristic(r.at, node.a, node.b, goal_);
+      if (node.f < best_f) {
+        best_f = node.f;
+        best = i;
+      }
+    }
+    return best;
+  }
+
+  // Whether the node's root (a corner) was reached more cheaply since the node was made.
+  bool RootPruned(const IntervalNode& node) const {
+    const Root& root = b_.roots[node.root];
+    return root.vertex && root.g > b_.best_root.Best(root.pos) + kRootSlack * (1 + root.g);
+  }
+
+  // Collects in b_.successors the successors of node `ni` in the polygon its interval leads
+  // into (a final node, reaching the goal, goes straight to the open list).
   void Expand(uint32_t ni) {
     const IntervalNode node = b_.nodes[ni];
     const TileView& t = ctx_.Tile(node.poly.tile);
@@ -158,7 +205,7 @@ class IntervalSearch {
       const Point2 v = ToPoint2(t.corner(node.poly.poly, (e + 1) % n));
       const Range inside_b = NonNegative(Orient(r, node.b, u), Orient(r, node.b, v));
       const Range inside_a = NonNegative(-Orient(r, node.a, u), -Orient(r, node.a, v));
-      PushInterval(ni, node.root, t, node.poly, e, Intersect(inside_b, inside_a));
+      AddInterval(ni, node.root, t, node.poly, e, Intersect(inside_b, inside_a));
     }
     // Past an end that is a wall corner the polygon is seen by turning there.
     if ((node.flags & kAtB) && TurnCorner(node.poly, (j + 1) % n)) {
@@ -181,7 +228,7 @@ class IntervalSearch {
       const Point2 u = ToPoint2(t.corner(node.poly.poly, e));
       const Point2 v = ToPoint2(t.corner(node.poly.poly, (e + 1) % n));
       const double su = Orient(r, end, u), sv = Orient(r, end, v);
-      PushInterval(ni, turn, t, node.poly, e, b_side ? NonNegative(-su, -sv) : NonNegative(su, sv));
+      AddInterval(ni, turn, t, node.poly, e, b_side ? NonNegative(-su, -sv) : NonNegative(su, sv));
     }
   }
 
@@ -203,7 +250,7 @@ class IntervalSearch {
       root = NewVertexRoot(node.root, t.corner(node.poly.poly, c), node.poly);
       if (root == kNone) return;
     }
-    for (uint32_t k = 1; k < n; ++k) PushInterval(ni, root, t, node.poly, (j + k) % n, Range{0, 1});
+    for (uint32_t k = 1; k < n; ++k) AddInterval(ni, root, t, node.poly, (j + k) % n, Range{0, 1});
   }
 
   // IsTurnCorner, remembered for the rest of the query.
@@ -226,9 +273,9 @@ class IntervalSearch {
   }
 
   // Offers the part `range` of edge e of `poly` (corners e, e + 1), seen from `root`, as a
-  // node leading into the polygon across it (when there is one the filter accepts).
-  void PushInterval(uint32_t parent, uint32_t root, const TileView& t, PolyIndex poly, uint32_t e,
-                    Range range) {
+  // successor leading into the polygon across it (when there is one the filter accepts).
+  void AddInterval(uint32_t parent, uint32_t root, const TileView& t, PolyIndex poly, uint32_t e,
+                   Range range) {
     range = Snapped(range);
     // A single point is never needed: where a cone's edge grazes a corner, the interval
     // beside it ends at that corner and turns there (or a sibling cone of the same root
@@ -248,9 +295,12 @@ class IntervalSearch {
     node.parent = parent;
     node.poly = *nb;
     node.flags = uint8_t((range.hi == 1 ? kAtA : 0) | (range.lo == 0 ? kAtB : 0));
-    const Root& r = b_.roots[root];
-    node.f = r.g + IntervalHeuristic(r.at, node.a, node.b, goal_);
-    Push(node);
+    b_.successors.push_back(node);
+  }
+
+  // Offers the collected successors (f set) to the open list.
+  void PushSuccessors() {
+    for (const IntervalNode& node : b_.successors) Push(node);
   }
 
   // The node expanded into the goal's polygon: the goal is straight ahead when the cone
@@ -281,13 +331,19 @@ class IntervalSearch {
   // is reached; whether it was added.
   bool Push(const IntervalNode& node) {
     if (node.f >= goal_f_ && !(node.flags & kFinal)) return false;
+    if (!Store(node)) return false;
+    b_.heap.push_back(HeapItem{node.f, uint32_t(b_.nodes.size() - 1)});
+    std::push_heap(b_.heap.begin(), b_.heap.end());
+    return true;
+  }
+
+  // Keeps `node` (for the parent chain) unless the node limit is reached; whether it was kept.
+  bool Store(const IntervalNode& node) {
     if (b_.nodes.size() >= max_nodes_) {
       limit_hit_ = true;
       return false;
     }
     b_.nodes.push_back(node);
-    b_.heap.push_back(HeapItem{node.f, uint32_t(b_.nodes.size() - 1)});
-    std::push_heap(b_.heap.begin(), b_.heap.end());
     return true;
   }
 
