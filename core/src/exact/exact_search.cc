@@ -81,7 +81,7 @@ class IntervalSearch {
     b_.roots.clear();
     b_.heap.clear();
     b_.best_root.Reset();
-    b_.turn_corners.Reset();
+    b_.turn_corners.Begin(ctx_.map, filter_);
     for (const PolyIndex s : b_.start_polys) {
       const uint32_t root = uint32_t(b_.roots.size());
       b_.roots.push_back(Root{start.pos, ToPoint2(start.pos), 0, kNone, s, false});
@@ -253,11 +253,14 @@ class IntervalSearch {
     for (uint32_t k = 1; k < n; ++k) AddInterval(ni, root, t, node.poly, (j + k) % n, Range{0, 1});
   }
 
-  // IsTurnCorner, remembered for the rest of the query.
+  // IsTurnCorner, remembered while the map and the filter stay the same (corner_cache.h).
   bool TurnCorner(PolyIndex poly, uint32_t corner) {
-    if (const std::optional<bool> known = b_.turn_corners.Find(poly, corner)) return *known;
+    const TileView& t = ctx_.Tile(poly.tile);
+    const uint32_t slot = t.poly_start[poly.poly] + corner;
+    if (const std::optional<bool> known = b_.turn_corners.Find(poly.tile, slot)) return *known;
     const bool turn = IsTurnCorner(ctx_, filter_, poly, corner);
-    b_.turn_corners.Store(poly, corner, turn);
+    // A tile that failed to load counted as a wall: the verdict may change once it loads.
+    if (!ctx_.tile_load_failed) b_.turn_corners.Store(poly.tile, slot, t.poly_verts.size(), turn);
     return turn;
   }
 
