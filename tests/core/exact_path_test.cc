@@ -134,6 +134,33 @@ TEST(ExactPathTest, FilterRejectedPolygonsAreWalls) {
   }
 }
 
+// The reflex-corner verdicts a query context keeps between queries (corner_cache.h) belong
+// to one filter: with the block open its corners are inner vertices, with it rejected they
+// are corners the path must turn at.
+TEST(ExactPathTest, CornerVerdictsFollowTheFilter) {
+  NavQuery q(GridWithBlock());
+  const PathOptions po = ExactOptions();
+  PathResult r;
+  // Learn verdicts round the open block: paths from the left column to the right one.
+  for (int i = 0; i < 10; ++i) {
+    for (int k = 0; k < 10; ++k) {
+      const Vec3 from{0.5f, 0, i + 0.5f}, to{9.5f, 0, k + 0.5f};
+      ASSERT_TRUE(q.FindPath(from, to, QueryFilter(), po, &r).ok());
+      ASSERT_EQ(r.status, QueryStatus::kComplete);
+      EXPECT_NEAR(r.length, DistanceXZ(from, to), 1e-5) << i << " " << k;
+    }
+  }
+  QueryFilter no_area;
+  no_area.SetAreaEnabled(3, false);
+  ASSERT_TRUE(q.FindPath(Vec3{0.5f, 0, 5}, Vec3{9.5f, 0, 5}, no_area, po, &r).ok());
+  ASSERT_EQ(r.status, QueryStatus::kComplete);
+  EXPECT_NEAR(r.length, kRoundTheBlock, 1e-5);
+  // And back: the open block is crossed straight again.
+  ASSERT_TRUE(q.FindPath(Vec3{0.5f, 0, 5}, Vec3{9.5f, 0, 5}, QueryFilter(), po, &r).ok());
+  EXPECT_NEAR(r.length, 9.0, 1e-5);
+  EXPECT_EQ(r.waypoints.size(), 2u);
+}
+
 TEST(ExactPathTest, NonUniformCostsAreRefusedWithTheReason) {
   NavQuery q(GridWithBlock());
   PathResult r;
