@@ -207,11 +207,16 @@ class IntervalSearch {
       const Range inside_a = NonNegative(-Orient(r, node.a, u), -Orient(r, node.a, v));
       AddInterval(ni, node.root, t, node.poly, e, Intersect(inside_b, inside_a));
     }
-    // Past an end that is a wall corner the polygon is seen by turning there.
-    if ((node.flags & kAtB) && TurnCorner(node.poly, (j + 1) % n)) {
+    // Past an end that is a wall corner the polygon is seen by turning there, when the ray
+    // from r through that end leaves part of the polygon on its far side: the corner next to
+    // the end lies there (the polygon is convex), else turning opens nothing.
+    const uint32_t p = node.poly.poly;
+    if ((node.flags & kAtB) && Orient(r, node.b, ToPoint2(t.corner(p, (j + 2) % n))) < 0 &&
+        TurnCorner(node.poly, (j + 1) % n)) {
       TurnAt(ni, node, t, j, n, (j + 1) % n, node.b, /*b_side=*/true);
     }
-    if ((node.flags & kAtA) && TurnCorner(node.poly, j)) {
+    if ((node.flags & kAtA) && Orient(r, node.a, ToPoint2(t.corner(p, (j + n - 1) % n))) > 0 &&
+        TurnCorner(node.poly, j)) {
       TurnAt(ni, node, t, j, n, j, node.a, /*b_side=*/false);
     }
   }
