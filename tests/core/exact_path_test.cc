@@ -134,31 +134,60 @@ TEST(ExactPathTest, FilterRejectedPolygonsAreWalls) {
   }
 }
 
+// Exact paths between every cell of the left column and every one of the right column of a
+// 10 x 10 grid with nothing in the way: all straight. They make `q` learn the corner verdicts
+// round the middle of the grid.
+void ExpectStraightAcross(NavQuery& q) {
+  PathResult r;
+  for (int i = 0; i < 10; ++i) {
+    for (int k = 0; k < 10; ++k) {
+      const Vec3 from{0.5f, 0, i + 0.5f}, to{9.5f, 0, k + 0.5f};
+      ASSERT_TRUE(q.FindPath(from, to, QueryFilter(), ExactOptions(), &r).ok());
+      ASSERT_EQ(r.status, QueryStatus::kComplete);
+      EXPECT_NEAR(r.length, DistanceXZ(from, to), 1e-5) << i << " " << k;
+    }
+  }
+}
+
+// The path from (0.5, 5) to (9.5, 5) goes round the block (or the hole) at x in [4, 6].
+void ExpectRoundTheBlock(NavQuery& q, const QueryFilter& filter) {
+  PathResult r;
+  ASSERT_TRUE(q.FindPath(Vec3{0.5f, 0, 5}, Vec3{9.5f, 0, 5}, filter, ExactOptions(), &r).ok());
+  ASSERT_EQ(r.status, QueryStatus::kComplete);
+  EXPECT_NEAR(r.length, kRoundTheBlock, 1e-5);
+  EXPECT_EQ(r.waypoints.size(), 4u);
+}
+
 // The reflex-corner verdicts a query context keeps between queries (corner_cache.h) belong
 // to one filter: with the block open its corners are inner vertices, with it rejected they
 // are corners the path must turn at.
 TEST(ExactPathTest, CornerVerdictsFollowTheFilter) {
   NavQuery q(GridWithBlock());
-  const PathOptions po = ExactOptions();
-  PathResult r;
-  // Learn verdicts round the open block: paths from the left column to the right one.
-  for (int i = 0; i < 10; ++i) {
-    for (int k = 0; k < 10; ++k) {
-      const Vec3 from{0.5f, 0, i + 0.5f}, to{9.5f, 0, k + 0.5f};
-      ASSERT_TRUE(q.FindPath(from, to, QueryFilter(), po, &r).ok());
-      ASSERT_EQ(r.status, QueryStatus::kComplete);
-      EXPECT_NEAR(r.length, DistanceXZ(from, to), 1e-5) << i << " " << k;
-    }
-  }
+  ExpectStraightAcross(q);
   QueryFilter no_area;
   no_area.SetAreaEnabled(3, false);
-  ASSERT_TRUE(q.FindPath(Vec3{0.5f, 0, 5}, Vec3{9.5f, 0, 5}, no_area, po, &r).ok());
-  ASSERT_EQ(r.status, QueryStatus::kComplete);
-  EXPECT_NEAR(r.length, kRoundTheBlock, 1e-5);
+  ExpectRoundTheBlock(q, no_area);
   // And back: the open block is crossed straight again.
-  ASSERT_TRUE(q.FindPath(Vec3{0.5f, 0, 5}, Vec3{9.5f, 0, 5}, QueryFilter(), po, &r).ok());
+  PathResult r;
+  ASSERT_TRUE(
+      q.FindPath(Vec3{0.5f, 0, 5}, Vec3{9.5f, 0, 5}, QueryFilter(), ExactOptions(), &r).ok());
   EXPECT_NEAR(r.length, 9.0, 1e-5);
   EXPECT_EQ(r.waypoints.size(), 2u);
+}
+
+// ... and to one map: after Rebind to a version with a hole where the block was, the same
+// corner slots are wall corners.
+TEST(ExactPathTest, CornerVerdictsAreForgottenOnRebind) {
+  const auto [verts, polys] = testing::GridPolygons(10, 10, 1.0f);
+  NavQuery q(testing::BuildHandMap(verts, polys));
+  ExpectStraightAcross(q);
+  std::vector<int> block;
+  for (int k = 2; k < 8; ++k) {
+    for (int i = 4; i < 6; ++i) block.push_back(k * 10 + i);
+  }
+  const auto [hole_verts, hole_polys] = testing::GridPolygons(10, 10, 1.0f, 0, block);
+  q.Rebind(testing::BuildHandMap(hole_verts, hole_polys));
+  ExpectRoundTheBlock(q, QueryFilter());
 }
 
 TEST(ExactPathTest, NonUniformCostsAreRefusedWithTheReason) {
