@@ -5,6 +5,7 @@
 
 #include "exact/turn_corner.h"
 #include "poly_geometry.h"
+#include "waymesh/core/dead_end_table.h"
 #include "waymesh/core/tolerances.h"
 
 namespace waymesh::internal::exact {
@@ -67,13 +68,16 @@ namespace {
 
 class IntervalSearch {
  public:
+  // `dead_ends` (may be null): skip dead-end trees without the goal (dead_end_table.h).
   IntervalSearch(QueryContext& ctx, const QueryFilter& filter, const SurfacePoint& goal,
-                 uint32_t max_nodes)
+                 uint32_t max_nodes, const DeadEndTable* dead_ends)
       : ctx_(ctx),
         b_(ctx.exact),
         filter_(filter),
         goal_(ToPoint2(goal.pos)),
-        max_nodes_(max_nodes) {}
+        max_nodes_(max_nodes),
+        dead_ends_(dead_ends),
+        goal_table_(ctx.TableIndex(goal.poly.index())) {}
 
   // Clears the buffers and puts the intervals of the start polygons in the open list.
   void Seed(const SurfacePoint& start) {
@@ -291,6 +295,12 @@ class IntervalSearch {
     if (!(range.lo < range.hi)) return;
     const std::optional<PolyIndex> nb = t.across(t.poly_start[poly.poly] + e);
     if (!nb || !ctx_.Exists(*nb) || !ctx_.Passes(filter_, *nb)) return;
+    // A shortest path that enters a dead-end tree without the goal leaves it across the same
+    // edge, and the edge itself is shorter.
+    if (dead_ends_ != nullptr &&
+        dead_ends_->Skippable(ctx_.TableIndex(poly), ctx_.TableIndex(*nb), goal_table_)) {
+      return;
+    }
     const uint32_t n = t.corner_count(poly.poly);
     const Vec3 u3 = t.corner(poly.poly, e), v3 = t.corner(poly.poly, (e + 1) % n);
     const Point2 u = ToPoint2(u3), v = ToPoint2(v3);
@@ -379,7 +389,9 @@ class IntervalSearch {
   const QueryFilter& filter_;
   const Point2 goal_;
   const uint32_t max_nodes_;
-  double goal_f_ = INFINITY;  // length of the best path to the goal found so far
+  const DeadEndTable* const dead_ends_;
+  const uint32_t goal_table_;  // the goal polygon's index in the search tables
+  double goal_f_ = INFINITY;   // length of the best path to the goal found so far
   uint32_t best_final_ = kNone;
   bool limit_hit_ = false;
 };
@@ -390,9 +402,24 @@ ExactOutcome SearchExact(QueryContext& ctx, const SurfacePoint& start, const Sur
                          const QueryFilter& filter, uint32_t max_nodes, QueryInterrupt* interrupt) {
   TouchingPolygons(ctx, filter, start, &ctx.exact.start_polys);
   TouchingPolygons(ctx, filter, goal, &ctx.exact.goal_polys);
-  IntervalSearch search(ctx, filter, goal, std::max<uint32_t>(max_nodes, 1));
+  max_nodes = std::max<uint32_t>(max_nodes, 1);
+  // Dead ends hold a goal on one polygon only: one on an edge or a vertex may also be reached
+  // through a neighbour in another tree.
+  const DeadEndTable* dead_ends = ctx.exact.goal_polys.size() == 1 ? ctx.dead_ends : nullptr;
+  IntervalSearch search(ctx, filter, goal, max_nodes, dead_ends);
   search.Seed(start);
-  return search.Run(interrupt);
+  ExactOutcome out = search.Run(interrupt);
+  if (out.status != QueryStatus::kComplete && out.stop.ok() && !out.limit_hit &&
+      dead_ends != nullptr) {
+    // The goal is out of reach: the partial path leads to the reached polygon closest to it,
+    // which may be in a skipped dead end, so search everything.
+    IntervalSearch all(ctx, filter, goal, max_nodes, nullptr);
+    all.Seed(start);
+    const uint32_t expanded = out.expanded;
+    out = all.Run(interrupt);
+    out.expanded += expanded;
+  }
+  return out;
 }
 
 }  // namespace waymesh::internal::exact
