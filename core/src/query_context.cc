@@ -36,6 +36,7 @@ void QueryContext::Bind(std::shared_ptr<const NavMap> map_in) {
   island_start.clear();
   island_polys.clear();
   island_prefix.clear();
+  exact.turn_corners.Clear();
   BindTables();
 }
 
@@ -70,10 +71,9 @@ void QueryContext::BindTables() {
 }
 
 void QueryContext::AdoptTableNumbering(const SearchTables& tables) {
-  const bool carved = !map->paged() && std::any_of(map->tiles().begin(), map->tiles().end(),
-                                                   [](const TileView& t) {
-                                                     return !t.poly_origin.empty();
-                                                   });
+  const bool carved =
+      !map->paged() && std::any_of(map->tiles().begin(), map->tiles().end(),
+                                   [](const TileView& t) { return !t.poly_origin.empty(); });
   if (!carved && tables.polygon_bases == tile_base) return;
   if (!carved || tables.polygon_bases.size() != tile_base.size()) {
     // Tables of another map: searching without them is slower, never wrong.

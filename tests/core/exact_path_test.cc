@@ -16,6 +16,7 @@
 #include "support/sanitizer.h"
 #include "support/test_data.h"
 #include "waymesh/core/nav_query.h"
+#include "waymesh/core/search_tables.h"
 
 namespace waymesh {
 namespace {
@@ -132,6 +133,62 @@ TEST(ExactPathTest, FilterRejectedPolygonsAreWalls) {
     EXPECT_EQ(r.waypoints[1].pos.z, r.waypoints[2].pos.z);
     for (const PolyRef p : r.corridor) EXPECT_NE(q.map().tile(p.tile()).poly_area[p.poly()], 3);
   }
+}
+
+// Exact paths between every cell of the left column and every one of the right column of a
+// 10 x 10 grid with nothing in the way: all straight. They make `q` learn the corner verdicts
+// round the middle of the grid.
+void ExpectStraightAcross(NavQuery& q) {
+  PathResult r;
+  for (int i = 0; i < 10; ++i) {
+    for (int k = 0; k < 10; ++k) {
+      const Vec3 from{0.5f, 0, i + 0.5f}, to{9.5f, 0, k + 0.5f};
+      ASSERT_TRUE(q.FindPath(from, to, QueryFilter(), ExactOptions(), &r).ok());
+      ASSERT_EQ(r.status, QueryStatus::kComplete);
+      EXPECT_NEAR(r.length, DistanceXZ(from, to), 1e-5) << i << " " << k;
+    }
+  }
+}
+
+// The path from (0.5, 5) to (9.5, 5) goes round the block (or the hole) at x in [4, 6].
+void ExpectRoundTheBlock(NavQuery& q, const QueryFilter& filter) {
+  PathResult r;
+  ASSERT_TRUE(q.FindPath(Vec3{0.5f, 0, 5}, Vec3{9.5f, 0, 5}, filter, ExactOptions(), &r).ok());
+  ASSERT_EQ(r.status, QueryStatus::kComplete);
+  EXPECT_NEAR(r.length, kRoundTheBlock, 1e-5);
+  EXPECT_EQ(r.waypoints.size(), 4u);
+}
+
+// The reflex-corner verdicts a query context keeps between queries (corner_cache.h) belong
+// to one filter: with the block open its corners are inner vertices, with it rejected they
+// are corners the path must turn at.
+TEST(ExactPathTest, CornerVerdictsFollowTheFilter) {
+  NavQuery q(GridWithBlock());
+  ExpectStraightAcross(q);
+  QueryFilter no_area;
+  no_area.SetAreaEnabled(3, false);
+  ExpectRoundTheBlock(q, no_area);
+  // And back: the open block is crossed straight again.
+  PathResult r;
+  ASSERT_TRUE(
+      q.FindPath(Vec3{0.5f, 0, 5}, Vec3{9.5f, 0, 5}, QueryFilter(), ExactOptions(), &r).ok());
+  EXPECT_NEAR(r.length, 9.0, 1e-5);
+  EXPECT_EQ(r.waypoints.size(), 2u);
+}
+
+// ... and to one map: after Rebind to a version with a hole where the block was, the same
+// corner slots are wall corners.
+TEST(ExactPathTest, CornerVerdictsAreForgottenOnRebind) {
+  const auto [verts, polys] = testing::GridPolygons(10, 10, 1.0f);
+  NavQuery q(testing::BuildHandMap(verts, polys));
+  ExpectStraightAcross(q);
+  std::vector<int> block;
+  for (int k = 2; k < 8; ++k) {
+    for (int i = 4; i < 6; ++i) block.push_back(k * 10 + i);
+  }
+  const auto [hole_verts, hole_polys] = testing::GridPolygons(10, 10, 1.0f, 0, block);
+  q.Rebind(testing::BuildHandMap(hole_verts, hole_polys));
+  ExpectRoundTheBlock(q, QueryFilter());
 }
 
 TEST(ExactPathTest, NonUniformCostsAreRefusedWithTheReason) {
@@ -273,6 +330,56 @@ TEST(ExactPathTest, UnreachableGoal) {
   EXPECT_FALSE(r.node_limit);
   EXPECT_NEAR(r.end.pos.x, 5.0f, 1e-5);  // the wall's edge, nearest the goal
   EXPECT_NEAR(r.end.pos.z, 1.0f, 1e-5);
+}
+
+// A goal out of reach: the partial path leads to the reached point closest to the goal even
+// when that lies in a dead end, which a search for a reachable goal skips. The right half of a
+// 10 x 5 grid is cut off by a missing column; a one-cell finger at x in [4, 5] reaches towards
+// it from the left half.
+TEST(ExactPathTest, PartialPathReachesIntoADeadEnd) {
+  std::vector<int> holes;
+  for (int k = 0; k < 5; ++k) holes.push_back(k * 10 + 5);
+  for (const int k : {0, 1, 3, 4}) holes.push_back(k * 10 + 4);
+  auto [verts, polys] = testing::GridPolygons(10, 5, 1.0f, 0, holes);
+  const auto map = testing::BuildHandMap(verts, polys);
+  ASSERT_NE(map->search_tables(), nullptr);
+  ASSERT_GT(map->search_tables()->dead_ends.dead_end_count(), 0u);
+  NavQuery q(map);
+  PathOptions po = ExactOptions();
+  po.allow_partial = true;
+  PathResult r;
+  ASSERT_TRUE(q.FindPath(Vec3{1.5f, 0, 2.5f}, Vec3{9.5f, 0, 2.5f}, QueryFilter(), po, &r).ok());
+  EXPECT_EQ(r.status, QueryStatus::kPartial);
+  EXPECT_FALSE(r.node_limit);
+  EXPECT_NEAR(r.end.pos.x, 5.0f, 1e-5);  // the finger's tip
+  EXPECT_NEAR(r.end.pos.z, 2.5f, 1e-5);
+}
+
+// Skipping dead-end trees (dead_end_table.h) changes no length and saves nodes: published
+// aurora queries (on the merged mesh, whose dead ends are many) with and without the table.
+TEST(ExactPathTest, DeadEndSkippingKeepsLengthsAndSavesNodes) {
+  auto map = testing::CachedMapFromFile(testing::SharedData("polyanya/meshes/aurora-merged.mesh"),
+                                        RepairOptions{.merge = false});
+  ASSERT_TRUE(map.ok()) << map.status();
+  ASSERT_NE((*map)->search_tables(), nullptr);
+  ASSERT_GT((*map)->search_tables()->dead_ends.dead_end_count(), 0u);
+  const auto queries = testing::ReadExpectedFile(
+      testing::SharedData("polyanya/expected/aurora_euclid_expected.csv"));
+  NavQuery with(*map);
+  NavQuery without(*map, NavQueryOptions{.dead_ends = false});
+  PathResult a, b;
+  uint64_t nodes_with = 0, nodes_without = 0;
+  for (size_t i = 0; i < queries.size(); i += 30 * kExactStride) {
+    const ExpectedQuery& e = queries[i];
+    ASSERT_TRUE(with.FindPath(e.start, e.goal, QueryFilter(), ExactOptions(), &a).ok());
+    ASSERT_TRUE(without.FindPath(e.start, e.goal, QueryFilter(), ExactOptions(), &b).ok());
+    ASSERT_EQ(a.status, QueryStatus::kComplete) << i;
+    ASSERT_EQ(b.status, QueryStatus::kComplete) << i;
+    EXPECT_NEAR(a.length, b.length, 1e-9 * std::max(b.length, 1.0)) << "query " << i;
+    nodes_with += a.nodes_expanded;
+    nodes_without += b.nodes_expanded;
+  }
+  EXPECT_LT(nodes_with, nodes_without);
 }
 
 }  // namespace

@@ -1,46 +1,30 @@
 #include "exact/corner_cache.h"
 
-#include "exact/stamped_slots.h"
-
 namespace waymesh::internal::exact {
-namespace {
 
-constexpr uint32_t kCornerCacheSlots = 1024;
-
-// Tiles and polygons fit 28 bits each in any map this cache meets; corners 8 (at most 64).
-uint64_t CornerKey(PolyIndex poly, uint32_t corner) {
-  return (uint64_t(poly.tile) << 36) ^ (uint64_t(poly.poly) << 8) ^ corner;
-}
-
-}  // namespace
-
-void CornerCache::Reset() { StartStamp(&entries_, &stamp_, &used_, kCornerCacheSlots); }
-
-uint32_t CornerCache::SlotOf(uint64_t key) const {
-  const uint32_t mask = uint32_t(entries_.size() - 1);
-  uint32_t i = uint32_t((key * 0x9E3779B97F4A7C15ull) >> 40) & mask;
-  while (entries_[i].stamp == stamp_ && entries_[i].key != key) i = (i + 1) & mask;
-  return i;
-}
-
-std::optional<bool> CornerCache::Find(PolyIndex poly, uint32_t corner) const {
-  const Entry& e = entries_[SlotOf(CornerKey(poly, corner))];
-  if (e.stamp != stamp_) return std::nullopt;
-  return e.turn;
-}
-
-void CornerCache::Store(PolyIndex poly, uint32_t corner, bool turn) {
-  if (2 * (used_ + 1) > entries_.size()) {
-    // Rehash into twice the slots (a cold query only).
-    std::vector<Entry> old(entries_.size() * 2);
-    old.swap(entries_);
-    for (const Entry& e : old) {
-      if (e.stamp == stamp_) entries_[SlotOf(e.key)] = e;
-    }
+void CornerCache::Begin(const NavMap* map, const QueryFilter& filter) {
+  if (map == map_ && filter.area_mask() == area_mask_ && filter.include_flags() == include_flags_ &&
+      filter.exclude_flags() == exclude_flags_) {
+    return;
   }
-  const uint64_t key = CornerKey(poly, corner);
-  entries_[SlotOf(key)] = Entry{key, stamp_, turn};
-  ++used_;
+  Clear();
+  map_ = map;
+  area_mask_ = filter.area_mask();
+  include_flags_ = filter.include_flags();
+  exclude_flags_ = filter.exclude_flags();
+}
+
+void CornerCache::Clear() {
+  // Keeps each tile's storage: the next map or filter likely reaches the same tiles.
+  for (std::vector<uint8_t>& tile : by_tile_) tile.assign(tile.size(), kUnknown);
+  map_ = nullptr;
+}
+
+void CornerCache::Store(uint32_t tile, uint32_t slot, size_t tile_slots, bool turn) {
+  if (tile >= by_tile_.size()) by_tile_.resize(tile + 1);
+  std::vector<uint8_t>& slots = by_tile_[tile];
+  if (slots.size() < tile_slots) slots.resize(tile_slots, kUnknown);
+  slots[slot] = turn ? kTurn : kStraight;
 }
 
 }  // namespace waymesh::internal::exact

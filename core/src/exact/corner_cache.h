@@ -1,36 +1,44 @@
 #pragma once
-// Per-query memo of IsTurnCorner verdicts by (tile, polygon, corner): many nodes reach the
-// same corner, and each verdict walks the polygons round it. Open addressing with per-entry
-// query stamps, so starting a query is O(1) and a warm cache never allocates.
+// Memo of IsTurnCorner verdicts by (tile, corner slot), kept per thread across queries while
+// the map and the filter's pass rule (area mask, include and exclude flags) stay the same:
+// a verdict walks the polygons round a vertex, and the searches of one map meet the same
+// corners again and again. One byte per corner slot of each tile an exact search reached,
+// indexed directly, so a lookup costs no hashing.
 
 #include <cstdint>
 #include <optional>
 #include <vector>
 
-#include "waymesh/core/poly_index.h"
+#include "waymesh/core/nav_map.h"
+#include "waymesh/core/query_filter.h"
 
 namespace waymesh::internal::exact {
 
 class CornerCache {
  public:
-  // Forgets every verdict.
-  void Reset();
-  // The verdict stored for corner `corner` of `poly`, if any.
-  std::optional<bool> Find(PolyIndex poly, uint32_t corner) const;
-  // Stores a verdict (not stored before in this query).
-  void Store(PolyIndex poly, uint32_t corner, bool turn);
+  // Starts a query on `map` with `filter`: forgets every verdict when either differs from the
+  // previous query's.
+  void Begin(const NavMap* map, const QueryFilter& filter);
+  // Forgets every verdict (the context was pointed at another map).
+  void Clear();
+  // The verdict stored for corner slot `slot` (poly_start[p] + corner) of tile `tile`.
+  std::optional<bool> Find(uint32_t tile, uint32_t slot) const {
+    if (tile >= by_tile_.size() || slot >= by_tile_[tile].size()) return std::nullopt;
+    const uint8_t v = by_tile_[tile][slot];
+    if (v == kUnknown) return std::nullopt;
+    return v == kTurn;
+  }
+  // Stores a verdict; `tile_slots` is the tile's number of corner slots.
+  void Store(uint32_t tile, uint32_t slot, size_t tile_slots, bool turn);
 
  private:
-  struct Entry {
-    uint64_t key = 0;
-    uint32_t stamp = 0;
-    bool turn = false;
-  };
-  uint32_t SlotOf(uint64_t key) const;
+  enum : uint8_t { kUnknown = 0, kStraight = 1, kTurn = 2 };
 
-  std::vector<Entry> entries_;
-  uint32_t stamp_ = 0;
-  uint32_t used_ = 0;
+  std::vector<std::vector<uint8_t>> by_tile_;
+  const NavMap* map_ = nullptr;
+  uint64_t area_mask_ = 0;
+  uint16_t include_flags_ = 0;
+  uint16_t exclude_flags_ = 0;
 };
 
 }  // namespace waymesh::internal::exact

@@ -57,8 +57,9 @@ struct ExactBuffers {
   std::vector<IntervalNode> nodes;
   std::vector<Root> roots;
   std::vector<HeapItem> heap;
+  std::vector<IntervalNode> successors;  // scratch: of the node being expanded, f not yet set
   RootTable best_root;
-  CornerCache turn_corners;            // IsTurnCorner verdicts of this query
+  CornerCache turn_corners;            // IsTurnCorner verdicts (survive queries)
   std::vector<PolyIndex> start_polys;  // polygons holding the start (several on an edge/vertex)
   std::vector<PolyIndex> goal_polys;
   std::vector<uint32_t> chain;  // scratch: roots or nodes of the answer, walked backwards

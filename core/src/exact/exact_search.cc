@@ -5,6 +5,7 @@
 
 #include "exact/turn_corner.h"
 #include "poly_geometry.h"
+#include "waymesh/core/dead_end_table.h"
 #include "waymesh/core/tolerances.h"
 
 namespace waymesh::internal::exact {
@@ -67,13 +68,16 @@ namespace {
 
 class IntervalSearch {
  public:
+  // `dead_ends` (may be null): skip dead-end trees without the goal (dead_end_table.h).
   IntervalSearch(QueryContext& ctx, const QueryFilter& filter, const SurfacePoint& goal,
-                 uint32_t max_nodes)
+                 uint32_t max_nodes, const DeadEndTable* dead_ends)
       : ctx_(ctx),
         b_(ctx.exact),
         filter_(filter),
         goal_(ToPoint2(goal.pos)),
-        max_nodes_(max_nodes) {}
+        max_nodes_(max_nodes),
+        dead_ends_(dead_ends),
+        goal_table_(ctx.TableIndex(goal.poly.index())) {}
 
   // Clears the buffers and puts the intervals of the start polygons in the open list.
   void Seed(const SurfacePoint& start) {
@@ -81,7 +85,7 @@ class IntervalSearch {
     b_.roots.clear();
     b_.heap.clear();
     b_.best_root.Reset();
-    b_.turn_corners.Reset();
+    b_.turn_corners.Begin(ctx_.map, filter_);
     for (const PolyIndex s : b_.start_polys) {
       const uint32_t root = uint32_t(b_.roots.size());
       b_.roots.push_back(Root{start.pos, ToPoint2(start.pos), 0, kNone, s, false});
@@ -90,9 +94,12 @@ class IntervalSearch {
         continue;
       }
       const TileView& t = ctx_.Tile(s.tile);
+      b_.successors.clear();
       for (uint32_t e = 0, n = t.corner_count(s.poly); e < n; ++e) {
-        PushInterval(kNone, root, t, s, e, Range{0, 1});
+        AddInterval(kNone, root, t, s, e, Range{0, 1});
       }
+      CheapestSuccessor();  // sets f
+      PushSuccessors();
     }
   }
 
@@ -100,8 +107,10 @@ class IntervalSearch {
   // hit or the interrupt stops it.
   ExactOutcome Run(QueryInterrupt* interrupt) {
     ExactOutcome out;
+    uint32_t next_poll = kExactPollNodes - 1;
     while (!b_.heap.empty() && !limit_hit_) {
-      if (interrupt != nullptr && out.expanded % kExactPollNodes == kExactPollNodes - 1) {
+      if (interrupt != nullptr && out.expanded >= next_poll) {
+        next_poll = out.expanded + kExactPollNodes;
         out.stop = interrupt->Check();
         if (!out.stop.ok()) return out;
       }
@@ -114,12 +123,8 @@ class IntervalSearch {
         out.last = ni;
         return out;
       }
-      const Root& root = b_.roots[node.root];
-      if (root.vertex && root.g > b_.best_root.Best(root.pos) + kRootSlack * (1 + root.g)) {
-        continue;  // the corner was reached more cheaply since
-      }
-      ++out.expanded;
-      Expand(ni);
+      if (RootPruned(node)) continue;
+      ExpandChain(ni, &out.expanded);
     }
     out.limit_hit = limit_hit_;
     if (best_final_ != kNone) {
@@ -133,7 +138,53 @@ class IntervalSearch {
   }
 
  private:
-  // Creates the successors of node `ni` in the polygon its interval leads into.
+  // Expands node `ni`; while the cheapest successor would be the next node popped anyway
+  // (f below the open list's best, its root not pruned) it is expanded at once instead of
+  // through the open list (Polyanya's intermediate nodes, generalised). Pushes the rest.
+  // Counts every expansion.
+  void ExpandChain(uint32_t ni, uint32_t* expanded) {
+    for (;;) {
+      ++*expanded;
+      b_.successors.clear();
+      Expand(ni);
+      const size_t next = CheapestSuccessor();
+      if (next == b_.successors.size()) break;
+      const IntervalNode chosen = b_.successors[next];
+      b_.successors[next] = b_.successors.back();
+      b_.successors.pop_back();
+      PushSuccessors();
+      if (!Store(chosen)) return;
+      ni = uint32_t(b_.nodes.size() - 1);
+      if (RootPruned(chosen)) return;
+    }
+    PushSuccessors();
+  }
+
+  // Sets the successors' f; the index of the one to expand at once, or successors.size().
+  size_t CheapestSuccessor() {
+    size_t best = b_.successors.size();
+    double best_f = b_.heap.empty() ? INFINITY : b_.heap.front().f;
+    if (best_f > goal_f_) best_f = goal_f_;
+    for (size_t i = 0; i < b_.successors.size(); ++i) {
+      IntervalNode& node = b_.successors[i];
+      const Root& r = b_.roots[node.root];
+      node.f = r.g + IntervalHeuristic(r.at, node.a, node.b, goal_);
+      if (node.f < best_f) {
+        best_f = node.f;
+        best = i;
+      }
+    }
+    return best;
+  }
+
+  // Whether the node's root (a corner) was reached more cheaply since the node was made.
+  bool RootPruned(const IntervalNode& node) const {
+    const Root& root = b_.roots[node.root];
+    return root.vertex && root.g > b_.best_root.Best(root.pos) + kRootSlack * (1 + root.g);
+  }
+
+  // Collects in b_.successors the successors of node `ni` in the polygon its interval leads
+  // into (a final node, reaching the goal, goes straight to the open list).
   void Expand(uint32_t ni) {
     const IntervalNode node = b_.nodes[ni];
     const TileView& t = ctx_.Tile(node.poly.tile);
@@ -158,13 +209,18 @@ class IntervalSearch {
       const Point2 v = ToPoint2(t.corner(node.poly.poly, (e + 1) % n));
       const Range inside_b = NonNegative(Orient(r, node.b, u), Orient(r, node.b, v));
       const Range inside_a = NonNegative(-Orient(r, node.a, u), -Orient(r, node.a, v));
-      PushInterval(ni, node.root, t, node.poly, e, Intersect(inside_b, inside_a));
+      AddInterval(ni, node.root, t, node.poly, e, Intersect(inside_b, inside_a));
     }
-    // Past an end that is a wall corner the polygon is seen by turning there.
-    if ((node.flags & kAtB) && TurnCorner(node.poly, (j + 1) % n)) {
+    // Past an end that is a wall corner the polygon is seen by turning there, when the ray
+    // from r through that end leaves part of the polygon on its far side: the corner next to
+    // the end lies there (the polygon is convex), else turning opens nothing.
+    const uint32_t p = node.poly.poly;
+    if ((node.flags & kAtB) && Orient(r, node.b, ToPoint2(t.corner(p, (j + 2) % n))) < 0 &&
+        TurnCorner(node.poly, (j + 1) % n)) {
       TurnAt(ni, node, t, j, n, (j + 1) % n, node.b, /*b_side=*/true);
     }
-    if ((node.flags & kAtA) && TurnCorner(node.poly, j)) {
+    if ((node.flags & kAtA) && Orient(r, node.a, ToPoint2(t.corner(p, (j + n - 1) % n))) > 0 &&
+        TurnCorner(node.poly, j)) {
       TurnAt(ni, node, t, j, n, j, node.a, /*b_side=*/false);
     }
   }
@@ -181,7 +237,7 @@ class IntervalSearch {
       const Point2 u = ToPoint2(t.corner(node.poly.poly, e));
       const Point2 v = ToPoint2(t.corner(node.poly.poly, (e + 1) % n));
       const double su = Orient(r, end, u), sv = Orient(r, end, v);
-      PushInterval(ni, turn, t, node.poly, e, b_side ? NonNegative(-su, -sv) : NonNegative(su, sv));
+      AddInterval(ni, turn, t, node.poly, e, b_side ? NonNegative(-su, -sv) : NonNegative(su, sv));
     }
   }
 
@@ -203,14 +259,17 @@ class IntervalSearch {
       root = NewVertexRoot(node.root, t.corner(node.poly.poly, c), node.poly);
       if (root == kNone) return;
     }
-    for (uint32_t k = 1; k < n; ++k) PushInterval(ni, root, t, node.poly, (j + k) % n, Range{0, 1});
+    for (uint32_t k = 1; k < n; ++k) AddInterval(ni, root, t, node.poly, (j + k) % n, Range{0, 1});
   }
 
-  // IsTurnCorner, remembered for the rest of the query.
+  // IsTurnCorner, remembered while the map and the filter stay the same (corner_cache.h).
   bool TurnCorner(PolyIndex poly, uint32_t corner) {
-    if (const std::optional<bool> known = b_.turn_corners.Find(poly, corner)) return *known;
+    const TileView& t = ctx_.Tile(poly.tile);
+    const uint32_t slot = t.poly_start[poly.poly] + corner;
+    if (const std::optional<bool> known = b_.turn_corners.Find(poly.tile, slot)) return *known;
     const bool turn = IsTurnCorner(ctx_, filter_, poly, corner);
-    b_.turn_corners.Store(poly, corner, turn);
+    // A tile that failed to load counted as a wall: the verdict may change once it loads.
+    if (!ctx_.tile_load_failed) b_.turn_corners.Store(poly.tile, slot, t.poly_verts.size(), turn);
     return turn;
   }
 
@@ -226,9 +285,9 @@ class IntervalSearch {
   }
 
   // Offers the part `range` of edge e of `poly` (corners e, e + 1), seen from `root`, as a
-  // node leading into the polygon across it (when there is one the filter accepts).
-  void PushInterval(uint32_t parent, uint32_t root, const TileView& t, PolyIndex poly, uint32_t e,
-                    Range range) {
+  // successor leading into the polygon across it (when there is one the filter accepts).
+  void AddInterval(uint32_t parent, uint32_t root, const TileView& t, PolyIndex poly, uint32_t e,
+                   Range range) {
     range = Snapped(range);
     // A single point is never needed: where a cone's edge grazes a corner, the interval
     // beside it ends at that corner and turns there (or a sibling cone of the same root
@@ -236,6 +295,12 @@ class IntervalSearch {
     if (!(range.lo < range.hi)) return;
     const std::optional<PolyIndex> nb = t.across(t.poly_start[poly.poly] + e);
     if (!nb || !ctx_.Exists(*nb) || !ctx_.Passes(filter_, *nb)) return;
+    // A shortest path that enters a dead-end tree without the goal leaves it across the same
+    // edge, and the edge itself is shorter.
+    if (dead_ends_ != nullptr &&
+        dead_ends_->Skippable(ctx_.TableIndex(poly), ctx_.TableIndex(*nb), goal_table_)) {
+      return;
+    }
     const uint32_t n = t.corner_count(poly.poly);
     const Vec3 u3 = t.corner(poly.poly, e), v3 = t.corner(poly.poly, (e + 1) % n);
     const Point2 u = ToPoint2(u3), v = ToPoint2(v3);
@@ -248,9 +313,12 @@ class IntervalSearch {
     node.parent = parent;
     node.poly = *nb;
     node.flags = uint8_t((range.hi == 1 ? kAtA : 0) | (range.lo == 0 ? kAtB : 0));
-    const Root& r = b_.roots[root];
-    node.f = r.g + IntervalHeuristic(r.at, node.a, node.b, goal_);
-    Push(node);
+    b_.successors.push_back(node);
+  }
+
+  // Offers the collected successors (f set) to the open list.
+  void PushSuccessors() {
+    for (const IntervalNode& node : b_.successors) Push(node);
   }
 
   // The node expanded into the goal's polygon: the goal is straight ahead when the cone
@@ -281,13 +349,19 @@ class IntervalSearch {
   // is reached; whether it was added.
   bool Push(const IntervalNode& node) {
     if (node.f >= goal_f_ && !(node.flags & kFinal)) return false;
+    if (!Store(node)) return false;
+    b_.heap.push_back(HeapItem{node.f, uint32_t(b_.nodes.size() - 1)});
+    std::push_heap(b_.heap.begin(), b_.heap.end());
+    return true;
+  }
+
+  // Keeps `node` (for the parent chain) unless the node limit is reached; whether it was kept.
+  bool Store(const IntervalNode& node) {
     if (b_.nodes.size() >= max_nodes_) {
       limit_hit_ = true;
       return false;
     }
     b_.nodes.push_back(node);
-    b_.heap.push_back(HeapItem{node.f, uint32_t(b_.nodes.size() - 1)});
-    std::push_heap(b_.heap.begin(), b_.heap.end());
     return true;
   }
 
@@ -315,7 +389,9 @@ class IntervalSearch {
   const QueryFilter& filter_;
   const Point2 goal_;
   const uint32_t max_nodes_;
-  double goal_f_ = INFINITY;  // length of the best path to the goal found so far
+  const DeadEndTable* const dead_ends_;
+  const uint32_t goal_table_;  // the goal polygon's index in the search tables
+  double goal_f_ = INFINITY;   // length of the best path to the goal found so far
   uint32_t best_final_ = kNone;
   bool limit_hit_ = false;
 };
@@ -326,9 +402,24 @@ ExactOutcome SearchExact(QueryContext& ctx, const SurfacePoint& start, const Sur
                          const QueryFilter& filter, uint32_t max_nodes, QueryInterrupt* interrupt) {
   TouchingPolygons(ctx, filter, start, &ctx.exact.start_polys);
   TouchingPolygons(ctx, filter, goal, &ctx.exact.goal_polys);
-  IntervalSearch search(ctx, filter, goal, std::max<uint32_t>(max_nodes, 1));
+  max_nodes = std::max<uint32_t>(max_nodes, 1);
+  // Dead ends hold a goal on one polygon only: one on an edge or a vertex may also be reached
+  // through a neighbour in another tree.
+  const DeadEndTable* dead_ends = ctx.exact.goal_polys.size() == 1 ? ctx.dead_ends : nullptr;
+  IntervalSearch search(ctx, filter, goal, max_nodes, dead_ends);
   search.Seed(start);
-  return search.Run(interrupt);
+  ExactOutcome out = search.Run(interrupt);
+  if (out.status != QueryStatus::kComplete && out.stop.ok() && !out.limit_hit &&
+      dead_ends != nullptr) {
+    // The goal is out of reach: the partial path leads to the reached polygon closest to it,
+    // which may be in a skipped dead end, so search everything.
+    IntervalSearch all(ctx, filter, goal, max_nodes, nullptr);
+    all.Seed(start);
+    const uint32_t expanded = out.expanded;
+    out = all.Run(interrupt);
+    out.expanded += expanded;
+  }
+  return out;
 }
 
 }  // namespace waymesh::internal::exact
