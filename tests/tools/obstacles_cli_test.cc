@@ -49,15 +49,19 @@ std::string WriteObstacleFile(const std::string& path, const std::string& text) 
   return path;
 }
 
+// `waymesh path` on the arena's crossing queries with `flags`.
+CliResult RunArenaPaths(const ObstacleArena& a, const std::string& flags) {
+  return RunCli("path " + ShellQuote(a.map) + " --queries " + ShellQuote(a.queries) + flags);
+}
+
 TEST(ObstaclesCliTest, AWallAcrossTheArenaCutsTheCrossingPathOnly) {
   const ObstacleArena a = BuildObstacleArena("cli-obstacles-path");
-  CliResult free = RunCli("path " + ShellQuote(a.map) + " --queries " + ShellQuote(a.queries));
+  CliResult free = RunArenaPaths(a, "");
   ASSERT_EQ(free.exit_code, 0) << free.out;
   EXPECT_THAT(free.out, HasSubstr("COMPLETE        2"));
 
   const std::string obstacles = WriteObstacleFile(a.dir + "/wall.json", kObstacleWallAcross);
-  CliResult walled = RunCli("path " + ShellQuote(a.map) + " --queries " + ShellQuote(a.queries) +
-                            " --obstacles " + ShellQuote(obstacles));
+  CliResult walled = RunArenaPaths(a, " --obstacles " + ShellQuote(obstacles));
   ASSERT_EQ(walled.exit_code, 0) << walled.out;
   EXPECT_THAT(walled.out, HasSubstr("COMPLETE        1"));
   EXPECT_THAT(walled.out, HasSubstr("NO_PATH         1"));
@@ -67,13 +71,11 @@ TEST(ObstaclesCliTest, AWallAcrossTheArenaCutsTheCrossingPathOnly) {
 // yet robust (docs/api.md). Without obstacles the same queries run exact.
 TEST(ObstaclesCliTest, ExactPathsWithObstaclesAreRefused) {
   const ObstacleArena a = BuildObstacleArena("cli-obstacles-exact");
-  CliResult free =
-      RunCli("path " + ShellQuote(a.map) + " --queries " + ShellQuote(a.queries) + " --exact");
+  CliResult free = RunArenaPaths(a, " --exact");
   ASSERT_EQ(free.exit_code, 0) << free.out;
   EXPECT_THAT(free.out, HasSubstr("COMPLETE        2"));
   const std::string obstacles = WriteObstacleFile(a.dir + "/wall.json", kObstacleWallAcross);
-  CliResult walled = RunCli("path " + ShellQuote(a.map) + " --queries " + ShellQuote(a.queries) +
-                            " --exact --obstacles " + ShellQuote(obstacles));
+  CliResult walled = RunArenaPaths(a, " --exact --obstacles " + ShellQuote(obstacles));
   EXPECT_EQ(walled.exit_code, 2) << walled.out;
   EXPECT_THAT(walled.out, HasSubstr("--exact and --obstacles"));
 }
