@@ -31,6 +31,14 @@ const ClusterGraph& GraphOf(const NavMap& map) {
   return map.search_tables() == nullptr ? kEmpty : map.search_tables()->clusters;
 }
 
+// `map` (loaded with its search tables) with its cluster graph attached as well.
+std::shared_ptr<const NavMap> Guided(const std::shared_ptr<const NavMap>& map) {
+  EXPECT_NE(map->search_tables(), nullptr);
+  auto tables = std::make_shared<SearchTables>(*map->search_tables());
+  tables->clusters = ClusterGraph::Build(*map);
+  return std::make_shared<const NavMap>(*map, std::move(tables));
+}
+
 // What comparing guided and plain searches on one map found.
 struct Comparison {
   int pairs = 0, guided = 0, complete = 0;
@@ -39,9 +47,10 @@ struct Comparison {
 
 // Random pairs at least kGuidedMinDistance apart, each searched plainly and guided: same
 // status, and every guided path starts and ends where the plain one does.
-Comparison Compare(const std::shared_ptr<const NavMap>& map, int pairs, uint64_t seed) {
+Comparison Compare(const std::shared_ptr<const NavMap>& loaded, int pairs, uint64_t seed) {
+  const auto map = Guided(loaded);
   NavQuery plain(map, {.hierarchy = false});
-  NavQuery guided(map, {.hierarchy = true});
+  NavQuery guided(map);
   const QueryFilter filter(map->info());
   std::mt19937_64 rng(seed);
   Comparison c;
@@ -68,7 +77,9 @@ Comparison Compare(const std::shared_ptr<const NavMap>& map, int pairs, uint64_t
 
 TEST(ClusterGraphTest, CostsAreWalksBetweenAnchorsOfOneCluster) {
   const auto& town = testing::Town(400, 7, 64);
-  const ClusterGraph& graph = GraphOf(*town.map);
+  EXPECT_TRUE(GraphOf(*town.map).empty());  // not built with the other tables
+  const auto map = Guided(town.map);
+  const ClusterGraph& graph = GraphOf(*map);
   ASSERT_FALSE(graph.empty());
   EXPECT_EQ(graph.cluster_count(), town.map->tile_count());
   EXPECT_LT(graph.bytes(), town.bytes.size() / 10);
@@ -103,7 +114,7 @@ TEST(ClusterGraphTest, CostsAreWalksBetweenAnchorsOfOneCluster) {
 TEST(ClusterGraphTest, SmallMapsHaveNone) {
   const auto& town = testing::Town(200, 7, 200);
   EXPECT_LT(town.map->tile_count(), ClusterGraph::kMinTiles);
-  EXPECT_TRUE(GraphOf(*town.map).empty());
+  EXPECT_TRUE(ClusterGraph::Build(*town.map).empty());
 }
 
 TEST(HierarchySearchTest, DemoTownAnswersLikeThePlainSearch) {
@@ -130,10 +141,11 @@ TEST(HierarchySearchTest, UnityExportsAnswerLikeThePlainSearch) {
 TEST(HierarchySearchTest, AuroraPathsAreNeverBelowThePublishedOptimum) {
   const testing::Aurora aurora = testing::LoadAurora();
   ASSERT_NE(aurora.map, nullptr);
-  ASSERT_FALSE(GraphOf(*aurora.map).empty());
-  NavQuery plain(aurora.map, {.hierarchy = false});
-  NavQuery guided(aurora.map, {.hierarchy = true});
-  const QueryFilter filter(aurora.map->info());
+  const auto map = Guided(aurora.map);
+  ASSERT_FALSE(GraphOf(*map).empty());
+  NavQuery plain(map, {.hierarchy = false});
+  NavQuery guided(map);
+  const QueryFilter filter(map->info());
   PathResult p, g;
   double ratio_sum = 0;
   int guided_count = 0, compared = 0;
@@ -172,9 +184,9 @@ std::pair<SurfacePoint, SurfacePoint> LongPair(NavQuery& q, const QueryFilter& f
 }
 
 TEST(HierarchySearchTest, NodeLimitAndPartialPathsBehaveAsPlain) {
-  const auto& town = testing::Town(400, 7, 64);
-  NavQuery guided(town.map, {.hierarchy = true});
-  const QueryFilter filter(town.map->info());
+  const auto map = Guided(testing::Town(400, 7, 64).map);
+  NavQuery guided(map);
+  const QueryFilter filter(map->info());
   const auto [a, b] = LongPair(guided, filter);
   PathResult r;
   PathOptions options;
@@ -192,14 +204,18 @@ TEST(HierarchySearchTest, NodeLimitAndPartialPathsBehaveAsPlain) {
 
 TEST(HierarchySearchTest, OtherFiltersAndForcedPlainSearchAreNotGuided) {
   const auto& town = testing::Town(400, 7, 64);
-  NavQuery guided(town.map, {.hierarchy = true});
-  NavQuery plain(town.map);  // plain by default
-  const QueryFilter filter(town.map->info());
+  const auto map = Guided(town.map);
+  NavQuery guided(map);
+  NavQuery forced(map, {.hierarchy = false});
+  NavQuery unguided(town.map);  // no graph attached
+  const QueryFilter filter(map->info());
   const auto [a, b] = LongPair(guided, filter);
   PathResult r;
   ASSERT_TRUE(guided.FindPath(a, b, filter, {}, &r).ok());
   EXPECT_TRUE(r.hierarchical);
-  ASSERT_TRUE(plain.FindPath(a, b, filter, {}, &r).ok());
+  ASSERT_TRUE(forced.FindPath(a, b, filter, {}, &r).ok());
+  EXPECT_FALSE(r.hierarchical);
+  ASSERT_TRUE(unguided.FindPath(a, b, filter, {}, &r).ok());
   EXPECT_FALSE(r.hierarchical);
   QueryFilter dearer = filter;
   dearer.SetAreaCost(0, 2.0f);

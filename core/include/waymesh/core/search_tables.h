@@ -32,11 +32,13 @@ namespace waymesh {
 struct SearchTables {
   LandmarkTable landmarks;
   DeadEndTable dead_ends;
-  ClusterGraph clusters;  // the abstract graph of long path searches (cluster_graph.h)
+  // The abstract graph of long path searches (cluster_graph.h). Build leaves it empty: it does
+  // not pay yet (docs/hierarchy.md); a caller attaches ClusterGraph::Build's to guide searches.
+  ClusterGraph clusters;
   std::vector<uint32_t> polygon_bases;  // NavMap::PolygonBases of the map they were built on
 
-  // The tables for a resident map (O(landmarks * polygons log polygons)); empty tables on
-  // maps too small to profit (LandmarkTable::kMinPolygons, ClusterGraph::kMinTiles).
+  // The landmark and dead-end tables for a resident map (O(landmarks * polygons log
+  // polygons)); empty tables on maps too small to profit (LandmarkTable::kMinPolygons).
   static SearchTables Build(const NavMap& map);
   size_t bytes() const { return landmarks.bytes() + dead_ends.bytes() + clusters.bytes(); }
 };
