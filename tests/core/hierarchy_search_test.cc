@@ -16,6 +16,8 @@
 #include "support/test_data.h"
 #include "waymesh/core/hierarchy/cluster_graph.h"
 #include "waymesh/core/nav_query.h"
+#include "waymesh/core/obstacles/carve_map.h"
+#include "waymesh/core/obstacles/obstacle.h"
 #include "waymesh/core/search_tables.h"
 
 namespace waymesh {
@@ -45,10 +47,10 @@ struct Comparison {
   double ratio_sum = 0;  // guided / plain length over complete pairs
 };
 
-// Random pairs at least kGuidedMinDistance apart, each searched plainly and guided: same
-// status, and every guided path starts and ends where the plain one does.
-Comparison Compare(const std::shared_ptr<const NavMap>& loaded, int pairs, uint64_t seed) {
-  const auto map = Guided(loaded);
+// Random pairs at least kGuidedMinDistance apart on `map` (carrying a cluster graph), each
+// searched plainly and guided: same status, and every guided path starts and ends where the
+// plain one does.
+Comparison Compare(const std::shared_ptr<const NavMap>& map, int pairs, uint64_t seed) {
   NavQuery plain(map, {.hierarchy = false});
   NavQuery guided(map);
   const QueryFilter filter(map->info());
@@ -119,7 +121,7 @@ TEST(ClusterGraphTest, SmallMapsHaveNone) {
 
 TEST(HierarchySearchTest, DemoTownAnswersLikeThePlainSearch) {
   const auto& town = testing::Town(400, 7, 64);
-  const Comparison c = Compare(town.map, 120, 3);
+  const Comparison c = Compare(Guided(town.map), 120, 3);
   EXPECT_EQ(c.pairs, 120);
   EXPECT_GT(c.guided, c.pairs / 2);
   ASSERT_GT(c.complete, 0);
@@ -131,7 +133,7 @@ TEST(HierarchySearchTest, UnityExportsAnswerLikeThePlainSearch) {
     SCOPED_TRACE(name);
     auto map = testing::CachedMapFromFile(testing::SharedData(std::string("unity/") + name));
     ASSERT_TRUE(map.ok()) << map.status();
-    const Comparison c = Compare(*map, 60, 5);
+    const Comparison c = Compare(Guided(*map), 60, 5);
     if (c.complete > 0) {
       EXPECT_LE(c.ratio_sum / c.complete, 1.0 + kMeanLengthTolerance);
     }
@@ -221,6 +223,33 @@ TEST(HierarchySearchTest, OtherFiltersAndForcedPlainSearchAreNotGuided) {
   dearer.SetAreaCost(0, 2.0f);
   ASSERT_TRUE(guided.FindPath(a, b, dearer, {}, &r).ok());
   EXPECT_FALSE(r.hierarchical);
+}
+
+TEST(HierarchySearchTest, CarvedVersionsSharingTheGraphAnswerLikeThePlainSearch) {
+  const auto map = Guided(testing::Town(400, 7, 64).map);
+  NavQuery placer(map, {.hierarchy = false});
+  const QueryFilter filter(map->info());
+  std::mt19937 rng(17);
+  std::vector<Obstacle> blocks;
+  for (int i = 0; i < 60; ++i) {
+    const auto at = placer.RandomPoint(filter, rng);
+    ASSERT_TRUE(at.ok() && *at);
+    Obstacle o;
+    o.id = "b" + std::to_string(i);
+    o.shape = CylinderShape{(*at)->pos, 1.5f, 2};
+    blocks.push_back(o);
+  }
+  ASSERT_TRUE(CanShareSearchTables(*map, blocks));
+  auto carved = CarveMap(map, blocks);
+  ASSERT_TRUE(carved.ok()) << carved.status();
+  // As the server serves a layer version: the carved tiles with the base map's tables, whose
+  // graph then guides only through tiles no obstacle carved.
+  const auto shared = std::make_shared<const NavMap>(**carved, map->shared_search_tables());
+  const Comparison c = Compare(shared, 80, 23);
+  EXPECT_EQ(c.pairs, 80);
+  EXPECT_GT(c.guided, c.pairs / 2);
+  ASSERT_GT(c.complete, 0);
+  EXPECT_LE(c.ratio_sum / c.complete, 1.0 + kMeanLengthTolerance);
 }
 
 }  // namespace
