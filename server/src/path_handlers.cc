@@ -56,6 +56,9 @@ absl::Status NavigationService::RunFindPath(WorkerState& w, const ServedMap& map
   out->set_map_version(map.version());
   metrics_->RecordPathResult(w.path.status);
   metrics_->ObserveNodesExpanded(w.path.nodes_expanded);
+  if (w.path.status != QueryStatus::kStartOffMesh && w.path.status != QueryStatus::kEndOffMesh) {
+    metrics_->RecordPathSearch(w.path.hierarchical);
+  }
   return absl::OkStatus();
 }
 
