@@ -4,12 +4,14 @@
 // stood for by the midpoint of one of its edges (the anchor); per cluster, the walking
 // cost between every two of its entrances' anchors without leaving the cluster, measured by the
 // same funnel (edge-point) cost model as the polygon A* under the map's default filter
-// (QueryFilter(info)). A path query with that filter turns the graph into an estimate of the
-// cost to its goal from anywhere (goal_distances.h in core/src/hierarchy), which keeps A* on
-// the corridor of a long path instead of flooding the area around it.
+// (QueryFilter(info)). A path query with that filter turns the graph into a lower bound of the
+// cost to its goal from anywhere (goal_distances.h in core/src/hierarchy), a second A*
+// heuristic beside the landmark bound.
 //
-// Built with the search tables (search_tables.h) from a resident map, shared read-only by
-// every query object. Carved tiles of a later map version are searched without it.
+// Built from a resident map on request (SearchTables::Build does not: measured, the bound does
+// not beat the landmark bound yet; docs/hierarchy.md) and attached to the map's search tables,
+// shared read-only by every query object. Carved tiles of a later map version are searched
+// without it.
 
 #include <cstddef>
 #include <cstdint>
