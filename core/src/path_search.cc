@@ -371,10 +371,6 @@ void FloodDistances(QueryContext& ctx, const SurfacePoint& from, const QueryFilt
   }
 }
 
-}  // namespace waymesh::internal
-
-namespace waymesh::internal {
-
 void FloodWithinTile(QueryContext& ctx, const SurfacePoint& from, uint32_t tile,
                      const QueryFilter& filter, std::span<const SurfacePoint> targets,
                      std::vector<float>* costs) {
