@@ -47,7 +47,18 @@ struct Args {
 Args ParseArgs(int argc, char** argv) {
   Args a;
   CLI::App app{"FindPath plain vs with the cluster graph, side by side"};
-  app.add_option("--map", a.maps, "NAME=FILE.wmesh (repeatable)")->required();
+  const CLI::Validator name_equals_file(
+      [](std::string& spec) {
+        const size_t eq = spec.find('=');
+        if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size()) {
+          return "expected NAME=FILE.wmesh, got " + spec;
+        }
+        return std::string();
+      },
+      "NAME=FILE");
+  app.add_option("--map", a.maps, "NAME=FILE.wmesh (repeatable)")
+      ->required()
+      ->check(name_equals_file);
   app.add_option("--long", a.long_pairs, "pairs farther apart than 500 m")
       ->capture_default_str()
       ->check(CLI::Range(1, kMaxPairs));
@@ -217,11 +228,7 @@ int main(int argc, char** argv) {
       "hier |\n|---|---|---|---|---|---|---|---|---|\n");
   std::vector<std::string> summary;
   for (const std::string& spec : args.maps) {
-    const size_t eq = spec.find('=');
-    if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size()) {
-      std::fprintf(stderr, "--map %s: expected NAME=FILE.wmesh\n", spec.c_str());
-      return waymesh::bench::kExitUsage;
-    }
+    const size_t eq = spec.find('=');  // ParseArgs checked the form
     const std::string name = spec.substr(0, eq), path = spec.substr(eq + 1);
     const Served served = Serve(path);
     auto source = std::make_shared<CountingSource>(served.map);
