@@ -25,6 +25,9 @@ namespace {
 
 using internal::QueryContext;
 
+// Paths whose ends are closer (plan view, metres) search without the cluster graph.
+constexpr float kHierarchyMinDistance = 50.0f;
+
 absl::Status CheckPoint(Vec3 p, const char* what) {
   if (IsFinite(p)) return absl::OkStatus();
   return absl::InvalidArgumentError(
@@ -108,6 +111,7 @@ void ClearPath(PathResult* out, QueryStatus status) {
   out->nodes_expanded = 0;
   out->truncated = false;
   out->node_limit = false;
+  out->hierarchical = false;
 }
 
 // A move whose start is not on a polygon the filter accepts: it goes nowhere.
@@ -123,7 +127,7 @@ void StartOffMesh(Vec3 start, MoveResult* out) {
 
 NavQuery::NavQuery(std::shared_ptr<const NavMap> map, const NavQueryOptions& options)
     : ctx_(std::make_unique<QueryContext>(std::move(map), options.max_nodes, options.landmarks,
-                                          options.dead_ends)) {}
+                                          options.dead_ends, options.hierarchy)) {}
 NavQuery::~NavQuery() = default;
 NavQuery::NavQuery(NavQuery&&) noexcept = default;
 NavQuery& NavQuery::operator=(NavQuery&&) noexcept = default;
@@ -162,6 +166,20 @@ absl::StatusOr<std::optional<SurfacePoint>> PlacePathEnd(QueryContext& ctx, cons
   if (absl::Status s = CheckRefIn(ctx, *end.poly, what); !s.ok()) return s;
   const PolyIndex p = end.poly->index();
   return SurfacePoint{*end.poly, internal::ClosestPointOnPoly(ctx.Tile(p.tile), p.poly, end.pos)};
+}
+
+// The cluster graph's estimates towards `goal` when they are worth having: the map has a graph
+// measured for `filter`, and the ends are in different clusters at least
+// kHierarchyMinDistance apart (shorter searches are quick already; preparing costs more).
+const internal::GoalDistances* GuideFor(QueryContext& ctx, const SurfacePoint& start,
+                                        const SurfacePoint& goal, const QueryFilter& filter) {
+  if (ctx.clusters == nullptr || !ctx.clusters->Serves(filter)) return nullptr;
+  const uint32_t from = start.poly.tile(), to = goal.poly.tile();
+  if (from == to || DistanceXZ(start.pos, goal.pos) < kHierarchyMinDistance) return nullptr;
+  ctx.goal_distances.Prepare(*ctx.clusters, ctx.plain_clusters, to,
+                             ctx.clusters->ComponentOf(ctx.TableIndex(goal.poly.index())), goal.pos,
+                             from, ctx.HeuristicScale(filter));
+  return &ctx.goal_distances;
 }
 
 }  // namespace
@@ -260,14 +278,17 @@ absl::Status NavQuery::FindPath(const SurfacePoint& start, const SurfacePoint& g
     return TileStatus(ctx);
   }
   const uint32_t max_nodes = options.max_nodes == 0 ? ctx.pool.capacity() : options.max_nodes;
+  out->hierarchical = false;
   if (options.mode == PathMode::kExact) {
     return FindExactPath(ctx, start, goal, filter, options,
                          options.max_nodes == 0 ? kExactDefaultMaxNodes : options.max_nodes, out);
   }
-  const internal::SearchOutcome found =
-      internal::FindLineOfSightCorridor(ctx, start, goal, filter)
-          ? internal::SearchOutcome{QueryStatus::kComplete, 0, absl::OkStatus()}
-          : internal::SearchCorridor(ctx, start, goal, filter, max_nodes, options.interrupt);
+  internal::SearchOutcome found{QueryStatus::kComplete, 0, absl::OkStatus()};
+  if (!internal::FindLineOfSightCorridor(ctx, start, goal, filter)) {
+    const internal::GoalDistances* guide = GuideFor(ctx, start, goal, filter);
+    out->hierarchical = guide != nullptr;
+    found = internal::SearchCorridor(ctx, start, goal, filter, max_nodes, options.interrupt, guide);
+  }
   if (!found.stop.ok()) {
     ClearPath(out, QueryStatus::kPartial);
     out->nodes_expanded = found.expanded;

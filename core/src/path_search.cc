@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "hierarchy/goal_distances.h"
 #include "poly_geometry.h"
 #include "waymesh/core/dead_end_table.h"
 #include "waymesh/core/landmark_table.h"
@@ -31,13 +32,22 @@ struct Search {
   float goal_f = INFINITY;  // best known cost of a complete path
   // Flood mode (FloodDistances): no goal, no heuristic, portal points nearest the apex.
   bool flood = false;
-  LandmarkTable::GoalBound landmarks;       // none: straight-line heuristic only
-  const DeadEndTable* dead_ends = nullptr;  // null: no polygon is skipped
-  uint32_t goal_table = 0;  // the goal polygon's index in the search tables
+  LandmarkTable::GoalBound landmarks;        // none: straight-line heuristic only
+  const DeadEndTable* dead_ends = nullptr;   // null: no polygon is skipped
+  uint32_t goal_table = 0;                   // the goal polygon's index in the search tables
+  uint32_t only_tile = kNoNode;              // a tile index: the search never leaves that tile
+  const GoalDistances* hierarchy = nullptr;  // null: no cluster-graph estimate
   bool limit_hit = false;  // a node was not created because the pool or max_nodes was full
 
   // The landmark bound of polygon `global`; 0 in a flood (no goal).
   float LandmarkBound(uint32_t global) const { return flood ? 0.0f : landmarks.From(global); }
+  // The estimate kept with a node of polygon `at` (table index `table`) first reached at
+  // `pos`: the landmark bound, or the cluster graph's estimate when it is larger.
+  float PolygonBound(PolyIndex at, uint32_t table, Vec3 pos) const {
+    const float landmark = LandmarkBound(table);
+    if (hierarchy == nullptr) return landmark;
+    return std::max(landmark, hierarchy->From(at.tile, table, pos));
+  }
 
   // Estimate of the cost from `pos` to the goal, given the landmark bound of pos's polygon: the
   // straight distance times the cheapest cost per metre, or the landmark bound, whichever is
@@ -68,7 +78,7 @@ struct Search {
     // of a demo-world query's instructions) is kept with the node.
     const float landmark = is_goal              ? 0.0f
                            : c.known != kNoNode ? ctx.pool.node(c.known).landmark
-                                                : LandmarkBound(c.table);
+                                                : PolygonBound(c.at, c.table, pos);
     const float f = is_goal ? FunnelCostTo(fs, goal.pos) : g + Heuristic(landmark, pos);
     // Popped only after the goal: never worth a node.
     if (f >= goal_f) return;
@@ -121,12 +131,12 @@ struct Search {
   // asked for together, they arrive in parallel instead of one miss after another (1022 m
   // demo world: about 10 % off short routes, 20-28 % off long ones). Returns how many were
   // written.
-  uint32_t Gather(const TileView& t, uint32_t s, uint32_t first, uint32_t end,
-                  uint32_t from_table, uint32_t parent_global, Across* out) const {
+  uint32_t Gather(const TileView& t, uint32_t s, uint32_t first, uint32_t end, uint32_t from_table,
+                  uint32_t parent_global, Across* out) const {
     uint32_t count = 0;
     for (uint32_t i = first; i < end; ++i) {
       const std::optional<PolyIndex> nb = t.across(s + i);
-      if (!nb) continue;
+      if (!nb || (only_tile != kNoNode && nb->tile != only_tile)) continue;
       Across a{i, *nb, 0, 0, nb->tile == t.index ? &t : ctx.TryTile(nb->tile)};
       if (a.view == nullptr) continue;  // a tile that cannot be loaded is a wall
       a.global = ctx.Global(a.at);
@@ -203,6 +213,7 @@ struct Search {
       const OffMeshLink& link = *it;
       if (!((filter.area_mask() >> (link.area & (kMaxAreas - 1))) & 1)) continue;
       const PolyIndex end{link.end_tile, link.end_poly};
+      if (only_tile != kNoNode && end.tile != only_tile) continue;
       if (!ctx.Exists(end) || !ctx.Passes(filter, end)) continue;
       const float g = FunnelCostTo(cur.funnel, link.start) + ctx.LinkCost(link, filter);
       const uint8_t area = ctx.AreaOf(end);
@@ -267,7 +278,7 @@ void Seed(Search& s, const SurfacePoint& start) {
   const float rate = s.filter.Cost(ctx.AreaOf(at));
   r.funnel = FunnelState{start.pos, start.pos, start.pos, 0.0f, rate};
   r.g = 0;
-  r.landmark = s.LandmarkBound(ctx.TableIndex(at));
+  r.landmark = s.PolygonBound(at, ctx.TableIndex(at), start.pos);
   r.f = s.Heuristic(r.landmark, start.pos);
   r.state = kNodeOpen;
   ctx.heap.Push(root, r.f);
@@ -300,7 +311,7 @@ uint32_t Run(Search& s, QueryInterrupt* interrupt, uint32_t* expanded, absl::Sta
 
 SearchOutcome SearchCorridor(QueryContext& ctx, const SurfacePoint& start, const SurfacePoint& goal,
                              const QueryFilter& filter, uint32_t max_nodes,
-                             QueryInterrupt* interrupt) {
+                             QueryInterrupt* interrupt, const GoalDistances* hierarchy) {
   max_nodes = std::clamp<uint32_t>(max_nodes, 1, ctx.pool.capacity());
   Search s{ctx, filter, goal, goal.poly.index(), ctx.HeuristicScale(filter), max_nodes};
   s.goal_table = ctx.TableIndex(s.goal_at);
@@ -309,12 +320,13 @@ SearchOutcome SearchCorridor(QueryContext& ctx, const SurfacePoint& start, const
     NeighbourGlobals(ctx, gt, s.goal_at.poly, &ctx.goal_neighbours);
     // A goal in a carved piece is bounded anywhere in the polygon it was cut from.
     const bool piece = ctx.tables_remapped && !gt.poly_origin.empty();
-    s.landmarks = ctx.landmarks->ForGoal(
-        filter, ctx.TableIndex(start.poly.index()),
-        LandmarkTable::Goal{s.goal_table, piece ? nullptr : &gt, s.goal_at.poly,
-                            goal.pos, ctx.goal_neighbours});
+    s.landmarks =
+        ctx.landmarks->ForGoal(filter, ctx.TableIndex(start.poly.index()),
+                               LandmarkTable::Goal{s.goal_table, piece ? nullptr : &gt,
+                                                   s.goal_at.poly, goal.pos, ctx.goal_neighbours});
   }
   s.dead_ends = ctx.dead_ends;
+  s.hierarchy = hierarchy;
   Seed(s, start);
   uint32_t expanded = 0;
   absl::Status stop;
@@ -356,6 +368,24 @@ void FloodDistances(QueryContext& ctx, const SurfacePoint& from, const QueryFilt
   for (uint32_t i = 0; i < ctx.pool.size(); ++i) {
     const SearchNode& n = ctx.pool.node(i);
     (*dist)[ctx.Global(n.at)] = n.g;
+  }
+}
+
+void FloodWithinTile(QueryContext& ctx, const SurfacePoint& from, uint32_t tile,
+                     const QueryFilter& filter, std::span<const SurfacePoint> targets,
+                     std::vector<float>* costs) {
+  const SurfacePoint nowhere{PolyRef(), from.pos};
+  Search s{ctx, filter, nowhere, PolyIndex{kNoNode, kNoNode}, 0.0f, ctx.pool.capacity()};
+  s.flood = true;
+  s.only_tile = tile;
+  Seed(s, from);
+  uint32_t expanded = 0;
+  absl::Status unused;
+  Run(s, nullptr, &expanded, &unused);
+  costs->clear();
+  for (const SurfacePoint& target : targets) {
+    const uint32_t n = ctx.pool.Find(ctx.Global(target.poly.index()));
+    costs->push_back(n == kNoNode ? INFINITY : FunnelCostTo(ctx.pool.node(n).funnel, target.pos));
   }
 }
 

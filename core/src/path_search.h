@@ -9,6 +9,7 @@
 // overestimate.
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -19,6 +20,8 @@
 #include "waymesh/core/surface_point.h"
 
 namespace waymesh::internal {
+
+class GoalDistances;
 
 struct SearchOutcome {
   QueryStatus status;      // kComplete (goal reached) or kPartial
@@ -31,9 +34,12 @@ struct SearchOutcome {
 // `max_nodes` nodes, and leaves the corridor in ctx.steps: the start polygon first, then the
 // goal polygon, or for kPartial the reached polygon closest to the goal. `interrupt` (may be
 // null) is polled every kInterruptPollNodes expansions; when it says stop, so does the search.
+// `hierarchy` (may be null): the cluster graph's estimates towards this goal
+// (hierarchy/goal_distances.h), which sharpen the heuristic of long searches.
 SearchOutcome SearchCorridor(QueryContext& ctx, const SurfacePoint& start, const SurfacePoint& goal,
                              const QueryFilter& filter, uint32_t max_nodes,
-                             QueryInterrupt* interrupt = nullptr);
+                             QueryInterrupt* interrupt = nullptr,
+                             const GoalDistances* hierarchy = nullptr);
 
 // Walking distance from `from` to the nearest point of every polygon it reaches under
 // `filter` (a full Dijkstra over funnel states, so close to the true geodesic distance);
@@ -41,5 +47,12 @@ SearchOutcome SearchCorridor(QueryContext& ctx, const SurfacePoint& start, const
 // should be the map's polygon count.
 void FloodDistances(QueryContext& ctx, const SurfacePoint& from, const QueryFilter& filter,
                     std::vector<float>* dist);
+
+// Costs from `from` (on a polygon of tile `tile`) to each of `targets` (points on polygons of
+// the same tile), walking only on polygons of that tile that `filter` accepts, in the funnel
+// cost model of SearchCorridor; INFINITY for a target not reached. (*costs)[i] is targets[i]'s.
+void FloodWithinTile(QueryContext& ctx, const SurfacePoint& from, uint32_t tile,
+                     const QueryFilter& filter, std::span<const SurfacePoint> targets,
+                     std::vector<float>* costs);
 
 }  // namespace waymesh::internal

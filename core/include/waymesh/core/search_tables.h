@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "waymesh/core/dead_end_table.h"
+#include "waymesh/core/hierarchy/cluster_graph.h"
 #include "waymesh/core/landmark_table.h"
 #include "waymesh/core/nav_map.h"
 #include "waymesh/core/obstacles/obstacle.h"
@@ -31,12 +32,15 @@ namespace waymesh {
 struct SearchTables {
   LandmarkTable landmarks;
   DeadEndTable dead_ends;
+  // The abstract graph of long path searches (cluster_graph.h). Build leaves it empty: it does
+  // not pay yet (docs/hierarchy.md); a caller attaches ClusterGraph::Build's to guide searches.
+  ClusterGraph clusters;
   std::vector<uint32_t> polygon_bases;  // NavMap::PolygonBases of the map they were built on
 
-  // Both tables for a resident map (O(landmarks * polygons log polygons)); empty tables on
-  // maps too small to profit (LandmarkTable::kMinPolygons).
+  // The landmark and dead-end tables for a resident map (O(landmarks * polygons log
+  // polygons)); empty tables on maps too small to profit (LandmarkTable::kMinPolygons).
   static SearchTables Build(const NavMap& map);
-  size_t bytes() const { return landmarks.bytes() + dead_ends.bytes(); }
+  size_t bytes() const { return landmarks.bytes() + dead_ends.bytes() + clusters.bytes(); }
 };
 
 // Whether a version of `base` with `obstacles` carved into it may search with `base`'s tables:

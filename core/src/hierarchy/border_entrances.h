@@ -1,0 +1,29 @@
+#pragma once
+// The entrances of a map's cluster graph (cluster_graph.h): stretches of the portal edges that
+// join polygons of two different tiles.
+
+#include <cstdint>
+#include <vector>
+
+#include "waymesh/core/nav_map.h"
+#include "waymesh/core/query_filter.h"
+#include "waymesh/core/surface_point.h"
+
+namespace waymesh::internal {
+
+// One entrance: its anchor as a point on a polygon of each of the two tiles it joins
+// (side[0] in the lower tile index), and how far along the entrance a walk from the anchor
+// goes at most to reach any point of it (metres).
+struct BorderEntrance {
+  SurfacePoint side[2];
+  float radius = 0;
+};
+
+// The entrances of resident `map` in a fixed order: the portal edges between tiles whose both
+// polygons `filter` accepts, grouped per pair of tiles and per square of `span` metres (plan
+// view) their midpoints fall in, and each group into its chains of edges that share end
+// points; each chain's anchor is its edge midpoint nearest the chain's mean.
+std::vector<BorderEntrance> FindBorderEntrances(const NavMap& map, const QueryFilter& filter,
+                                                float span);
+
+}  // namespace waymesh::internal

@@ -1,0 +1,256 @@
+// The cluster graph (waymesh/core/hierarchy/cluster_graph.h) and the path searches it guides:
+// its costs are real walking costs between entrances, and a guided FindPath answers like the
+// plain search (same outcome, paths as short on average, never below a published optimum).
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "polyanya_data.h"
+#include "support/demo_town.h"
+#include "support/map_builder.h"
+#include "support/query_points.h"
+#include "support/test_data.h"
+#include "waymesh/core/hierarchy/cluster_graph.h"
+#include "waymesh/core/nav_query.h"
+#include "waymesh/core/obstacles/carve_map.h"
+#include "waymesh/core/obstacles/obstacle.h"
+#include "waymesh/core/search_tables.h"
+
+namespace waymesh {
+namespace {
+
+// Mean guided / plain path length may exceed 1 by this much (the guide is an estimate).
+constexpr double kMeanLengthTolerance = 0.01;
+// Pairs closer than this (plan view) are never guided (nav_query.cc's kHierarchyMinDistance).
+constexpr float kGuidedMinDistance = 50;
+
+const ClusterGraph& GraphOf(const NavMap& map) {
+  static const ClusterGraph kEmpty;
+  return map.search_tables() == nullptr ? kEmpty : map.search_tables()->clusters;
+}
+
+// `map` (loaded with its search tables) with its cluster graph attached as well.
+std::shared_ptr<const NavMap> Guided(const std::shared_ptr<const NavMap>& map) {
+  EXPECT_NE(map->search_tables(), nullptr);
+  auto tables = std::make_shared<SearchTables>(*map->search_tables());
+  tables->clusters = ClusterGraph::Build(*map);
+  return std::make_shared<const NavMap>(*map, std::move(tables));
+}
+
+// What comparing guided and plain searches on one map found.
+struct Comparison {
+  int pairs = 0, guided = 0, complete = 0;
+  double ratio_sum = 0;  // guided / plain length over complete pairs
+};
+
+// Random pairs at least kGuidedMinDistance apart on `map` (carrying a cluster graph), each
+// searched plainly and guided: same status, and every guided path starts and ends where the
+// plain one does.
+Comparison Compare(const std::shared_ptr<const NavMap>& map, int pairs, uint64_t seed) {
+  NavQuery plain(map, {.hierarchy = false});
+  NavQuery guided(map);
+  const QueryFilter filter(map->info());
+  std::mt19937_64 rng(seed);
+  Comparison c;
+  PathResult p, g;
+  for (int draws = 0; c.pairs < pairs && draws < pairs * 50; ++draws) {
+    const auto a = testing::RandomOnMap(plain, filter, rng);
+    const auto b = testing::RandomOnMap(plain, filter, rng);
+    if (!a || !b || DistanceXZ(a->pos, b->pos) < kGuidedMinDistance) continue;
+    ++c.pairs;
+    EXPECT_TRUE(plain.FindPath(*a, *b, filter, {}, &p).ok());
+    EXPECT_TRUE(guided.FindPath(*a, *b, filter, {}, &g).ok());
+    EXPECT_FALSE(p.hierarchical);
+    EXPECT_EQ(g.status, p.status) << "pair " << c.pairs;
+    c.guided += g.hierarchical ? 1 : 0;
+    if (g.status != QueryStatus::kComplete || p.status != QueryStatus::kComplete) continue;
+    ++c.complete;
+    EXPECT_EQ(g.waypoints.front().pos, a->pos);
+    EXPECT_EQ(g.waypoints.back().pos, b->pos);
+    // Both paths cross polygons that touch, so both stay on the surface the same way.
+    c.ratio_sum += g.length / p.length;
+  }
+  return c;
+}
+
+TEST(ClusterGraphTest, CostsAreWalksBetweenAnchorsOfOneCluster) {
+  const auto& town = testing::Town(400, 7, 64);
+  EXPECT_TRUE(GraphOf(*town.map).empty());  // not built with the other tables
+  const auto map = Guided(town.map);
+  const ClusterGraph& graph = GraphOf(*map);
+  ASSERT_FALSE(graph.empty());
+  EXPECT_EQ(graph.cluster_count(), town.map->tile_count());
+  EXPECT_LT(graph.bytes(), town.bytes.size() / 10);
+  // The cheapest cost per metre of the town's areas (its roads cost less than walking).
+  float scale = INFINITY;
+  const QueryFilter filter(town.map->info());
+  for (int a = 0; a < kMaxAreas; ++a) {
+    if ((town.map->digest().areas_present >> a) & 1) scale = std::min(scale, filter.Cost(a));
+  }
+  int finite = 0;
+  for (uint32_t c = 0; c < graph.cluster_count(); ++c) {
+    const auto members = graph.EntrancesOf(c);
+    for (uint32_t i = 0; i < members.size(); ++i) {
+      const ClusterGraph::Entrance& e = graph.entrance(members[i]);
+      EXPECT_TRUE(e.cluster[0] == c || e.cluster[1] == c);
+      EXPECT_LT(e.cluster[0], e.cluster[1]);
+      const auto row = graph.CostsFrom(c, i);
+      EXPECT_NEAR(row[i], 0.0f, 1e-3f);
+      for (uint32_t j = 0; j < members.size(); ++j) {
+        if (!std::isfinite(row[j])) continue;
+        ++finite;
+        const Vec3 to = graph.entrance(members[j]).anchor;
+        // A walk is never shorter than the straight line; both ways keep the cheaper walk.
+        EXPECT_GE(row[j], Distance(e.anchor, to) * scale * 0.999f - 1e-3f);
+        EXPECT_EQ(row[j], graph.CostsFrom(c, j)[i]);
+      }
+    }
+  }
+  EXPECT_GT(finite, int(graph.entrance_count()));
+}
+
+TEST(ClusterGraphTest, SmallMapsHaveNone) {
+  const auto& town = testing::Town(200, 7, 200);
+  EXPECT_LT(town.map->tile_count(), ClusterGraph::kMinTiles);
+  EXPECT_TRUE(ClusterGraph::Build(*town.map).empty());
+}
+
+TEST(HierarchySearchTest, DemoTownAnswersLikeThePlainSearch) {
+  const auto& town = testing::Town(400, 7, 64);
+  const Comparison c = Compare(Guided(town.map), 120, 3);
+  EXPECT_EQ(c.pairs, 120);
+  EXPECT_GT(c.guided, c.pairs / 2);
+  ASSERT_GT(c.complete, 0);
+  EXPECT_LE(c.ratio_sum / c.complete, 1.0 + kMeanLengthTolerance);
+}
+
+TEST(HierarchySearchTest, UnityExportsAnswerLikeThePlainSearch) {
+  for (const char* name : {"1000.navmesh", "1100.navmesh", "1200.navmesh"}) {
+    SCOPED_TRACE(name);
+    auto map = testing::CachedMapFromFile(testing::SharedData(std::string("unity/") + name));
+    ASSERT_TRUE(map.ok()) << map.status();
+    const Comparison c = Compare(Guided(*map), 60, 5);
+    if (c.complete > 0) {
+      EXPECT_LE(c.ratio_sum / c.complete, 1.0 + kMeanLengthTolerance);
+    }
+  }
+}
+
+TEST(HierarchySearchTest, AuroraPathsAreNeverBelowThePublishedOptimum) {
+  const testing::Aurora aurora = testing::LoadAurora();
+  ASSERT_NE(aurora.map, nullptr);
+  const auto map = Guided(aurora.map);
+  ASSERT_FALSE(GraphOf(*map).empty());
+  NavQuery plain(map, {.hierarchy = false});
+  NavQuery guided(map);
+  const QueryFilter filter(map->info());
+  PathResult p, g;
+  double ratio_sum = 0;
+  int guided_count = 0, compared = 0;
+  for (size_t i = 0; i < aurora.queries.size(); i += 7) {
+    const testing::ExpectedQuery& q = aurora.queries[i];
+    if (q.length <= 0) continue;
+    ASSERT_TRUE(plain.FindPath(q.start, q.goal, filter, {}, &p).ok());
+    ASSERT_TRUE(guided.FindPath(q.start, q.goal, filter, {}, &g).ok());
+    ASSERT_EQ(g.status, p.status) << "query " << i;
+    if (g.status != QueryStatus::kComplete) continue;
+    EXPECT_GE(g.length, q.length * (1 - 1e-5)) << "query " << i;
+    ratio_sum += g.length / p.length;
+    guided_count += g.hierarchical ? 1 : 0;
+    ++compared;
+  }
+  ASSERT_GT(compared, 100);
+  EXPECT_GT(guided_count, compared / 4);
+  EXPECT_LE(ratio_sum / compared, 1.0 + kMeanLengthTolerance);
+}
+
+// The longest pair of a few random ones on the town (guided, more than 300 m apart).
+std::pair<SurfacePoint, SurfacePoint> LongPair(NavQuery& q, const QueryFilter& filter) {
+  std::mt19937_64 rng(9);
+  std::pair<SurfacePoint, SurfacePoint> best;
+  float best_d = 0;
+  for (int i = 0; i < 40; ++i) {
+    const auto a = testing::RandomOnMap(q, filter, rng);
+    const auto b = testing::RandomOnMap(q, filter, rng);
+    if (a && b && DistanceXZ(a->pos, b->pos) > best_d) {
+      best_d = DistanceXZ(a->pos, b->pos);
+      best = {*a, *b};
+    }
+  }
+  EXPECT_GT(best_d, 300);
+  return best;
+}
+
+TEST(HierarchySearchTest, NodeLimitAndPartialPathsBehaveAsPlain) {
+  const auto map = Guided(testing::Town(400, 7, 64).map);
+  NavQuery guided(map);
+  const QueryFilter filter(map->info());
+  const auto [a, b] = LongPair(guided, filter);
+  PathResult r;
+  PathOptions options;
+  options.max_nodes = 40;
+  ASSERT_TRUE(guided.FindPath(a, b, filter, options, &r).ok());
+  EXPECT_TRUE(r.hierarchical);
+  EXPECT_EQ(r.status, QueryStatus::kPartial);
+  EXPECT_TRUE(r.node_limit);
+  EXPECT_LE(r.nodes_expanded, 40u);
+  ASSERT_FALSE(r.waypoints.empty());
+  EXPECT_EQ(r.waypoints.front().pos, a.pos);
+  // The partial path ends nearer the goal than it starts.
+  EXPECT_LT(Distance(r.waypoints.back().pos, b.pos), Distance(a.pos, b.pos));
+}
+
+TEST(HierarchySearchTest, OtherFiltersAndForcedPlainSearchAreNotGuided) {
+  const auto& town = testing::Town(400, 7, 64);
+  const auto map = Guided(town.map);
+  NavQuery guided(map);
+  NavQuery forced(map, {.hierarchy = false});
+  NavQuery unguided(town.map);  // no graph attached
+  const QueryFilter filter(map->info());
+  const auto [a, b] = LongPair(guided, filter);
+  PathResult r;
+  ASSERT_TRUE(guided.FindPath(a, b, filter, {}, &r).ok());
+  EXPECT_TRUE(r.hierarchical);
+  ASSERT_TRUE(forced.FindPath(a, b, filter, {}, &r).ok());
+  EXPECT_FALSE(r.hierarchical);
+  ASSERT_TRUE(unguided.FindPath(a, b, filter, {}, &r).ok());
+  EXPECT_FALSE(r.hierarchical);
+  QueryFilter dearer = filter;
+  dearer.SetAreaCost(0, 2.0f);
+  ASSERT_TRUE(guided.FindPath(a, b, dearer, {}, &r).ok());
+  EXPECT_FALSE(r.hierarchical);
+}
+
+TEST(HierarchySearchTest, CarvedVersionsSharingTheGraphAnswerLikeThePlainSearch) {
+  const auto map = Guided(testing::Town(400, 7, 64).map);
+  NavQuery placer(map, {.hierarchy = false});
+  const QueryFilter filter(map->info());
+  std::mt19937 rng(17);
+  std::vector<Obstacle> blocks;
+  for (int i = 0; i < 60; ++i) {
+    const auto at = placer.RandomPoint(filter, rng);
+    ASSERT_TRUE(at.ok() && *at);
+    Obstacle o;
+    o.id = "b" + std::to_string(i);
+    o.shape = CylinderShape{(*at)->pos, 1.5f, 2};
+    blocks.push_back(o);
+  }
+  ASSERT_TRUE(CanShareSearchTables(*map, blocks));
+  auto carved = CarveMap(map, blocks);
+  ASSERT_TRUE(carved.ok()) << carved.status();
+  // As the server serves a layer version: the carved tiles with the base map's tables, whose
+  // graph then guides only through tiles no obstacle carved.
+  const auto shared = std::make_shared<const NavMap>(**carved, map->shared_search_tables());
+  const Comparison c = Compare(shared, 80, 23);
+  EXPECT_EQ(c.pairs, 80);
+  EXPECT_GT(c.guided, c.pairs / 2);
+  ASSERT_GT(c.complete, 0);
+  EXPECT_LE(c.ratio_sum / c.complete, 1.0 + kMeanLengthTolerance);
+}
+
+}  // namespace
+}  // namespace waymesh
