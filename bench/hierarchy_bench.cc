@@ -42,6 +42,7 @@ struct Args {
   int short_pairs = 1000;
   int reps = 3;
   uint64_t seed = 1;
+  uint32_t cluster_tiles = waymesh::ClusterGraph::kDefaultTilesPerSide;
 };
 
 Args ParseArgs(int argc, char** argv) {
@@ -69,6 +70,9 @@ Args ParseArgs(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::Range(1, kMaxReps));
   app.add_option("--seed", a.seed, "seed of the random pairs")->capture_default_str();
+  app.add_option("--cluster-tiles", a.cluster_tiles, "tiles per cluster side")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, waymesh::ClusterGraph::kMaxTilesPerSide));
   waymesh::bench::ParseFlagsOrExit(app, argc, argv);
   return a;
 }
@@ -107,9 +111,10 @@ struct Served {
   double tables_ms = 0, graph_ms = 0;
   size_t graph_bytes = 0;
   uint32_t entrances = 0;
+  uint32_t clusters = 0;
 };
 
-Served Serve(const std::string& path) {
+Served Serve(const std::string& path, uint32_t cluster_tiles) {
   auto loaded = waymesh::LoadMapFile(path, {.search_tables = false});
   if (!loaded.ok()) {
     std::fprintf(stderr, "%s: %s\n", path.c_str(), std::string(loaded.status().message()).c_str());
@@ -124,10 +129,11 @@ Served Serve(const std::string& path) {
   tables->polygon_bases = m.PolygonBases();
   s.tables_ms = w.ElapsedMs();
   w.Restart();
-  tables->clusters = waymesh::ClusterGraph::Build(m);
+  tables->clusters = waymesh::ClusterGraph::Build(m, cluster_tiles);
   s.graph_ms = w.ElapsedMs();
   s.graph_bytes = tables->clusters.bytes();
   s.entrances = tables->clusters.entrance_count();
+  s.clusters = tables->clusters.cluster_count();
   s.map = std::make_shared<const waymesh::NavMap>(m, std::move(tables));
   return s;
 }
@@ -230,7 +236,7 @@ int main(int argc, char** argv) {
   for (const std::string& spec : args.maps) {
     const size_t eq = spec.find('=');  // ParseArgs checked the form
     const std::string name = spec.substr(0, eq), path = spec.substr(eq + 1);
-    const Served served = Serve(path);
+    const Served served = Serve(path, args.cluster_tiles);
     auto source = std::make_shared<CountingSource>(served.map);
     const auto unpaged =
         std::make_shared<const waymesh::NavMap>(served.map->info(), served.map->digest(), source);
@@ -245,12 +251,14 @@ int main(int argc, char** argv) {
     const double map_bytes = double(std::filesystem::file_size(path));
     char line[512];
     std::snprintf(line, sizeof line,
-                  "%s: %u polygons in %u tiles, map %.1f MB; cluster graph %u entrances, %.2f MB "
-                  "(%.1f %% of the map), built in %.0f ms (other search tables %.0f ms)",
+                  "%s: %u polygons in %u tiles, map %.1f MB; cluster graph of %ux%u tiles: %u "
+                  "clusters, %u entrances, %.2f MB (%.1f %% of the map), built in %.0f ms (other "
+                  "search tables %.0f ms)",
                   name.c_str(), unsigned(served.map->info().polygon_count),
-                  served.map->tile_count(), map_bytes / 1e6, served.entrances,
-                  double(served.graph_bytes) / 1e6, 100.0 * double(served.graph_bytes) / map_bytes,
-                  served.graph_ms, served.tables_ms);
+                  served.map->tile_count(), map_bytes / 1e6, args.cluster_tiles, args.cluster_tiles,
+                  served.clusters, served.entrances, double(served.graph_bytes) / 1e6,
+                  100.0 * double(served.graph_bytes) / map_bytes, served.graph_ms,
+                  served.tables_ms);
     summary.push_back(line);
   }
   std::printf("\n");

@@ -6,6 +6,7 @@
 #include "distance_to_wall.h"
 #include "exact/exact_path_builder.h"
 #include "exact/exact_search.h"
+#include "hierarchy/hierarchical_search.h"
 #include "line_of_sight.h"
 #include "move_along_surface.h"
 #include "nearest_point.h"
@@ -24,9 +25,6 @@ namespace waymesh {
 namespace {
 
 using internal::QueryContext;
-
-// Paths whose ends are closer (plan view, metres) search without the cluster graph.
-constexpr float kHierarchyMinDistance = 50.0f;
 
 absl::Status CheckPoint(Vec3 p, const char* what) {
   if (IsFinite(p)) return absl::OkStatus();
@@ -168,20 +166,6 @@ absl::StatusOr<std::optional<SurfacePoint>> PlacePathEnd(QueryContext& ctx, cons
   return SurfacePoint{*end.poly, internal::ClosestPointOnPoly(ctx.Tile(p.tile), p.poly, end.pos)};
 }
 
-// The cluster graph's estimates towards `goal` when they are worth having: the map has a graph
-// measured for `filter`, and the ends are in different clusters at least
-// kHierarchyMinDistance apart (shorter searches are quick already; preparing costs more).
-const internal::GoalDistances* GuideFor(QueryContext& ctx, const SurfacePoint& start,
-                                        const SurfacePoint& goal, const QueryFilter& filter) {
-  if (ctx.clusters == nullptr || !ctx.clusters->Serves(filter)) return nullptr;
-  const uint32_t from = start.poly.tile(), to = goal.poly.tile();
-  if (from == to || DistanceXZ(start.pos, goal.pos) < kHierarchyMinDistance) return nullptr;
-  ctx.goal_distances.Prepare(*ctx.clusters, ctx.plain_clusters, to,
-                             ctx.clusters->ComponentOf(ctx.TableIndex(goal.poly.index())), goal.pos,
-                             from, ctx.HeuristicScale(filter));
-  return &ctx.goal_distances;
-}
-
 }  // namespace
 
 absl::Status NavQuery::FindPath(const PathEnd& start, const PathEnd& goal,
@@ -285,9 +269,15 @@ absl::Status NavQuery::FindPath(const SurfacePoint& start, const SurfacePoint& g
   }
   internal::SearchOutcome found{QueryStatus::kComplete, 0, absl::OkStatus()};
   if (!internal::FindLineOfSightCorridor(ctx, start, goal, filter)) {
-    const internal::GoalDistances* guide = GuideFor(ctx, start, goal, filter);
-    out->hierarchical = guide != nullptr;
-    found = internal::SearchCorridor(ctx, start, goal, filter, max_nodes, options.interrupt, guide);
+    std::optional<internal::SearchOutcome> refined;
+    if (internal::UsesHierarchy(ctx, start, goal, filter)) {
+      refined =
+          internal::SearchHierarchical(ctx, start, goal, filter, max_nodes, options.interrupt);
+    }
+    out->hierarchical = refined.has_value();
+    found = refined
+                ? *refined
+                : internal::SearchCorridor(ctx, start, goal, filter, max_nodes, options.interrupt);
   }
   if (!found.stop.ok()) {
     ClearPath(out, QueryStatus::kPartial);

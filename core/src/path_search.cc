@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "hierarchy/goal_distances.h"
 #include "poly_geometry.h"
 #include "waymesh/core/dead_end_table.h"
 #include "waymesh/core/landmark_table.h"
@@ -32,21 +31,19 @@ struct Search {
   float goal_f = INFINITY;  // best known cost of a complete path
   // Flood mode (FloodDistances): no goal, no heuristic, portal points nearest the apex.
   bool flood = false;
-  LandmarkTable::GoalBound landmarks;        // none: straight-line heuristic only
-  const DeadEndTable* dead_ends = nullptr;   // null: no polygon is skipped
-  uint32_t goal_table = 0;                   // the goal polygon's index in the search tables
-  uint32_t only_tile = kNoNode;              // a tile index: the search never leaves that tile
-  const GoalDistances* hierarchy = nullptr;  // null: no cluster-graph estimate
+  LandmarkTable::GoalBound landmarks;       // none: straight-line heuristic only
+  const DeadEndTable* dead_ends = nullptr;  // null: no polygon is skipped
+  uint32_t goal_table = 0;                  // the goal polygon's index in the search tables
+  // Non-null: the search never leaves the tiles t with (*cluster_of)[t] == only_cluster.
+  const std::vector<uint32_t>* cluster_of = nullptr;
+  uint32_t only_cluster = 0;
   bool limit_hit = false;  // a node was not created because the pool or max_nodes was full
 
   // The landmark bound of polygon `global`; 0 in a flood (no goal).
   float LandmarkBound(uint32_t global) const { return flood ? 0.0f : landmarks.From(global); }
-  // The estimate kept with a node of polygon `at` (table index `table`) first reached at
-  // `pos`: the landmark bound, or the cluster graph's estimate when it is larger.
-  float PolygonBound(PolyIndex at, uint32_t table, Vec3 pos) const {
-    const float landmark = LandmarkBound(table);
-    if (hierarchy == nullptr) return landmark;
-    return std::max(landmark, hierarchy->From(at.tile, table, pos));
+  // Whether the search may enter tile `tile`.
+  bool Allowed(uint32_t tile) const {
+    return cluster_of == nullptr || (*cluster_of)[tile] == only_cluster;
   }
 
   // Estimate of the cost from `pos` to the goal, given the landmark bound of pos's polygon: the
@@ -78,7 +75,7 @@ struct Search {
     // of a demo-world query's instructions) is kept with the node.
     const float landmark = is_goal              ? 0.0f
                            : c.known != kNoNode ? ctx.pool.node(c.known).landmark
-                                                : PolygonBound(c.at, c.table, pos);
+                                                : LandmarkBound(c.table);
     const float f = is_goal ? FunnelCostTo(fs, goal.pos) : g + Heuristic(landmark, pos);
     // Popped only after the goal: never worth a node.
     if (f >= goal_f) return;
@@ -136,7 +133,7 @@ struct Search {
     uint32_t count = 0;
     for (uint32_t i = first; i < end; ++i) {
       const std::optional<PolyIndex> nb = t.across(s + i);
-      if (!nb || (only_tile != kNoNode && nb->tile != only_tile)) continue;
+      if (!nb || !Allowed(nb->tile)) continue;
       Across a{i, *nb, 0, 0, nb->tile == t.index ? &t : ctx.TryTile(nb->tile)};
       if (a.view == nullptr) continue;  // a tile that cannot be loaded is a wall
       a.global = ctx.Global(a.at);
@@ -213,7 +210,7 @@ struct Search {
       const OffMeshLink& link = *it;
       if (!((filter.area_mask() >> (link.area & (kMaxAreas - 1))) & 1)) continue;
       const PolyIndex end{link.end_tile, link.end_poly};
-      if (only_tile != kNoNode && end.tile != only_tile) continue;
+      if (!Allowed(end.tile)) continue;
       if (!ctx.Exists(end) || !ctx.Passes(filter, end)) continue;
       const float g = FunnelCostTo(cur.funnel, link.start) + ctx.LinkCost(link, filter);
       const uint8_t area = ctx.AreaOf(end);
@@ -278,7 +275,7 @@ void Seed(Search& s, const SurfacePoint& start) {
   const float rate = s.filter.Cost(ctx.AreaOf(at));
   r.funnel = FunnelState{start.pos, start.pos, start.pos, 0.0f, rate};
   r.g = 0;
-  r.landmark = s.PolygonBound(at, ctx.TableIndex(at), start.pos);
+  r.landmark = s.LandmarkBound(ctx.TableIndex(at));
   r.f = s.Heuristic(r.landmark, start.pos);
   r.state = kNodeOpen;
   ctx.heap.Push(root, r.f);
@@ -311,7 +308,7 @@ uint32_t Run(Search& s, QueryInterrupt* interrupt, uint32_t* expanded, absl::Sta
 
 SearchOutcome SearchCorridor(QueryContext& ctx, const SurfacePoint& start, const SurfacePoint& goal,
                              const QueryFilter& filter, uint32_t max_nodes,
-                             QueryInterrupt* interrupt, const GoalDistances* hierarchy) {
+                             QueryInterrupt* interrupt, const SearchArea& area) {
   max_nodes = std::clamp<uint32_t>(max_nodes, 1, ctx.pool.capacity());
   Search s{ctx, filter, goal, goal.poly.index(), ctx.HeuristicScale(filter), max_nodes};
   s.goal_table = ctx.TableIndex(s.goal_at);
@@ -326,7 +323,8 @@ SearchOutcome SearchCorridor(QueryContext& ctx, const SurfacePoint& start, const
                                                    s.goal_at.poly, goal.pos, ctx.goal_neighbours});
   }
   s.dead_ends = ctx.dead_ends;
-  s.hierarchy = hierarchy;
+  s.cluster_of = area.cluster_of;
+  s.only_cluster = area.cluster;
   Seed(s, start);
   uint32_t expanded = 0;
   absl::Status stop;
@@ -371,13 +369,15 @@ void FloodDistances(QueryContext& ctx, const SurfacePoint& from, const QueryFilt
   }
 }
 
-void FloodWithinTile(QueryContext& ctx, const SurfacePoint& from, uint32_t tile,
-                     const QueryFilter& filter, std::span<const SurfacePoint> targets,
-                     std::vector<float>* costs) {
+uint32_t FloodWithinCluster(QueryContext& ctx, const SurfacePoint& from,
+                            const std::vector<uint32_t>& cluster_of, uint32_t cluster,
+                            const QueryFilter& filter, std::span<const SurfacePoint> targets,
+                            std::vector<float>* costs) {
   const SurfacePoint nowhere{PolyRef(), from.pos};
   Search s{ctx, filter, nowhere, PolyIndex{kNoNode, kNoNode}, 0.0f, ctx.pool.capacity()};
   s.flood = true;
-  s.only_tile = tile;
+  s.cluster_of = &cluster_of;
+  s.only_cluster = cluster;
   Seed(s, from);
   uint32_t expanded = 0;
   absl::Status unused;
@@ -387,6 +387,7 @@ void FloodWithinTile(QueryContext& ctx, const SurfacePoint& from, uint32_t tile,
     const uint32_t n = ctx.pool.Find(ctx.Global(target.poly.index()));
     costs->push_back(n == kNoNode ? INFINITY : FunnelCostTo(ctx.pool.node(n).funnel, target.pos));
   }
+  return expanded;
 }
 
 }  // namespace waymesh::internal

@@ -21,7 +21,12 @@
 
 namespace waymesh::internal {
 
-class GoalDistances;
+// Where a search may go: everywhere (cluster_of null), or only the tiles t with
+// (*cluster_of)[t] == cluster.
+struct SearchArea {
+  const std::vector<uint32_t>* cluster_of = nullptr;
+  uint32_t cluster = 0;
+};
 
 struct SearchOutcome {
   QueryStatus status;      // kComplete (goal reached) or kPartial
@@ -34,12 +39,11 @@ struct SearchOutcome {
 // `max_nodes` nodes, and leaves the corridor in ctx.steps: the start polygon first, then the
 // goal polygon, or for kPartial the reached polygon closest to the goal. `interrupt` (may be
 // null) is polled every kInterruptPollNodes expansions; when it says stop, so does the search.
-// `hierarchy` (may be null): the cluster graph's estimates towards this goal
-// (hierarchy/goal_distances.h), which sharpen the heuristic of long searches.
+// `area` may keep the search inside one cluster of tiles (the refinement of a hierarchical
+// search, hierarchy/hierarchical_search.h).
 SearchOutcome SearchCorridor(QueryContext& ctx, const SurfacePoint& start, const SurfacePoint& goal,
                              const QueryFilter& filter, uint32_t max_nodes,
-                             QueryInterrupt* interrupt = nullptr,
-                             const GoalDistances* hierarchy = nullptr);
+                             QueryInterrupt* interrupt = nullptr, const SearchArea& area = {});
 
 // Walking distance from `from` to the nearest point of every polygon it reaches under
 // `filter` (a full Dijkstra over funnel states, so close to the true geodesic distance);
@@ -48,11 +52,13 @@ SearchOutcome SearchCorridor(QueryContext& ctx, const SurfacePoint& start, const
 void FloodDistances(QueryContext& ctx, const SurfacePoint& from, const QueryFilter& filter,
                     std::vector<float>* dist);
 
-// Costs from `from` (on a polygon of tile `tile`) to each of `targets` (points on polygons of
-// the same tile), walking only on polygons of that tile that `filter` accepts, in the funnel
-// cost model of SearchCorridor; INFINITY for a target not reached. (*costs)[i] is targets[i]'s.
-void FloodWithinTile(QueryContext& ctx, const SurfacePoint& from, uint32_t tile,
-                     const QueryFilter& filter, std::span<const SurfacePoint> targets,
-                     std::vector<float>* costs);
+// Costs from `from` (on a polygon of a tile t with cluster_of[t] == cluster) to each of
+// `targets` (points on polygons of that cluster), walking only on polygons of the cluster's
+// tiles that `filter` accepts, in the funnel cost model of SearchCorridor; INFINITY for a
+// target not reached. (*costs)[i] is targets[i]'s. Returns the nodes expanded.
+uint32_t FloodWithinCluster(QueryContext& ctx, const SurfacePoint& from,
+                            const std::vector<uint32_t>& cluster_of, uint32_t cluster,
+                            const QueryFilter& filter, std::span<const SurfacePoint> targets,
+                            std::vector<float>* costs);
 
 }  // namespace waymesh::internal

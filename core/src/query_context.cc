@@ -73,14 +73,15 @@ void QueryContext::BindTables() {
 }
 
 void QueryContext::AdoptClusters(const SearchTables& tables) {
-  if (!use_hierarchy || tables.clusters.cluster_count() != map->tile_count()) return;
-  if (tables.polygon_bases.size() != tile_base.size()) return;  // tables of another map
+  if (!use_hierarchy || tables.clusters.empty()) return;
+  if (tables.clusters.tile_count() != map->tile_count()) return;  // of another map
+  if (tables.polygon_bases.size() != tile_base.size()) return;
   clusters = &tables.clusters;
-  // Obstacles carved these tiles: their costs may have grown past the graph's.
-  plain_clusters.assign(map->tile_count(), 0);
+  // Obstacles carved tiles of these clusters: their costs and entrances may no longer hold.
+  plain_clusters.assign(clusters->cluster_count(), 0);
   if (map->paged()) return;
   for (uint32_t i = 0; i < map->tile_count(); ++i) {
-    plain_clusters[i] = map->tile(i).poly_origin.empty() ? 0 : 1;
+    if (!map->tile(i).poly_origin.empty()) plain_clusters[clusters->ClusterOf(i)] = 1;
   }
 }
 

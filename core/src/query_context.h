@@ -10,7 +10,7 @@
 #include "corridor.h"
 #include "exact/exact_buffers.h"
 #include "funnel.h"
-#include "hierarchy/goal_distances.h"
+#include "hierarchy/hierarchy_buffers.h"
 #include "node_pool.h"
 #include "open_heap.h"
 #include "waymesh/core/nav_map.h"
@@ -122,8 +122,8 @@ struct QueryContext {
   const DeadEndTable* dead_ends = nullptr;   // the map's, when it has dead ends
   bool use_hierarchy = true;                 // search long paths with the map's cluster graph
   const ClusterGraph* clusters = nullptr;    // the map's, when it has one
-  std::vector<uint8_t> plain_clusters;       // per tile: 1 = carved, searched without the graph
-  GoalDistances goal_distances;              // the cluster graph's view of one query's goal
+  std::vector<uint8_t> plain_clusters;       // per cluster: 1 = carved, searched without the graph
+  HierarchyBuffers hierarchy;                // scratch of hierarchical searches
   std::vector<uint32_t> tile_base;           // tiles + 1 prefix sums of polygon counts
   bool tables_remapped = false;              // TableIndex goes through poly_origin
   std::vector<uint32_t> table_base;          // the tables' tile_base, when remapped

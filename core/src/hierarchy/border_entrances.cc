@@ -8,9 +8,48 @@
 namespace waymesh::internal {
 namespace {
 
-// Tile pair and the square of the border a portal edge's midpoint lies in: std::map keeps the
-// groups, and so the entrance order, the same on every run.
-using GroupKey = std::tuple<uint32_t, uint32_t, int64_t, int64_t>;
+// Cluster pair, the connected part of each cluster the edge's polygons are in, and the square
+// of the border the edge's midpoint lies in: std::map keeps the groups, and so the entrance
+// order, the same on every run. Keying by part makes every entrance's anchor reachable inside
+// its cluster from every edge it stands for.
+using GroupKey = std::tuple<uint32_t, uint32_t, uint32_t, uint32_t, int64_t, int64_t>;
+
+// Per polygon (dense index from `bases`): the connected part of its cluster it is in, joining
+// polygons of one cluster across shared edges when both pass `filter`. Numbered map-wide.
+std::vector<uint32_t> ClusterParts(const NavMap& map, const QueryFilter& filter,
+                                   const std::vector<uint32_t>& cluster_of,
+                                   const std::vector<uint32_t>& bases) {
+  constexpr uint32_t kNone = 0xFFFFFFFFu;
+  std::vector<uint32_t> part(bases.back(), kNone);
+  std::vector<PolyIndex> stack;
+  uint32_t next = 0;
+  for (const TileView& t : map.tiles()) {
+    for (uint32_t p = 0; p < t.poly_count(); ++p) {
+      if (part[bases[t.index] + p] != kNone) continue;
+      part[bases[t.index] + p] = next;
+      stack.assign(1, PolyIndex{t.index, p});
+      while (!stack.empty()) {
+        const PolyIndex q = stack.back();
+        stack.pop_back();
+        const TileView& u = map.tile(q.tile);
+        if (!filter.Passes(u.poly_area[q.poly], u.poly_flags[q.poly])) continue;
+        for (uint32_t i = u.poly_start[q.poly]; i < u.poly_start[q.poly + 1]; ++i) {
+          const std::optional<PolyIndex> nb = u.across(i);
+          if (!nb || cluster_of[nb->tile] != cluster_of[t.index]) continue;
+          uint32_t& label = part[bases[nb->tile] + nb->poly];
+          const TileView& v = map.tile(nb->tile);
+          if (label != kNone || !filter.Passes(v.poly_area[nb->poly], v.poly_flags[nb->poly])) {
+            continue;
+          }
+          label = next;
+          stack.push_back(*nb);
+        }
+      }
+      ++next;
+    }
+  }
+  return part;
+}
 
 // The portal edges of one group, as anchors on both sides, and their end points (two each).
 struct EdgeGroup {
@@ -19,15 +58,13 @@ struct EdgeGroup {
 };
 
 // The anchor of the edges of group `g` whose chain label is `chain`: the edge midpoint nearest
-// their mean. Its radius is the chain's length: a walk along the chain (edges of polygons of
-// both tiles) from the anchor reaches any point of it within that.
+// their mean (a path through the opening crosses it near there).
 BorderEntrance ChainAnchor(const EdgeGroup& g, const std::vector<uint32_t>& label, uint32_t chain) {
   Vec3 sum{0, 0, 0};
-  float length = 0, count = 0;
+  float count = 0;
   for (size_t k = 0; k < g.edges.size(); ++k) {
     if (label[k] != chain) continue;
     sum = sum + g.edges[k].side[0].pos;
-    length += Distance(g.ends[2 * k], g.ends[2 * k + 1]);
     ++count;
   }
   const Vec3 mean = sum * (1.0f / count);
@@ -39,9 +76,7 @@ BorderEntrance ChainAnchor(const EdgeGroup& g, const std::vector<uint32_t>& labe
       best = &e;
     }
   }
-  BorderEntrance out = *best;
-  out.radius = length;
-  return out;
+  return *best;
 }
 
 // Per edge of `g`, the smallest index of an edge of its chain (edges joined through shared
@@ -76,7 +111,10 @@ std::vector<uint32_t> ChainLabels(const EdgeGroup& g) {
 }  // namespace
 
 std::vector<BorderEntrance> FindBorderEntrances(const NavMap& map, const QueryFilter& filter,
+                                                const std::vector<uint32_t>& cluster_of,
                                                 float span) {
+  const std::vector<uint32_t> bases = map.PolygonBases();
+  const std::vector<uint32_t> part = ClusterParts(map, filter, cluster_of, bases);
   std::map<GroupKey, EdgeGroup> groups;
   for (const TileView& t : map.tiles()) {
     for (uint32_t p = 0; p < t.poly_count(); ++p) {
@@ -84,12 +122,18 @@ std::vector<BorderEntrance> FindBorderEntrances(const NavMap& map, const QueryFi
       const uint32_t n = t.corner_count(p);
       for (uint32_t i = 0; i < n; ++i) {
         const std::optional<PolyIndex> nb = t.across(t.poly_start[p] + i);
-        // Each shared edge once: from the polygon in the lower tile.
-        if (!nb || nb->tile <= t.index) continue;
+        if (!nb) continue;
+        // Each shared edge once: from the polygon in the lower cluster.
+        const uint32_t here = cluster_of[t.index], there = cluster_of[nb->tile];
+        if (there <= here) continue;
         const TileView& u = map.tile(nb->tile);
         if (!filter.Passes(u.poly_area[nb->poly], u.poly_flags[nb->poly])) continue;
         const Vec3 mid = (t.corner(p, i) + t.corner(p, (i + 1) % n)) * 0.5f;
-        const GroupKey key{t.index, nb->tile, int64_t(std::floor(mid.x / span)),
+        const GroupKey key{here,
+                           there,
+                           part[bases[t.index] + p],
+                           part[bases[nb->tile] + nb->poly],
+                           int64_t(std::floor(mid.x / span)),
                            int64_t(std::floor(mid.z / span))};
         EdgeGroup& g = groups[key];
         g.edges.push_back(

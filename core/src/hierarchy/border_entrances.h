@@ -1,6 +1,6 @@
 #pragma once
 // The entrances of a map's cluster graph (cluster_graph.h): stretches of the portal edges that
-// join polygons of two different tiles.
+// join polygons of two different clusters.
 
 #include <cstdint>
 #include <vector>
@@ -11,19 +11,19 @@
 
 namespace waymesh::internal {
 
-// One entrance: its anchor as a point on a polygon of each of the two tiles it joins
-// (side[0] in the lower tile index), and how far along the entrance a walk from the anchor
-// goes at most to reach any point of it (metres).
+// One entrance: its anchor as a point on a polygon of each of the two clusters it joins
+// (side[0] in the lower cluster index).
 struct BorderEntrance {
   SurfacePoint side[2];
-  float radius = 0;
 };
 
-// The entrances of resident `map` in a fixed order: the portal edges between tiles whose both
-// polygons `filter` accepts, grouped per pair of tiles and per square of `span` metres (plan
-// view) their midpoints fall in, and each group into its chains of edges that share end
-// points; each chain's anchor is its edge midpoint nearest the chain's mean.
+// The entrances of resident `map` whose tile t is in cluster cluster_of[t], in a fixed order:
+// the portal edges between clusters whose both polygons `filter` accepts, grouped per pair of
+// clusters and per square of `span` metres (plan view) their midpoints fall in, and each group
+// into its chains of edges that share end points; each chain's anchor is its edge midpoint
+// nearest the chain's mean.
 std::vector<BorderEntrance> FindBorderEntrances(const NavMap& map, const QueryFilter& filter,
+                                                const std::vector<uint32_t>& cluster_of,
                                                 float span);
 
 }  // namespace waymesh::internal

@@ -1,7 +1,9 @@
 #include "waymesh/core/hierarchy/cluster_graph.h"
 
 #include <algorithm>
+#include <map>
 #include <memory>
+#include <utility>
 
 #include "hierarchy/border_entrances.h"
 #include "path_search.h"
@@ -30,36 +32,35 @@ void AssignSlots(uint32_t clusters, std::vector<ClusterGraph::Entrance>* entranc
   }
 }
 
-// Per polygon (dense index from `bases`): the connected part of its tile it is in, joining
-// polygons across their shared edges when both pass `filter`; parts are numbered per tile.
-std::vector<uint32_t> TileComponents(const NavMap& map, const QueryFilter& filter,
-                                     const std::vector<uint32_t>& bases) {
-  std::vector<uint32_t> part(bases.back(), ClusterGraph::kNoComponent);
-  std::vector<uint32_t> stack;
-  for (const TileView& t : map.tiles()) {
-    uint32_t next = 0;
-    for (uint32_t p = 0; p < t.poly_count(); ++p) {
-      if (part[bases[t.index] + p] != ClusterGraph::kNoComponent) continue;
-      if (!filter.Passes(t.poly_area[p], t.poly_flags[p])) continue;
-      part[bases[t.index] + p] = next;
-      stack.assign(1, p);
-      while (!stack.empty()) {
-        const uint32_t q = stack.back();
-        stack.pop_back();
-        for (uint32_t i = t.poly_start[q]; i < t.poly_start[q + 1]; ++i) {
-          const std::optional<PolyIndex> nb = t.across(i);
-          if (!nb || nb->tile != t.index) continue;
-          uint32_t& label = part[bases[t.index] + nb->poly];
-          if (label != ClusterGraph::kNoComponent) continue;
-          if (!filter.Passes(t.poly_area[nb->poly], t.poly_flags[nb->poly])) continue;
-          label = next;
-          stack.push_back(nb->poly);
-        }
-      }
-      ++next;
-    }
+// The clusters of a map: per tile its cluster, per cluster its square (column, row).
+struct ClusterSquares {
+  std::vector<uint32_t> of_tile;
+  std::vector<int32_t> x, z;
+};
+
+// Squares of `k` x `k` grid cells, numbered row by row over the squares that hold tiles, so the
+// numbering is the same on every run.
+ClusterSquares ClustersOfTiles(const NavMap& map, uint32_t k) {
+  int32_t min_x = INT32_MAX, min_z = INT32_MAX;
+  for (uint32_t t = 0; t < map.tile_count(); ++t) {
+    min_x = std::min(min_x, map.summary(t).grid_x);
+    min_z = std::min(min_z, map.summary(t).grid_z);
   }
-  return part;
+  const auto square = [&](uint32_t t) {
+    return std::pair<int32_t, int32_t>(int32_t((int64_t(map.summary(t).grid_z) - min_z) / k),
+                                       int32_t((int64_t(map.summary(t).grid_x) - min_x) / k));
+  };
+  std::map<std::pair<int32_t, int32_t>, uint32_t> ids;  // (row, column) -> cluster
+  for (uint32_t t = 0; t < map.tile_count(); ++t) ids.emplace(square(t), 0);
+  ClusterSquares out;
+  for (auto& [key, id] : ids) {
+    id = uint32_t(out.x.size());
+    out.z.push_back(key.first);
+    out.x.push_back(key.second);
+  }
+  out.of_tile.resize(map.tile_count());
+  for (uint32_t t = 0; t < map.tile_count(); ++t) out.of_tile[t] = ids.at(square(t));
+  return out;
 }
 
 // A flood keeps one funnel per polygon (the one nearest its start), so its cost to a point is a
@@ -76,29 +77,25 @@ void KeepCheaperWay(size_t k, float* block) {
 
 }  // namespace
 
-ClusterGraph ClusterGraph::Build(const NavMap& map) {
+ClusterGraph ClusterGraph::Build(const NavMap& map, uint32_t tiles_per_side) {
   ClusterGraph graph;
-  const uint32_t clusters = map.tile_count();
-  if (map.paged() || clusters < kMinTiles) return graph;
+  if (map.paged() || tiles_per_side < 1 || tiles_per_side > kMaxTilesPerSide) return graph;
   uint64_t polygons = 0;
   for (const TileView& t : map.tiles()) polygons += t.poly_count();
   if (polygons == 0 || polygons >= 0xFFFFFFFFull) return graph;
+  ClusterSquares squares = ClustersOfTiles(map, tiles_per_side);
+  const std::vector<uint32_t>& cluster_of = squares.of_tile;
+  const uint32_t clusters = uint32_t(squares.x.size());
+  if (clusters < kMinClusters) return graph;
   const QueryFilter filter(map.info());
   const std::vector<BorderEntrance> found =
-      internal::FindBorderEntrances(map, filter, kEntranceSpan);
+      internal::FindBorderEntrances(map, filter, cluster_of, kEntranceSpan);
   if (found.empty()) return graph;
-  const std::vector<uint32_t> bases = map.PolygonBases();
-  graph.component_ = TileComponents(map, filter, bases);
-  const auto part = [&](const SurfacePoint& p) {
-    return graph.component_[bases[p.poly.tile()] + p.poly.poly()];
-  };
   graph.entrances_.reserve(found.size());
   for (const BorderEntrance& b : found) {
-    graph.entrances_.push_back({b.side[0].pos,
-                                b.radius,
-                                {b.side[0].poly.tile(), b.side[1].poly.tile()},
-                                {0, 0},
-                                {part(b.side[0]), part(b.side[1])}});
+    const PolyIndex lo = b.side[0].poly.index(), hi = b.side[1].poly.index();
+    graph.entrances_.push_back(
+        {b.side[0].pos, {cluster_of[lo.tile], cluster_of[hi.tile]}, {0, 0}, {lo, hi}});
   }
   AssignSlots(clusters, &graph.entrances_, &graph.cluster_start_, &graph.cluster_entrances_);
   graph.cost_start_.assign(clusters + 1, 0);
@@ -120,25 +117,25 @@ ClusterGraph ClusterGraph::Build(const NavMap& map) {
       anchors.push_back(found[id].side[e.cluster[0] == c ? 0 : 1]);
     }
     for (uint32_t slot = 0; slot < anchors.size(); ++slot) {
-      internal::FloodWithinTile(ctx, anchors[slot], c, filter, anchors, &row);
+      internal::FloodWithinCluster(ctx, anchors[slot], cluster_of, c, filter, anchors, &row);
       std::copy(row.begin(), row.end(),
                 graph.costs_.begin() + graph.cost_start_[c] + slot * anchors.size());
     }
     KeepCheaperWay(anchors.size(), graph.costs_.data() + graph.cost_start_[c]);
   }
   graph.filter_ = filter;
-  graph.dearest_rate_ = 0;
-  const uint64_t present = map.digest().areas_present;
-  for (int a = 0; a < kMaxAreas; ++a) {
-    if ((present >> a) & 1) graph.dearest_rate_ = std::max(graph.dearest_rate_, filter.Cost(a));
-  }
+  graph.tiles_per_side_ = tiles_per_side;
+  graph.cluster_of_tile_ = std::move(squares.of_tile);
+  graph.square_x_ = std::move(squares.x);
+  graph.square_z_ = std::move(squares.z);
   return graph;
 }
 
 size_t ClusterGraph::bytes() const {
   return entrances_.size() * sizeof(Entrance) + cluster_start_.size() * sizeof(uint32_t) +
          cluster_entrances_.size() * sizeof(uint32_t) + cost_start_.size() * sizeof(size_t) +
-         costs_.size() * sizeof(float) + component_.size() * sizeof(uint32_t);
+         costs_.size() * sizeof(float) +
+         (cluster_of_tile_.size() + square_x_.size() + square_z_.size()) * sizeof(uint32_t);
 }
 
 }  // namespace waymesh

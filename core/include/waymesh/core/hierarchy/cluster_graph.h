@@ -1,17 +1,17 @@
 #pragma once
-// The abstract graph of a map for long path searches. Its clusters are the map's tiles; an
-// entrance is a chain of portal edges two tiles share (at most kEntranceSpan metres across),
-// stood for by the midpoint of one of its edges (the anchor); per cluster, the walking
-// cost between every two of its entrances' anchors without leaving the cluster, measured by the
-// same funnel (edge-point) cost model as the polygon A* under the map's default filter
-// (QueryFilter(info)). A path query with that filter turns the graph into a lower bound of the
-// cost to its goal from anywhere (goal_distances.h in core/src/hierarchy), a second A*
-// heuristic beside the landmark bound.
+// The abstract graph of a map for long path searches (HPA*-style). A cluster is a square of
+// k x k grid tiles; an entrance is a chain of portal edges two clusters share (at most
+// kEntranceSpan metres across), stood for by the midpoint of one of its edges (the anchor),
+// with the polygon on each side of that edge; per cluster, the walking cost between every two
+// of its entrances' anchors without leaving the cluster, measured by the same funnel
+// (edge-point) cost model as the polygon A* under the map's default filter (QueryFilter(info)).
 //
-// Built from a resident map on request (SearchTables::Build does not: measured, the bound does
-// not beat the landmark bound yet; docs/hierarchy.md) and attached to the map's search tables,
-// shared read-only by every query object. Carved tiles of a later map version are searched
-// without it.
+// A long path query with that filter searches the entrances (hierarchy/abstract_route.h in
+// core/src), then refines the route cluster by cluster with the polygon A* restricted to one
+// cluster at a time (hierarchy/hierarchical_search.h) and string-pulls the joined corridor.
+//
+// Built from a resident map with its search tables (SearchTables::Build) and shared read-only
+// by every query object. Clusters an obstacle layer carved are searched without it.
 
 #include <cstddef>
 #include <cstdint>
@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "waymesh/core/nav_map.h"
+#include "waymesh/core/poly_index.h"
 #include "waymesh/core/query_filter.h"
 #include "waymesh/core/vec3.h"
 
@@ -26,34 +27,48 @@ namespace waymesh {
 
 class ClusterGraph {
  public:
-  // Widest stretch of a tile border one entrance stands for (metres, per axis).
+  // Widest stretch of a cluster border one entrance stands for (metres, per axis).
   static constexpr float kEntranceSpan = 16.0f;
-  // Maps with fewer tiles gain nothing: no graph is built.
-  static constexpr uint32_t kMinTiles = 4;
+  // Tiles per cluster side when the caller does not say (docs/hierarchy.md: measured).
+  static constexpr uint32_t kDefaultTilesPerSide = 1;
+  // Largest cluster side accepted (tiles): bigger clusters cost more build than they save.
+  static constexpr uint32_t kMaxTilesPerSide = 8;
+  // Maps with fewer clusters gain nothing: no graph is built.
+  static constexpr uint32_t kMinClusters = 4;
 
-  // A stretch of border between clusters cluster[0] < cluster[1]; slot[i] is its index among
-  // cluster[i]'s entrances, component[i] the part of cluster[i] its anchor is in (ComponentOf).
-  // A walk along the stretch from the anchor reaches any point of it within `radius` metres.
+  // A stretch of border between clusters cluster[0] < cluster[1]; poly[i] is the polygon on
+  // cluster[i]'s side of the anchor's edge, slot[i] the entrance's index among cluster[i]'s.
   struct Entrance {
     Vec3 anchor;
-    float radius;
     uint32_t cluster[2];
     uint32_t slot[2];
-    uint32_t component[2];
+    PolyIndex poly[2];
   };
-  // ComponentOf a polygon the default filter rejects.
-  static constexpr uint32_t kNoComponent = 0xFFFFFFFFu;
 
   // An empty graph: queries search without it.
   ClusterGraph() = default;
-  // The graph of a resident map (O(entrances * polygons of a tile log)).
-  static ClusterGraph Build(const NavMap& map);
+  // The graph of a resident map with clusters of `tiles_per_side` squared tiles (1 to
+  // kMaxTilesPerSide; O(entrances * polygons of a cluster * log)). Empty for paged maps and
+  // maps with fewer than kMinClusters clusters.
+  static ClusterGraph Build(const NavMap& map, uint32_t tiles_per_side = kDefaultTilesPerSide);
 
   bool empty() const { return entrances_.empty(); }
   size_t bytes() const;
+  uint32_t tiles_per_side() const { return tiles_per_side_; }
   uint32_t cluster_count() const {
     return cluster_start_.empty() ? 0 : uint32_t(cluster_start_.size() - 1);
   }
+  // The cluster of tile `tile` (< tile_count()).
+  uint32_t ClusterOf(uint32_t tile) const { return cluster_of_tile_[tile]; }
+  // Whether clusters `a` and `b` are different squares that touch (sides or corners).
+  bool Neighbours(uint32_t a, uint32_t b) const {
+    const int64_t dx = int64_t(square_x_[a]) - square_x_[b],
+                  dz = int64_t(square_z_[a]) - square_z_[b];
+    return a != b && dx >= -1 && dx <= 1 && dz >= -1 && dz <= 1;
+  }
+  // Per tile, its cluster (what a cluster-restricted search reads).
+  const std::vector<uint32_t>& cluster_of_tile() const { return cluster_of_tile_; }
+  uint32_t tile_count() const { return uint32_t(cluster_of_tile_.size()); }
   uint32_t entrance_count() const { return uint32_t(entrances_.size()); }
   const Entrance& entrance(uint32_t e) const { return entrances_[e]; }
   // The entrances of cluster `c` (< cluster_count()), in slot order.
@@ -67,24 +82,20 @@ class ClusterGraph {
     const size_t k = cluster_start_[c + 1] - cluster_start_[c];
     return {costs_.data() + cost_start_[c] + slot * k, k};
   }
-  // Which part of its cluster polygon `global` (dense index of the map the graph was built on)
-  // is in: polygons of one cluster share a part when they are joined inside the cluster.
-  uint32_t ComponentOf(uint32_t global) const { return component_[global]; }
-  // The highest cost per metre of an area the map has, under the graph's filter: what walking
-  // along an entrance from its anchor may cost at most per metre.
-  float dearest_rate() const { return dearest_rate_; }
   // Whether the costs hold for `filter` (it is the one they were measured with).
   bool Serves(const QueryFilter& filter) const { return !empty() && filter == filter_; }
 
  private:
+  uint32_t tiles_per_side_ = 1;
+  std::vector<uint32_t> cluster_of_tile_;  // per tile
+  std::vector<int32_t> square_x_;          // per cluster: its square's column in the tile grid
+  std::vector<int32_t> square_z_;          // per cluster: its row
   std::vector<Entrance> entrances_;
   std::vector<uint32_t> cluster_start_;      // clusters + 1, CSR into cluster_entrances_
   std::vector<uint32_t> cluster_entrances_;  // entrance ids grouped by cluster, slot order
   std::vector<size_t> cost_start_;           // clusters + 1: each cluster's k x k block
   std::vector<float> costs_;
-  std::vector<uint32_t> component_;  // per polygon (ComponentOf)
   QueryFilter filter_;
-  float dearest_rate_ = 1;
 };
 
 }  // namespace waymesh
