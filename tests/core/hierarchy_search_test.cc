@@ -74,8 +74,7 @@ void ExpectValidCorridor(const NavMap& map, const PathResult& r) {
 // What comparing guided and plain searches on one map found.
 struct Comparison {
   int pairs = 0, guided = 0, complete = 0;
-  int through_carved = 0;  // hierarchical answers whose corridor enters a carved tile
-  double ratio_sum = 0;    // guided / plain length over complete pairs
+  double ratio_sum = 0;  // guided / plain length over complete pairs
 };
 
 // Random pairs at least kGuidedMinDistance apart on `map` (carrying a cluster graph), each
@@ -100,11 +99,8 @@ Comparison Compare(const std::shared_ptr<const NavMap>& map, int pairs, uint64_t
     c.guided += g.hierarchical ? 1 : 0;
     if (g.status != QueryStatus::kComplete || p.status != QueryStatus::kComplete) continue;
     ++c.complete;
-    if (g.hierarchical) {
-      ExpectValidCorridor(*map, g);
-      const auto carved = [&](PolyRef r) { return !map->tile(r.tile()).poly_origin.empty(); };
-      c.through_carved += std::any_of(g.corridor.begin(), g.corridor.end(), carved) ? 1 : 0;
-    }
+    // On a carved version: a walk over the carved tiles' polygons, not the base map's.
+    if (g.hierarchical) ExpectValidCorridor(*map, g);
     EXPECT_EQ(g.waypoints.front().pos, a->pos);
     EXPECT_EQ(g.waypoints.back().pos, b->pos);
     // Both paths cross polygons that touch, so both stay on the surface the same way.
@@ -318,7 +314,6 @@ TEST(HierarchySearchTest, CarvedVersionsSharingTheGraphAnswerLikeThePlainSearch)
   EXPECT_EQ(c.pairs, 80);
   EXPECT_GT(c.guided, 0);
   EXPECT_LT(c.guided, c.pairs);
-  EXPECT_EQ(c.through_carved, 0);
   ASSERT_GT(c.complete, 0);
   EXPECT_LE(c.ratio_sum / c.complete, 1.0 + kMeanLengthTolerance);
 }

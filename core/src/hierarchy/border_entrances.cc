@@ -14,8 +14,8 @@ namespace {
 // its cluster from every edge it stands for.
 using GroupKey = std::tuple<uint32_t, uint32_t, uint32_t, uint32_t, int64_t, int64_t>;
 
-// Per polygon (dense index from `bases`): the connected part of its cluster it is in, joining
-// polygons of one cluster across shared edges when both pass `filter`. Numbered map-wide.
+}  // namespace
+
 std::vector<uint32_t> ClusterParts(const NavMap& map, const QueryFilter& filter,
                                    const std::vector<uint32_t>& cluster_of,
                                    const std::vector<uint32_t>& bases) {
@@ -50,6 +50,8 @@ std::vector<uint32_t> ClusterParts(const NavMap& map, const QueryFilter& filter,
   }
   return part;
 }
+
+namespace {
 
 // The portal edges of one group, as anchors on both sides, and their end points (two each).
 struct EdgeGroup {
@@ -112,9 +114,8 @@ std::vector<uint32_t> ChainLabels(const EdgeGroup& g) {
 
 std::vector<BorderEntrance> FindBorderEntrances(const NavMap& map, const QueryFilter& filter,
                                                 const std::vector<uint32_t>& cluster_of,
-                                                float span) {
+                                                const std::vector<uint32_t>& part, float span) {
   const std::vector<uint32_t> bases = map.PolygonBases();
-  const std::vector<uint32_t> part = ClusterParts(map, filter, cluster_of, bases);
   std::map<GroupKey, EdgeGroup> groups;
   for (const TileView& t : map.tiles()) {
     for (uint32_t p = 0; p < t.poly_count(); ++p) {

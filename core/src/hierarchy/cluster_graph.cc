@@ -88,8 +88,9 @@ ClusterGraph ClusterGraph::Build(const NavMap& map, uint32_t tiles_per_side) {
   const uint32_t clusters = uint32_t(squares.x.size());
   if (clusters < kMinClusters) return graph;
   const QueryFilter filter(map.info());
+  std::vector<uint32_t> part = internal::ClusterParts(map, filter, cluster_of, map.PolygonBases());
   const std::vector<BorderEntrance> found =
-      internal::FindBorderEntrances(map, filter, cluster_of, kEntranceSpan);
+      internal::FindBorderEntrances(map, filter, cluster_of, part, kEntranceSpan);
   if (found.empty()) return graph;
   graph.entrances_.reserve(found.size());
   for (const BorderEntrance& b : found) {
@@ -128,6 +129,7 @@ ClusterGraph ClusterGraph::Build(const NavMap& map, uint32_t tiles_per_side) {
   graph.cluster_of_tile_ = std::move(squares.of_tile);
   graph.square_x_ = std::move(squares.x);
   graph.square_z_ = std::move(squares.z);
+  graph.part_ = std::move(part);
   return graph;
 }
 
@@ -135,7 +137,8 @@ size_t ClusterGraph::bytes() const {
   return entrances_.size() * sizeof(Entrance) + cluster_start_.size() * sizeof(uint32_t) +
          cluster_entrances_.size() * sizeof(uint32_t) + cost_start_.size() * sizeof(size_t) +
          costs_.size() * sizeof(float) +
-         (cluster_of_tile_.size() + square_x_.size() + square_z_.size()) * sizeof(uint32_t);
+         (cluster_of_tile_.size() + square_x_.size() + square_z_.size() + part_.size()) *
+             sizeof(uint32_t);
 }
 
 }  // namespace waymesh

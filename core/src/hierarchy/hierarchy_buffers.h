@@ -7,16 +7,14 @@
 
 #include "corridor.h"
 #include "hierarchy/abstract_route.h"
-#include "waymesh/core/surface_point.h"
 
 namespace waymesh::internal {
 
 struct HierarchyBuffers {
   AbstractRoute route;
-  std::vector<SurfacePoint> anchors;  // one cluster's entrance anchors, in slot order
-  std::vector<float> start_costs;     // by slot of the start's cluster
-  std::vector<float> goal_costs;      // by slot of the goal's cluster
-  std::vector<CorridorStep> joined;   // the legs' corridors joined
+  std::vector<float> start_costs;    // by slot of the start's cluster
+  std::vector<float> goal_costs;     // by slot of the goal's cluster
+  std::vector<CorridorStep> joined;  // the legs' corridors joined
   // Per polygon (dense global index): its position in `joined` when it is there (checked by
   // looking, so never cleared).
   std::vector<uint32_t> position;

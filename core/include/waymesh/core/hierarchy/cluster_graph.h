@@ -82,6 +82,9 @@ class ClusterGraph {
     const size_t k = cluster_start_[c + 1] - cluster_start_[c];
     return {costs_.data() + cost_start_[c] + slot * k, k};
   }
+  // The connected part of its cluster polygon `table` (the numbering of the map's search
+  // tables) is in: polygons of one part reach each other without leaving the cluster.
+  uint32_t PartOf(uint32_t table) const { return part_[table]; }
   // Whether the costs hold for `filter` (it is the one they were measured with).
   bool Serves(const QueryFilter& filter) const { return !empty() && filter == filter_; }
 
@@ -90,6 +93,7 @@ class ClusterGraph {
   std::vector<uint32_t> cluster_of_tile_;  // per tile
   std::vector<int32_t> square_x_;          // per cluster: its square's column in the tile grid
   std::vector<int32_t> square_z_;          // per cluster: its row
+  std::vector<uint32_t> part_;             // per polygon (PartOf)
   std::vector<Entrance> entrances_;
   std::vector<uint32_t> cluster_start_;      // clusters + 1, CSR into cluster_entrances_
   std::vector<uint32_t> cluster_entrances_;  // entrance ids grouped by cluster, slot order
