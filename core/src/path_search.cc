@@ -264,6 +264,23 @@ void NeighbourGlobals(const QueryContext& ctx, const TileView& t, uint32_t poly,
   }
 }
 
+}  // namespace
+
+LandmarkTable::GoalBound GoalBoundFor(QueryContext& ctx, const SurfacePoint& start,
+                                      const SurfacePoint& goal, const QueryFilter& filter) {
+  if (ctx.landmarks == nullptr) return {};
+  const PolyIndex at = goal.poly.index();
+  const TileView& gt = ctx.Tile(at.tile);
+  NeighbourGlobals(ctx, gt, at.poly, &ctx.goal_neighbours);
+  // A goal in a carved piece is bounded anywhere in the polygon it was cut from.
+  const bool piece = ctx.tables_remapped && !gt.poly_origin.empty();
+  return ctx.landmarks->ForGoal(filter, ctx.TableIndex(start.poly.index()),
+                                LandmarkTable::Goal{ctx.TableIndex(at), piece ? nullptr : &gt,
+                                                    at.poly, goal.pos, ctx.goal_neighbours});
+}
+
+namespace {
+
 // Puts the start node in the open list.
 void Seed(Search& s, const SurfacePoint& start) {
   QueryContext& ctx = s.ctx;
@@ -312,16 +329,7 @@ SearchOutcome SearchCorridor(QueryContext& ctx, const SurfacePoint& start, const
   max_nodes = std::clamp<uint32_t>(max_nodes, 1, ctx.pool.capacity());
   Search s{ctx, filter, goal, goal.poly.index(), ctx.HeuristicScale(filter), max_nodes};
   s.goal_table = ctx.TableIndex(s.goal_at);
-  if (ctx.landmarks != nullptr) {
-    const TileView& gt = ctx.Tile(s.goal_at.tile);
-    NeighbourGlobals(ctx, gt, s.goal_at.poly, &ctx.goal_neighbours);
-    // A goal in a carved piece is bounded anywhere in the polygon it was cut from.
-    const bool piece = ctx.tables_remapped && !gt.poly_origin.empty();
-    s.landmarks =
-        ctx.landmarks->ForGoal(filter, ctx.TableIndex(start.poly.index()),
-                               LandmarkTable::Goal{s.goal_table, piece ? nullptr : &gt,
-                                                   s.goal_at.poly, goal.pos, ctx.goal_neighbours});
-  }
+  s.landmarks = GoalBoundFor(ctx, start, goal, filter);
   s.dead_ends = ctx.dead_ends;
   s.cluster_of = area.cluster_of;
   s.only_cluster = area.cluster;

@@ -14,6 +14,7 @@
 
 #include "absl/status/status.h"
 #include "query_context.h"
+#include "waymesh/core/landmark_table.h"
 #include "waymesh/core/query_filter.h"
 #include "waymesh/core/query_interrupt.h"
 #include "waymesh/core/query_status.h"
@@ -44,6 +45,11 @@ struct SearchOutcome {
 SearchOutcome SearchCorridor(QueryContext& ctx, const SurfacePoint& start, const SurfacePoint& goal,
                              const QueryFilter& filter, uint32_t max_nodes,
                              QueryInterrupt* interrupt = nullptr, const SearchArea& area = {});
+
+// The landmark bound (landmark_table.h) of the cost to `goal` under `filter` that a search
+// from `start` uses; none when the query searches without landmarks.
+LandmarkTable::GoalBound GoalBoundFor(QueryContext& ctx, const SurfacePoint& start,
+                                      const SurfacePoint& goal, const QueryFilter& filter);
 
 // Walking distance from `from` to the nearest point of every polygon it reaches under
 // `filter` (a full Dijkstra over funnel states, so close to the true geodesic distance);

@@ -111,7 +111,7 @@ Comparison Compare(const std::shared_ptr<const NavMap>& map, int pairs, uint64_t
 
 TEST(ClusterGraphTest, CostsAreWalksBetweenAnchorsOfOneCluster) {
   const auto& town = testing::Town(400, 7, 64);
-  EXPECT_TRUE(GraphOf(*town.map).empty());  // not built with the other tables
+  EXPECT_FALSE(GraphOf(*town.map).empty());  // built with the other tables
   const auto map = Guided(town.map);
   const ClusterGraph& graph = GraphOf(*map);
   ASSERT_FALSE(graph.empty());
@@ -274,7 +274,9 @@ TEST(HierarchySearchTest, OtherFiltersAndForcedPlainSearchAreNotGuided) {
   const auto map = Guided(town.map);
   NavQuery guided(map);
   NavQuery forced(map, {.hierarchy = false});
-  NavQuery unguided(town.map);  // no graph attached
+  auto bare = std::make_shared<SearchTables>(*town.map->search_tables());
+  bare->clusters = ClusterGraph();
+  NavQuery unguided(std::make_shared<const NavMap>(*town.map, std::move(bare)));  // no graph
   const QueryFilter filter(map->info());
   const auto [a, b] = LongPair(guided, filter);
   PathResult r;

@@ -11,6 +11,7 @@ void AbstractRoute::Reset(uint32_t nodes) {
     stamp_.assign(nodes, 0);
     g_.assign(nodes, INFINITY);
     f_.assign(nodes, INFINITY);
+    h_.assign(nodes, 0);
     parent_.assign(nodes, kFromStart);
     via_.assign(nodes, 0);
     closed_.assign(nodes, 0);
@@ -25,15 +26,17 @@ void AbstractRoute::Reset(uint32_t nodes) {
   settled_ = 0;
 }
 
-void AbstractRoute::Offer(uint32_t n, float g, float h, uint32_t parent, uint32_t cluster) {
+void AbstractRoute::Offer(uint32_t n, float g, uint32_t parent, uint32_t cluster,
+                          absl::FunctionRef<float(uint32_t)> bound) {
   if (stamp_[n] != generation_) {
     stamp_[n] = generation_;
     closed_[n] = 0;
+    h_[n] = bound(n);  // once per node and query: a landmark bound reads a row per landmark
   } else if (closed_[n] != 0 || !(g < g_[n])) {
     return;
   }
   g_[n] = g;
-  f_[n] = g + h;
+  f_[n] = g + h_[n];
   parent_[n] = parent;
   via_[n] = cluster;
   heap_.emplace_back(f_[n], n);
@@ -48,17 +51,15 @@ void AbstractRoute::TraceBack(uint32_t goal_node) {
   std::reverse(legs_.begin(), legs_.end());
 }
 
-bool AbstractRoute::Find(const ClusterGraph& graph, End start, End goal, Vec3 goal_pos,
-                         float scale) {
+bool AbstractRoute::Find(const ClusterGraph& graph, End start, End goal,
+                         absl::FunctionRef<float(uint32_t)> bound) {
   const uint32_t goal_node = graph.entrance_count();
   Reset(goal_node + 1);
-  const auto bound = [&](uint32_t e) {
-    return Distance(graph.entrance(e).anchor, goal_pos) * scale;
-  };
+  const auto at_goal = [](uint32_t) { return 0.0f; };
   const auto firsts = graph.EntrancesOf(start.cluster);
   for (uint32_t k = 0; k < firsts.size(); ++k) {
     if (std::isfinite(start.costs[k])) {
-      Offer(firsts[k], start.costs[k], bound(firsts[k]), kFromStart, start.cluster);
+      Offer(firsts[k], start.costs[k], kFromStart, start.cluster, bound);
     }
   }
   while (!heap_.empty()) {
@@ -79,10 +80,10 @@ bool AbstractRoute::Find(const ClusterGraph& graph, End start, End goal, Vec3 go
       const auto costs = graph.CostsFrom(c, in.slot[side]);
       for (uint32_t k = 0; k < members.size(); ++k) {
         if (members[k] == n || !std::isfinite(costs[k])) continue;
-        Offer(members[k], g_[n] + costs[k], bound(members[k]), n, c);
+        Offer(members[k], g_[n] + costs[k], n, c, bound);
       }
       if (c == goal.cluster && std::isfinite(goal.costs[in.slot[side]])) {
-        Offer(goal_node, g_[n] + goal.costs[in.slot[side]], 0.0f, n, c);
+        Offer(goal_node, g_[n] + goal.costs[in.slot[side]], n, c, at_goal);
       }
     }
   }

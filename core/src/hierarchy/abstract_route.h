@@ -1,7 +1,7 @@
 #pragma once
 // The abstract half of a hierarchical path search: the cheapest route over a cluster graph's
 // entrances (cluster_graph.h) from a start to a goal whose costs to the entrances of their own
-// clusters the caller measured. A* with the straight-line bound; reused between queries (a
+// clusters the caller measured. A* with the caller's bound; reused between queries (a
 // query object owns one): a warm query allocates nothing.
 
 #include <cstdint>
@@ -9,8 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "waymesh/core/hierarchy/cluster_graph.h"
-#include "waymesh/core/vec3.h"
 
 namespace waymesh::internal {
 
@@ -30,10 +30,11 @@ class AbstractRoute {
     uint32_t cluster;
     std::span<const float> costs;
   };
-  // Finds the cheapest route from `start` to `goal` (a point at `goal_pos`), `scale` being the
-  // cheapest cost per metre (it scales the straight-line bound). False when none exists; then
+  // Finds the cheapest route from `start` to `goal`, `bound(e)` being a lower bound of the cost
+  // from entrance e's anchor to the goal (the A* heuristic). False when none exists; then
   // legs() is empty.
-  bool Find(const ClusterGraph& graph, End start, End goal, Vec3 goal_pos, float scale);
+  bool Find(const ClusterGraph& graph, End start, End goal,
+            absl::FunctionRef<float(uint32_t)> bound);
   // The legs of the last route found, start first.
   const std::vector<RouteLeg>& legs() const { return legs_; }
   // Abstract nodes the last Find settled (for the benchmark's profile).
@@ -42,8 +43,9 @@ class AbstractRoute {
  private:
   static constexpr uint32_t kFromStart = 0xFFFFFFFFu;
   // Reached node `n` (an entrance, or the goal node) with cost `g` from `parent` through
-  // `cluster`; `h` its bound to the goal.
-  void Offer(uint32_t n, float g, float h, uint32_t parent, uint32_t cluster);
+  // `cluster`; `bound` gives its bound to the goal when the node is new to this query.
+  void Offer(uint32_t n, float g, uint32_t parent, uint32_t cluster,
+             absl::FunctionRef<float(uint32_t)> bound);
   void Reset(uint32_t nodes);
   void TraceBack(uint32_t goal_node);
 
@@ -52,6 +54,7 @@ class AbstractRoute {
   std::vector<uint32_t> stamp_;  // per node: == generation_ when the rest is this query's
   std::vector<float> g_;
   std::vector<float> f_;
+  std::vector<float> h_;
   std::vector<uint32_t> parent_;
   std::vector<uint32_t> via_;  // the cluster walked to reach the node
   std::vector<uint8_t> closed_;

@@ -37,9 +37,9 @@ struct NavQueryOptions {
   bool landmarks = true;
   // Skip the map's dead ends (dead_end_table.h) when it has search tables.
   bool dead_ends = true;
-  // Guide long path searches with the map's cluster graph (hierarchy/cluster_graph.h) when its
-  // search tables carry one and the filter is the map's default; false always searches
-  // plainly. Maps carry no graph unless a caller attaches one (docs/hierarchy.md).
+  // Search long paths over the map's cluster graph (hierarchy/cluster_graph.h) when its search
+  // tables carry one and the filter is the map's default (docs/hierarchy.md); false always
+  // searches plainly.
   bool hierarchy = true;
 };
 
