@@ -19,6 +19,7 @@
 #include "waymesh/core/nav_query.h"
 #include "waymesh/core/obstacles/carve_map.h"
 #include "waymesh/core/obstacles/obstacle.h"
+#include "waymesh/core/query_interrupt.h"
 #include "waymesh/core/search_tables.h"
 
 namespace waymesh {
@@ -267,6 +268,40 @@ TEST(HierarchySearchTest, NodeLimitFallsBackToThePlainPartialPath) {
   EXPECT_EQ(r.waypoints.front().pos, a.pos);
   // The partial path ends nearer the goal than it starts.
   EXPECT_LT(Distance(r.waypoints.back().pos, b.pos), Distance(a.pos, b.pos));
+}
+
+// Says stop after `allowed` polls; counts every poll.
+class LegInterrupt : public QueryInterrupt {
+ public:
+  explicit LegInterrupt(int allowed) : allowed_(allowed) {}
+  absl::Status Check() override {
+    return ++polls_ > allowed_ ? absl::CancelledError("test cancel") : absl::OkStatus();
+  }
+  int polls() const { return polls_; }
+
+ private:
+  int allowed_;
+  int polls_ = 0;
+};
+
+TEST(HierarchySearchTest, InterruptsStopTheLegsWithTheirStatus) {
+  const auto map = Guided(testing::Town(400, 7, 64).map);
+  NavQuery guided(map);
+  const QueryFilter filter(map->info());
+  const auto [a, b] = LongPair(guided, filter);
+  PathOptions options;
+  LegInterrupt never(1 << 30);
+  options.interrupt = &never;
+  PathResult whole;
+  ASSERT_TRUE(guided.FindPath(a, b, filter, options, &whole).ok());
+  ASSERT_TRUE(whole.hierarchical);
+  EXPECT_GT(never.polls(), 1);  // legs are short: polled once per leg
+  LegInterrupt at_second(1);
+  options.interrupt = &at_second;
+  PathResult cut;
+  EXPECT_EQ(guided.FindPath(a, b, filter, options, &cut).code(), absl::StatusCode::kCancelled);
+  EXPECT_EQ(at_second.polls(), 2);
+  EXPECT_TRUE(cut.waypoints.empty());
 }
 
 TEST(HierarchySearchTest, OtherFiltersAndForcedPlainSearchAreNotGuided) {

@@ -188,7 +188,8 @@ TEST(ServerMetricsEndToEndTest, PrometheusReadsHandlingSecondsOfRealCalls) {
   expect(absl::StrCat("grpc_server_started_total{", find_path, "}"), exactly(kOkCalls + 2),
          "every call");
   expect("waymesh_path_results_total{status=\"complete\"}", exactly(kOkCalls), "the OK calls");
-  // The server attaches no cluster graph (docs/hierarchy.md): every search is plain.
+  // The river crossing's ends are about 20 m apart: searched plainly, not over the map's
+  // cluster graph (docs/hierarchy.md: ends closer than 50 m).
   expect("waymesh_path_search_total{kind=\"plain\"}", exactly(kOkCalls), "the OK calls");
   expect("waymesh_path_search_total{kind=\"hierarchical\"}", exactly(0), "0");
   expect(

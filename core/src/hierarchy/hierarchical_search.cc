@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace waymesh::internal {
 namespace {
@@ -125,6 +126,12 @@ std::optional<SearchOutcome> SearchHierarchical(QueryContext& ctx, const Surface
   b.joined.clear();
   uint32_t entered = RouteLeg::kToGoal;  // the entrance the previous leg ended at, if any
   for (const RouteLeg& leg : b.route.legs()) {
+    // Legs are shorter than the searches' polling period: poll once per leg as well.
+    if (interrupt != nullptr) {
+      if (absl::Status stop = interrupt->Check(); !stop.ok()) {
+        return SearchOutcome{QueryStatus::kPartial, expanded, std::move(stop)};
+      }
+    }
     // A leg leaves the previous entrance on its own cluster's side, and ends on that side too.
     const SurfacePoint leg_start =
         entered == RouteLeg::kToGoal ? start : AnchorIn(ctx, graph.entrance(entered), leg.cluster);
