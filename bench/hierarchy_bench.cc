@@ -1,10 +1,11 @@
 // Long paths with the cluster graph (issue 31): the same FindPath queries with the plain search
-// (NavQueryOptions::hierarchy = false) and with the cluster graph, timed side by side, query by
-// query, in one run; on paths longer than 500 m and shorter than 50 m. Also prints the mean
-// path length ratio, the A* nodes and the tiles each query touches (counted on a paged copy of
-// the map), and the graph's bytes and build time beside the map's. Run:
+// (NavQueryOptions::hierarchy = false) and routed over the cluster graph (docs/hierarchy.md),
+// timed side by side, query by query, in one run; on paths longer than 500 m and shorter than
+// 50 m. Also prints the mean path length ratio, the A* nodes and the tiles each query touches
+// (counted on a paged copy of the map), and the graph's bytes and build time beside the map's.
+// Run:
 //   build/dev/bench/hierarchy_bench --map town=town1024.wmesh [--map world=world16.wmesh]
-//       [--long 300] [--short 1000] [--reps 3] [--seed 1]
+//       [--long 300] [--short 1000] [--reps 3] [--seed 1] [--cluster-tiles 1]
 // `--help` lists the flags; docs/PERFORMANCE.md ("Long paths (hierarchy)") has the maps.
 
 #include <algorithm>
@@ -179,7 +180,7 @@ void Report(const char* map, const char* band, const std::vector<Pair>& pairs, K
   const double n = double(pairs.size());
   const double pm = Percentile(plain.micros, 0.5), hm = Percentile(hier.micros, 0.5);
   std::printf(
-      "| %s | %s | %zu (%d guided) | %.1f / %.1f | %.1f / %.1f | %.2fx | %.5f | %.0f / %.0f "
+      "| %s | %s | %zu (%d hierarchical) | %.1f / %.1f | %.1f / %.1f | %.2fx | %.5f | %.0f / %.0f "
       "(path %.0f) | %.1f / %.1f |\n",
       map, band, pairs.size(), hier.hierarchical, pm, Percentile(plain.micros, 0.99), hm,
       Percentile(hier.micros, 0.99), pm / hm, ratio_sum / n, plain.nodes / n, hier.nodes / n,

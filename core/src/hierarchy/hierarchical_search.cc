@@ -44,19 +44,18 @@ std::optional<uint32_t> EdgeTowards(const QueryContext& ctx, PolyIndex from, Pol
 // touch (then the legs cannot be joined).
 bool AppendLeg(QueryContext& ctx) {
   std::vector<CorridorStep>& joined = ctx.hierarchy.joined;
-  size_t first = 0;
-  if (!joined.empty()) {
-    const PolyIndex last = joined.back().at, next = ctx.steps.front().at;
-    if (last == next) {
-      first = 1;
-    } else {
-      const std::optional<uint32_t> edge = EdgeTowards(ctx, last, next);
-      if (!edge) return false;
-      joined.push_back({next, *edge});
-      first = 1;
-    }
+  if (joined.empty()) {
+    joined = ctx.steps;
+    return true;
   }
-  joined.insert(joined.end(), ctx.steps.begin() + first, ctx.steps.end());
+  const PolyIndex last = joined.back().at, next = ctx.steps.front().at;
+  if (last != next) {
+    const std::optional<uint32_t> edge = EdgeTowards(ctx, last, next);
+    if (!edge) return false;
+    joined.push_back({next, *edge});
+  }
+  // The leg's first step (its start polygon) is the joined corridor's last one now.
+  joined.insert(joined.end(), ctx.steps.begin() + 1, ctx.steps.end());
   return true;
 }
 
