@@ -6,6 +6,7 @@
 #include "distance_to_wall.h"
 #include "exact/exact_path_builder.h"
 #include "exact/exact_search.h"
+#include "hierarchy/hierarchical_search.h"
 #include "line_of_sight.h"
 #include "move_along_surface.h"
 #include "nearest_point.h"
@@ -108,6 +109,7 @@ void ClearPath(PathResult* out, QueryStatus status) {
   out->nodes_expanded = 0;
   out->truncated = false;
   out->node_limit = false;
+  out->hierarchical = false;
 }
 
 // A move whose start is not on a polygon the filter accepts: it goes nowhere.
@@ -123,7 +125,7 @@ void StartOffMesh(Vec3 start, MoveResult* out) {
 
 NavQuery::NavQuery(std::shared_ptr<const NavMap> map, const NavQueryOptions& options)
     : ctx_(std::make_unique<QueryContext>(std::move(map), options.max_nodes, options.landmarks,
-                                          options.dead_ends)) {}
+                                          options.dead_ends, options.hierarchy)) {}
 NavQuery::~NavQuery() = default;
 NavQuery::NavQuery(NavQuery&&) noexcept = default;
 NavQuery& NavQuery::operator=(NavQuery&&) noexcept = default;
@@ -260,14 +262,23 @@ absl::Status NavQuery::FindPath(const SurfacePoint& start, const SurfacePoint& g
     return TileStatus(ctx);
   }
   const uint32_t max_nodes = options.max_nodes == 0 ? ctx.pool.capacity() : options.max_nodes;
+  out->hierarchical = false;
   if (options.mode == PathMode::kExact) {
     return FindExactPath(ctx, start, goal, filter, options,
                          options.max_nodes == 0 ? kExactDefaultMaxNodes : options.max_nodes, out);
   }
-  const internal::SearchOutcome found =
-      internal::FindLineOfSightCorridor(ctx, start, goal, filter)
-          ? internal::SearchOutcome{QueryStatus::kComplete, 0, absl::OkStatus()}
-          : internal::SearchCorridor(ctx, start, goal, filter, max_nodes, options.interrupt);
+  internal::SearchOutcome found{QueryStatus::kComplete, 0, absl::OkStatus()};
+  if (!internal::FindLineOfSightCorridor(ctx, start, goal, filter)) {
+    std::optional<internal::SearchOutcome> refined;
+    if (internal::UsesHierarchy(ctx, start, goal, filter)) {
+      refined =
+          internal::SearchHierarchical(ctx, start, goal, filter, max_nodes, options.interrupt);
+    }
+    out->hierarchical = refined.has_value();
+    found = refined
+                ? *refined
+                : internal::SearchCorridor(ctx, start, goal, filter, max_nodes, options.interrupt);
+  }
   if (!found.stop.ok()) {
     ClearPath(out, QueryStatus::kPartial);
     out->nodes_expanded = found.expanded;

@@ -33,11 +33,18 @@ struct Search {
   bool flood = false;
   LandmarkTable::GoalBound landmarks;       // none: straight-line heuristic only
   const DeadEndTable* dead_ends = nullptr;  // null: no polygon is skipped
-  uint32_t goal_table = 0;  // the goal polygon's index in the search tables
+  uint32_t goal_table = 0;                  // the goal polygon's index in the search tables
+  // Non-null: the search never leaves the tiles t with (*cluster_of)[t] == only_cluster.
+  const std::vector<uint32_t>* cluster_of = nullptr;
+  uint32_t only_cluster = 0;
   bool limit_hit = false;  // a node was not created because the pool or max_nodes was full
 
   // The landmark bound of polygon `global`; 0 in a flood (no goal).
   float LandmarkBound(uint32_t global) const { return flood ? 0.0f : landmarks.From(global); }
+  // Whether the search may enter tile `tile`.
+  bool Allowed(uint32_t tile) const {
+    return cluster_of == nullptr || (*cluster_of)[tile] == only_cluster;
+  }
 
   // Estimate of the cost from `pos` to the goal, given the landmark bound of pos's polygon: the
   // straight distance times the cheapest cost per metre, or the landmark bound, whichever is
@@ -121,12 +128,12 @@ struct Search {
   // asked for together, they arrive in parallel instead of one miss after another (1022 m
   // demo world: about 10 % off short routes, 20-28 % off long ones). Returns how many were
   // written.
-  uint32_t Gather(const TileView& t, uint32_t s, uint32_t first, uint32_t end,
-                  uint32_t from_table, uint32_t parent_global, Across* out) const {
+  uint32_t Gather(const TileView& t, uint32_t s, uint32_t first, uint32_t end, uint32_t from_table,
+                  uint32_t parent_global, Across* out) const {
     uint32_t count = 0;
     for (uint32_t i = first; i < end; ++i) {
       const std::optional<PolyIndex> nb = t.across(s + i);
-      if (!nb) continue;
+      if (!nb || !Allowed(nb->tile)) continue;
       Across a{i, *nb, 0, 0, nb->tile == t.index ? &t : ctx.TryTile(nb->tile)};
       if (a.view == nullptr) continue;  // a tile that cannot be loaded is a wall
       a.global = ctx.Global(a.at);
@@ -203,6 +210,7 @@ struct Search {
       const OffMeshLink& link = *it;
       if (!((filter.area_mask() >> (link.area & (kMaxAreas - 1))) & 1)) continue;
       const PolyIndex end{link.end_tile, link.end_poly};
+      if (!Allowed(end.tile)) continue;
       if (!ctx.Exists(end) || !ctx.Passes(filter, end)) continue;
       const float g = FunnelCostTo(cur.funnel, link.start) + ctx.LinkCost(link, filter);
       const uint8_t area = ctx.AreaOf(end);
@@ -256,6 +264,23 @@ void NeighbourGlobals(const QueryContext& ctx, const TileView& t, uint32_t poly,
   }
 }
 
+}  // namespace
+
+LandmarkTable::GoalBound GoalBoundFor(QueryContext& ctx, const SurfacePoint& start,
+                                      const SurfacePoint& goal, const QueryFilter& filter) {
+  if (ctx.landmarks == nullptr) return {};
+  const PolyIndex at = goal.poly.index();
+  const TileView& gt = ctx.Tile(at.tile);
+  NeighbourGlobals(ctx, gt, at.poly, &ctx.goal_neighbours);
+  // A goal in a carved piece is bounded anywhere in the polygon it was cut from.
+  const bool piece = ctx.tables_remapped && !gt.poly_origin.empty();
+  return ctx.landmarks->ForGoal(filter, ctx.TableIndex(start.poly.index()),
+                                LandmarkTable::Goal{ctx.TableIndex(at), piece ? nullptr : &gt,
+                                                    at.poly, goal.pos, ctx.goal_neighbours});
+}
+
+namespace {
+
 // Puts the start node in the open list.
 void Seed(Search& s, const SurfacePoint& start) {
   QueryContext& ctx = s.ctx;
@@ -300,21 +325,14 @@ uint32_t Run(Search& s, QueryInterrupt* interrupt, uint32_t* expanded, absl::Sta
 
 SearchOutcome SearchCorridor(QueryContext& ctx, const SurfacePoint& start, const SurfacePoint& goal,
                              const QueryFilter& filter, uint32_t max_nodes,
-                             QueryInterrupt* interrupt) {
+                             QueryInterrupt* interrupt, const SearchArea& area) {
   max_nodes = std::clamp<uint32_t>(max_nodes, 1, ctx.pool.capacity());
   Search s{ctx, filter, goal, goal.poly.index(), ctx.HeuristicScale(filter), max_nodes};
   s.goal_table = ctx.TableIndex(s.goal_at);
-  if (ctx.landmarks != nullptr) {
-    const TileView& gt = ctx.Tile(s.goal_at.tile);
-    NeighbourGlobals(ctx, gt, s.goal_at.poly, &ctx.goal_neighbours);
-    // A goal in a carved piece is bounded anywhere in the polygon it was cut from.
-    const bool piece = ctx.tables_remapped && !gt.poly_origin.empty();
-    s.landmarks = ctx.landmarks->ForGoal(
-        filter, ctx.TableIndex(start.poly.index()),
-        LandmarkTable::Goal{s.goal_table, piece ? nullptr : &gt, s.goal_at.poly,
-                            goal.pos, ctx.goal_neighbours});
-  }
+  s.landmarks = GoalBoundFor(ctx, start, goal, filter);
   s.dead_ends = ctx.dead_ends;
+  s.cluster_of = area.cluster_of;
+  s.only_cluster = area.cluster;
   Seed(s, start);
   uint32_t expanded = 0;
   absl::Status stop;
@@ -357,6 +375,27 @@ void FloodDistances(QueryContext& ctx, const SurfacePoint& from, const QueryFilt
     const SearchNode& n = ctx.pool.node(i);
     (*dist)[ctx.Global(n.at)] = n.g;
   }
+}
+
+uint32_t FloodWithinCluster(QueryContext& ctx, const SurfacePoint& from,
+                            const std::vector<uint32_t>& cluster_of, uint32_t cluster,
+                            const QueryFilter& filter, std::span<const SurfacePoint> targets,
+                            std::vector<float>* costs) {
+  const SurfacePoint nowhere{PolyRef(), from.pos};
+  Search s{ctx, filter, nowhere, PolyIndex{kNoNode, kNoNode}, 0.0f, ctx.pool.capacity()};
+  s.flood = true;
+  s.cluster_of = &cluster_of;
+  s.only_cluster = cluster;
+  Seed(s, from);
+  uint32_t expanded = 0;
+  absl::Status unused;
+  Run(s, nullptr, &expanded, &unused);
+  costs->clear();
+  for (const SurfacePoint& target : targets) {
+    const uint32_t n = ctx.pool.Find(ctx.Global(target.poly.index()));
+    costs->push_back(n == kNoNode ? INFINITY : FunnelCostTo(ctx.pool.node(n).funnel, target.pos));
+  }
+  return expanded;
 }
 
 }  // namespace waymesh::internal

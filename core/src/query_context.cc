@@ -18,11 +18,12 @@ uint32_t TotalPolygons(const NavMap& map) {
 const TileView QueryContext::kUnreachableTile{};
 
 QueryContext::QueryContext(std::shared_ptr<const NavMap> map_in, uint32_t max_nodes,
-                           bool use_landmarks_in, bool use_dead_ends_in)
+                           bool use_landmarks_in, bool use_dead_ends_in, bool use_hierarchy_in)
     : owner(std::move(map_in)),
       map(owner.get()),
       use_landmarks(use_landmarks_in),
       use_dead_ends(use_dead_ends_in),
+      use_hierarchy(use_hierarchy_in),
       pool(TotalPolygons(*map), max_nodes),
       heap(std::max<uint32_t>(max_nodes, 1)) {
   BindTables();
@@ -61,12 +62,27 @@ void QueryContext::BindTables() {
   }
   landmarks = nullptr;
   dead_ends = nullptr;
+  clusters = nullptr;
   tables_remapped = false;
   table_base.clear();
   if (const SearchTables* tables = map->search_tables(); tables != nullptr) {
     if (use_landmarks && !tables->landmarks.empty()) landmarks = &tables->landmarks;
     if (use_dead_ends && !tables->dead_ends.empty()) dead_ends = &tables->dead_ends;
     AdoptTableNumbering(*tables);
+    AdoptClusters(*tables);
+  }
+}
+
+void QueryContext::AdoptClusters(const SearchTables& tables) {
+  if (!use_hierarchy || tables.clusters.empty()) return;
+  if (tables.clusters.tile_count() != map->tile_count()) return;  // of another map
+  if (tables.polygon_bases.size() != tile_base.size()) return;
+  clusters = &tables.clusters;
+  // Obstacles carved tiles of these clusters: their costs and entrances may no longer hold.
+  plain_clusters.assign(clusters->cluster_count(), 0);
+  if (map->paged()) return;
+  for (uint32_t i = 0; i < map->tile_count(); ++i) {
+    if (!map->tile(i).poly_origin.empty()) plain_clusters[clusters->ClusterOf(i)] = 1;
   }
 }
 

@@ -10,6 +10,7 @@
 #include "corridor.h"
 #include "exact/exact_buffers.h"
 #include "funnel.h"
+#include "hierarchy/hierarchy_buffers.h"
 #include "node_pool.h"
 #include "open_heap.h"
 #include "waymesh/core/nav_map.h"
@@ -25,7 +26,7 @@ struct QueryContext {
   // `use_landmarks` / `use_dead_ends`: search with the map's tables when it has them
   // (search_tables.h).
   QueryContext(std::shared_ptr<const NavMap> map_in, uint32_t max_nodes, bool use_landmarks = true,
-               bool use_dead_ends = true);
+               bool use_dead_ends = true, bool use_hierarchy = true);
   // Points the context at `map_in` (e.g. the next version of the same map), keeping the node
   // pool, heap and scratch buffers: much cheaper than a new context on a large map.
   void Bind(std::shared_ptr<const NavMap> map_in);
@@ -105,6 +106,8 @@ struct QueryContext {
   // Maps polygons to the numbering of the map's search tables (TableIndex), or drops tables
   // that belong to another map.
   void AdoptTableNumbering(const SearchTables& tables);
+  // Searches long paths with the tables' cluster graph when it is of this map's tiles.
+  void AdoptClusters(const SearchTables& tables);
 
  public:
   // Stands in for a tile that could not be loaded (no polygons); never indexed by callers
@@ -117,6 +120,10 @@ struct QueryContext {
   bool use_dead_ends = true;
   const LandmarkTable* landmarks = nullptr;  // the map's, when it has one
   const DeadEndTable* dead_ends = nullptr;   // the map's, when it has dead ends
+  bool use_hierarchy = true;                 // search long paths with the map's cluster graph
+  const ClusterGraph* clusters = nullptr;    // the map's, when it has one
+  std::vector<uint8_t> plain_clusters;       // per cluster: 1 = carved, searched without the graph
+  HierarchyBuffers hierarchy;                // scratch of hierarchical searches
   std::vector<uint32_t> tile_base;           // tiles + 1 prefix sums of polygon counts
   bool tables_remapped = false;              // TableIndex goes through poly_origin
   std::vector<uint32_t> table_base;          // the tables' tile_base, when remapped

@@ -10,6 +10,7 @@ SearchTables SearchTables::Build(const NavMap& map) {
   SearchTables tables;
   tables.landmarks = LandmarkTable::Build(map);
   tables.dead_ends = DeadEndTable::Build(map);
+  tables.clusters = ClusterGraph::Build(map);
   tables.polygon_bases = map.PolygonBases();
   return tables;
 }

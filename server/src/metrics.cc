@@ -15,9 +15,9 @@ namespace waymesh::server {
 namespace {
 
 constexpr std::string_view kMethodNames[kRpcMethodCount] = {
-    "FindPath",          "FindPathBatch", "ValidateMove",       "RandomPoint",
-    "Raycast",           "NearestPoint",  "GetMapInfo",         "ListMaps",
-    "ValidateMoveBatch", "RaycastBatch",  "FindDistanceToWall", "FindPolygonsInCircle",
+    "FindPath",          "FindPathBatch",       "ValidateMove",        "RandomPoint",
+    "Raycast",           "NearestPoint",        "GetMapInfo",          "ListMaps",
+    "ValidateMoveBatch", "RaycastBatch",        "FindDistanceToWall",  "FindPolygonsInCircle",
     "PutObstacleLayer",  "UpdateObstacleLayer", "DeleteObstacleLayer", "GetObstacleLayer",
     "RunCrowd",
 };
@@ -94,8 +94,8 @@ std::vector<prometheus::MetricFamily> MapFamilies(const std::vector<MapVersionIn
 std::vector<prometheus::MetricFamily> ObstacleFamilies(const std::vector<ObstacleMapInfo>& maps) {
   prometheus::MetricFamily layers =
       GaugeFamily("waymesh_obstacle_layers", "Obstacle layers held per map.");
-  prometheus::MetricFamily obstacles = GaugeFamily(
-      "waymesh_obstacles", "Obstacles per map, over the newest version of each layer.");
+  prometheus::MetricFamily obstacles =
+      GaugeFamily("waymesh_obstacles", "Obstacles per map, over the newest version of each layer.");
   prometheus::MetricFamily tiles = GaugeFamily(
       "waymesh_obstacle_carved_tiles",
       "Tiles carved by obstacles per map (newest layer versions), resident beside the map.");
@@ -167,9 +167,10 @@ void ServerMetrics::RegisterRpcMetrics() {
                          "application-level handled by the server.");
   const std::vector<double> latency_buckets = DefaultLatencyBuckets();
   for (int m = 0; m < kRpcMethodCount; ++m) {
-        const prometheus::Labels labels = {{"grpc_type", IsStreaming(RpcMethod(m)) ? "bidi_stream" : "unary"},
-                                       {"grpc_service", std::string(RpcServiceName(RpcMethod(m)))},
-                                       {"grpc_method", std::string(kMethodNames[m])}};
+    const prometheus::Labels labels = {
+        {"grpc_type", IsStreaming(RpcMethod(m)) ? "bidi_stream" : "unary"},
+        {"grpc_service", std::string(RpcServiceName(RpcMethod(m)))},
+        {"grpc_method", std::string(kMethodNames[m])}};
     RpcSeries& series = rpc_[m];
     series.started = &started.Add(labels);
     series.msg_received = &received.Add(labels);
@@ -195,6 +196,11 @@ void ServerMetrics::RegisterWaymeshMetrics() {
   for (int i = 0; i < kMoveReasonCount; ++i) {
     move_results_[i] = &moves.Add({{"reason", std::string(kMoveReasonLabels[i])}});
   }
+  auto& searches = Family(prometheus::BuildCounter(), registry_, "waymesh_path_search_total",
+                          "FindPath searches by kind: hierarchical (guided by the map's cluster "
+                          "graph) or plain (another filter, a short path, or no graph).");
+  path_search_plain_ = &searches.Add({{"kind", "plain"}});
+  path_search_hierarchical_ = &searches.Add({{"kind", "hierarchical"}});
   nodes_expanded_ = &Family(prometheus::BuildHistogram(), registry_,
                             "waymesh_search_nodes_expanded", "A* nodes expanded per path search.")
                          .Add({}, DefaultNodesExpandedBuckets());
@@ -299,6 +305,10 @@ void ServerMetrics::RecordPathResult(QueryStatus status) {
 
 void ServerMetrics::ObserveNodesExpanded(uint64_t nodes) {
   nodes_expanded_->Observe(static_cast<double>(nodes));
+}
+
+void ServerMetrics::RecordPathSearch(bool hierarchical) {
+  (hierarchical ? path_search_hierarchical_ : path_search_plain_)->Increment();
 }
 
 void ServerMetrics::RecordMoveResult(MoveReason reason) {

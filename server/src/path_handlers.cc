@@ -76,6 +76,9 @@ absl::Status NavigationService::RunFindPath(WorkerState& w, const ServedMap& map
   if (options_.path_heat != nullptr) {
     options_.path_heat->Record(map.id(), FromProto(r.start()), FromProto(r.end()), w.path.status);
   }
+  if (w.path.status != QueryStatus::kStartOffMesh && w.path.status != QueryStatus::kEndOffMesh) {
+    metrics_->RecordPathSearch(w.path.hierarchical);
+  }
   return absl::OkStatus();
 }
 

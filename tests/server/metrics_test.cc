@@ -139,6 +139,9 @@ TEST(ServerMetricsTest, RecordsSearchOutcomesNodesAndMoves) {
   metrics->ObserveNodesExpanded(0);
   metrics->ObserveNodesExpanded(5);
   metrics->ObserveNodesExpanded(2'000'000);
+  metrics->RecordPathSearch(true);
+  metrics->RecordPathSearch(false);
+  metrics->RecordPathSearch(false);
   metrics->RecordMoveResult(MoveReason::kBlockedByWall);
   metrics->RecordMoveResult(MoveReason::kNone);
   metrics->RecordMoveResult(static_cast<MoveReason>(42));  // ignored, no crash
@@ -152,6 +155,8 @@ TEST(ServerMetricsTest, RecordsSearchOutcomesNodesAndMoves) {
   // prometheus-cpp spells this bound "1048576" (Go's client: "1.048576e+06"; docs/metrics.md).
   EXPECT_EQ(FindSample(e, "waymesh_search_nodes_expanded_bucket", {{"le", "1048576"}}), 2.0);
   EXPECT_EQ(FindSample(e, "waymesh_search_nodes_expanded_count", {}), 3.0);
+  EXPECT_EQ(FindSample(e, "waymesh_path_search_total", {{"kind", "hierarchical"}}), 1.0);
+  EXPECT_EQ(FindSample(e, "waymesh_path_search_total", {{"kind", "plain"}}), 2.0);
   EXPECT_EQ(FindSample(e, "waymesh_move_validations_total", {{"reason", "blocked_by_wall"}}), 1.0);
   EXPECT_EQ(FindSample(e, "waymesh_move_validations_total", {{"reason", "valid"}}), 1.0);
 }

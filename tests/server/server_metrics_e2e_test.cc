@@ -88,8 +88,8 @@ bool WaitServing(ChildProcess& server, grpc::Channel& channel) {
   return false;
 }
 
-grpc::Status FindPath(waymesh::v1::NavigationService::Stub& stub, const std::string& map_id, Vec3 start,
-                      Vec3 end, waymesh::v1::FindPathResponse* response) {
+grpc::Status FindPath(waymesh::v1::NavigationService::Stub& stub, const std::string& map_id,
+                      Vec3 start, Vec3 end, waymesh::v1::FindPathResponse* response) {
   grpc::ClientContext context;
   context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
   waymesh::v1::FindPathRequest request;
@@ -188,6 +188,10 @@ TEST(ServerMetricsEndToEndTest, PrometheusReadsHandlingSecondsOfRealCalls) {
   expect(absl::StrCat("grpc_server_started_total{", find_path, "}"), exactly(kOkCalls + 2),
          "every call");
   expect("waymesh_path_results_total{status=\"complete\"}", exactly(kOkCalls), "the OK calls");
+  // The river crossing's ends are about 20 m apart: searched plainly, not over the map's
+  // cluster graph (docs/hierarchy.md: ends closer than 50 m).
+  expect("waymesh_path_search_total{kind=\"plain\"}", exactly(kOkCalls), "the OK calls");
+  expect("waymesh_path_search_total{kind=\"hierarchical\"}", exactly(0), "0");
   expect(
       "waymesh_search_nodes_expanded_count", [](double v) { return v >= kOkCalls; },
       ">= the OK calls");

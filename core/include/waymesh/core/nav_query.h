@@ -37,6 +37,10 @@ struct NavQueryOptions {
   bool landmarks = true;
   // Skip the map's dead ends (dead_end_table.h) when it has search tables.
   bool dead_ends = true;
+  // Search long paths over the map's cluster graph (hierarchy/cluster_graph.h) when its search
+  // tables carry one and the filter is the map's default (docs/hierarchy.md); false always
+  // searches plainly.
+  bool hierarchy = true;
 };
 
 // Every call follows one convention: an error status for bad arguments (non-finite numbers,

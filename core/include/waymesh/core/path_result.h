@@ -75,6 +75,7 @@ struct PathResult {
   bool truncated = false;           // waypoints hit PathOptions::max_waypoints
   bool node_limit = false;          // kPartial because the node limit stopped the search (not
                                     // because the goal is unreachable)
+  bool hierarchical = false;        // found over the map's cluster graph (docs/hierarchy.md)
 };
 
 }  // namespace waymesh

@@ -43,6 +43,9 @@ class QueryFilter {
 
   static constexpr uint16_t kAllFlags = 0xFFFF;
 
+  // Same mask, flags and costs: the filters accept and price every polygon alike.
+  bool operator==(const QueryFilter&) const = default;
+
  private:
   uint64_t area_mask_ = ~uint64_t{0};
   uint16_t include_flags_ = kAllFlags;

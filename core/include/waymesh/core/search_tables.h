@@ -1,6 +1,7 @@
 #pragma once
 // The tables that speed up path searches on one map: landmark distances (a sharper A*
-// heuristic, landmark_table.h) and dead ends (polygons a search may skip, dead_end_table.h).
+// heuristic, landmark_table.h), dead ends (polygons a search may skip, dead_end_table.h) and
+// the cluster graph of long searches (hierarchy/cluster_graph.h).
 // Building them runs path searches over the whole map, so it is an explicit step of loading a
 // map (the loader, or the server before it pages a map out), never a side effect of a query;
 // the result is attached to the map (NavMap's tables constructor) and shared read-only by
@@ -22,6 +23,7 @@
 #include <vector>
 
 #include "waymesh/core/dead_end_table.h"
+#include "waymesh/core/hierarchy/cluster_graph.h"
 #include "waymesh/core/landmark_table.h"
 #include "waymesh/core/nav_map.h"
 #include "waymesh/core/obstacles/obstacle.h"
@@ -31,12 +33,15 @@ namespace waymesh {
 struct SearchTables {
   LandmarkTable landmarks;
   DeadEndTable dead_ends;
+  // The abstract graph of long path searches (cluster_graph.h); empty on small maps.
+  ClusterGraph clusters;
   std::vector<uint32_t> polygon_bases;  // NavMap::PolygonBases of the map they were built on
 
-  // Both tables for a resident map (O(landmarks * polygons log polygons)); empty tables on
-  // maps too small to profit (LandmarkTable::kMinPolygons).
+  // The landmark and dead-end tables and the cluster graph for a resident map (O(landmarks *
+  // polygons log polygons)); empty tables on maps too small to profit
+  // (LandmarkTable::kMinPolygons, ClusterGraph::kMinClusters).
   static SearchTables Build(const NavMap& map);
-  size_t bytes() const { return landmarks.bytes() + dead_ends.bytes(); }
+  size_t bytes() const { return landmarks.bytes() + dead_ends.bytes() + clusters.bytes(); }
 };
 
 // Whether a version of `base` with `obstacles` carved into it may search with `base`'s tables:

@@ -105,7 +105,7 @@ struct RegistrySnapshot {
   uint64_t files_missing = 0;        // served maps whose file is gone now (within the grace)
   std::vector<MapVersionInfo> maps;  // every served map
   std::vector<ObstacleMapInfo> obstacle_maps;  // every map holding obstacle layers
-  uint64_t obstacle_resyncs = 0;  // calls that asked the caller to resend a layer
+  uint64_t obstacle_resyncs = 0;               // calls that asked the caller to resend a layer
 };
 
 // Latency buckets of grpc_server_handling_seconds: 100 µs .. 1 s (1-2.5-5 steps).
@@ -134,6 +134,9 @@ class ServerMetrics {
   void RecordPathResult(QueryStatus status);
   // A* nodes expanded by one search (waymesh_search_nodes_expanded histogram).
   void ObserveNodesExpanded(uint64_t nodes);
+  // One FindPath that reached the search, guided by the map's cluster graph or plain
+  // (waymesh_path_search_total{kind}).
+  void RecordPathSearch(bool hierarchical);
   // One ValidateMove verdict (waymesh_move_validations_total{reason}).
   void RecordMoveResult(MoveReason reason);
 
@@ -187,6 +190,8 @@ class ServerMetrics {
   std::array<Counter*, 5> path_results_{};  // by QueryStatus
   std::array<Counter*, kMoveReasonCount> move_results_{};
   Histogram* nodes_expanded_ = nullptr;
+  Counter* path_search_plain_ = nullptr;
+  Counter* path_search_hierarchical_ = nullptr;
   Histogram* obstacle_update_seconds_ = nullptr;
   Counter* obstacle_resyncs_ = nullptr;
   Gauge* queue_depth_ = nullptr;

@@ -1,0 +1,105 @@
+#pragma once
+// The abstract graph of a map for long path searches (HPA*-style). A cluster is a square of
+// k x k grid tiles; an entrance is a chain of portal edges two clusters share (at most
+// kEntranceSpan metres across), stood for by the midpoint of one of its edges (the anchor),
+// with the polygon on each side of that edge; per cluster, the walking cost between every two
+// of its entrances' anchors without leaving the cluster, measured by the same funnel
+// (edge-point) cost model as the polygon A* under the map's default filter (QueryFilter(info)).
+//
+// A long path query with that filter searches the entrances (hierarchy/abstract_route.h in
+// core/src), then refines the route cluster by cluster with the polygon A* restricted to one
+// cluster at a time (hierarchy/hierarchical_search.h) and string-pulls the joined corridor.
+//
+// Built from a resident map with its search tables (SearchTables::Build) and shared read-only
+// by every query object. Clusters an obstacle layer carved are searched without it.
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "waymesh/core/nav_map.h"
+#include "waymesh/core/poly_index.h"
+#include "waymesh/core/query_filter.h"
+#include "waymesh/core/vec3.h"
+
+namespace waymesh {
+
+class ClusterGraph {
+ public:
+  // Widest stretch of a cluster border one entrance stands for (metres, per axis).
+  static constexpr float kEntranceSpan = 16.0f;
+  // Tiles per cluster side when the caller does not say (docs/hierarchy.md: measured).
+  static constexpr uint32_t kDefaultTilesPerSide = 1;
+  // Largest cluster side accepted (tiles): bigger clusters cost more build than they save.
+  static constexpr uint32_t kMaxTilesPerSide = 8;
+  // Maps with fewer clusters gain nothing: no graph is built.
+  static constexpr uint32_t kMinClusters = 4;
+
+  // A stretch of border between clusters cluster[0] < cluster[1]; poly[i] is the polygon on
+  // cluster[i]'s side of the anchor's edge, slot[i] the entrance's index among cluster[i]'s.
+  struct Entrance {
+    Vec3 anchor;
+    uint32_t cluster[2];
+    uint32_t slot[2];
+    PolyIndex poly[2];
+  };
+
+  // An empty graph: queries search without it.
+  ClusterGraph() = default;
+  // The graph of a resident map with clusters of `tiles_per_side` squared tiles (1 to
+  // kMaxTilesPerSide; O(entrances * polygons of a cluster * log)). Empty for paged maps and
+  // maps with fewer than kMinClusters clusters.
+  static ClusterGraph Build(const NavMap& map, uint32_t tiles_per_side = kDefaultTilesPerSide);
+
+  bool empty() const { return entrances_.empty(); }
+  size_t bytes() const;
+  uint32_t tiles_per_side() const { return tiles_per_side_; }
+  uint32_t cluster_count() const {
+    return cluster_start_.empty() ? 0 : uint32_t(cluster_start_.size() - 1);
+  }
+  // The cluster of tile `tile` (< tile_count()).
+  uint32_t ClusterOf(uint32_t tile) const { return cluster_of_tile_[tile]; }
+  // Whether clusters `a` and `b` are different squares that touch (sides or corners).
+  bool Neighbours(uint32_t a, uint32_t b) const {
+    const int64_t dx = int64_t(square_x_[a]) - square_x_[b],
+                  dz = int64_t(square_z_[a]) - square_z_[b];
+    return a != b && dx >= -1 && dx <= 1 && dz >= -1 && dz <= 1;
+  }
+  // Per tile, its cluster (what a cluster-restricted search reads).
+  const std::vector<uint32_t>& cluster_of_tile() const { return cluster_of_tile_; }
+  uint32_t tile_count() const { return uint32_t(cluster_of_tile_.size()); }
+  uint32_t entrance_count() const { return uint32_t(entrances_.size()); }
+  const Entrance& entrance(uint32_t e) const { return entrances_[e]; }
+  // The entrances of cluster `c` (< cluster_count()), in slot order.
+  std::span<const uint32_t> EntrancesOf(uint32_t c) const {
+    return {cluster_entrances_.data() + cluster_start_[c],
+            cluster_entrances_.data() + cluster_start_[c + 1]};
+  }
+  // Costs inside cluster `c` from its entrance in `slot` to each of its entrances, in slot
+  // order (INFINITY: not connected inside the cluster).
+  std::span<const float> CostsFrom(uint32_t c, uint32_t slot) const {
+    const size_t k = cluster_start_[c + 1] - cluster_start_[c];
+    return {costs_.data() + cost_start_[c] + slot * k, k};
+  }
+  // The connected part of its cluster polygon `table` (the numbering of the map's search
+  // tables) is in: polygons of one part reach each other without leaving the cluster.
+  uint32_t PartOf(uint32_t table) const { return part_[table]; }
+  // Whether the costs hold for `filter` (it is the one they were measured with).
+  bool Serves(const QueryFilter& filter) const { return !empty() && filter == filter_; }
+
+ private:
+  uint32_t tiles_per_side_ = 1;
+  std::vector<uint32_t> cluster_of_tile_;  // per tile
+  std::vector<int32_t> square_x_;          // per cluster: its square's column in the tile grid
+  std::vector<int32_t> square_z_;          // per cluster: its row
+  std::vector<uint32_t> part_;             // per polygon (PartOf)
+  std::vector<Entrance> entrances_;
+  std::vector<uint32_t> cluster_start_;      // clusters + 1, CSR into cluster_entrances_
+  std::vector<uint32_t> cluster_entrances_;  // entrance ids grouped by cluster, slot order
+  std::vector<size_t> cost_start_;           // clusters + 1: each cluster's k x k block
+  std::vector<float> costs_;
+  QueryFilter filter_;
+};
+
+}  // namespace waymesh

@@ -1,0 +1,93 @@
+#include "hierarchy/abstract_route.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
+namespace waymesh::internal {
+
+void AbstractRoute::Reset(uint32_t nodes) {
+  if (stamp_.size() != nodes) {
+    stamp_.assign(nodes, 0);
+    g_.assign(nodes, INFINITY);
+    f_.assign(nodes, INFINITY);
+    h_.assign(nodes, 0);
+    parent_.assign(nodes, kFromStart);
+    via_.assign(nodes, 0);
+    closed_.assign(nodes, 0);
+    generation_ = 0;
+  }
+  if (++generation_ == 0) {  // wrapped: forget every stamp
+    std::fill(stamp_.begin(), stamp_.end(), 0);
+    generation_ = 1;
+  }
+  heap_.clear();
+  legs_.clear();
+  settled_ = 0;
+}
+
+void AbstractRoute::Offer(uint32_t n, float g, uint32_t parent, uint32_t cluster,
+                          absl::FunctionRef<float(uint32_t)> bound) {
+  if (stamp_[n] != generation_) {
+    stamp_[n] = generation_;
+    closed_[n] = 0;
+    h_[n] = bound(n);  // once per node and query: a landmark bound reads a row per landmark
+  } else if (closed_[n] != 0 || !(g < g_[n])) {
+    return;
+  }
+  g_[n] = g;
+  f_[n] = g + h_[n];
+  parent_[n] = parent;
+  via_[n] = cluster;
+  heap_.emplace_back(f_[n], n);
+  std::push_heap(heap_.begin(), heap_.end(), std::greater<>());
+}
+
+void AbstractRoute::TraceBack(uint32_t goal_node) {
+  legs_.push_back({via_[goal_node], RouteLeg::kToGoal});
+  for (uint32_t n = parent_[goal_node]; n != kFromStart; n = parent_[n]) {
+    legs_.push_back({via_[n], n});
+  }
+  std::reverse(legs_.begin(), legs_.end());
+}
+
+bool AbstractRoute::Find(const ClusterGraph& graph, End start, End goal,
+                         absl::FunctionRef<float(uint32_t)> bound) {
+  const uint32_t goal_node = graph.entrance_count();
+  Reset(goal_node + 1);
+  const auto at_goal = [](uint32_t) { return 0.0f; };
+  const auto firsts = graph.EntrancesOf(start.cluster);
+  for (uint32_t k = 0; k < firsts.size(); ++k) {
+    if (std::isfinite(start.costs[k])) {
+      Offer(firsts[k], start.costs[k], kFromStart, start.cluster, bound);
+    }
+  }
+  while (!heap_.empty()) {
+    std::pop_heap(heap_.begin(), heap_.end(), std::greater<>());
+    const auto [f, n] = heap_.back();
+    heap_.pop_back();
+    if (closed_[n] != 0 || f != f_[n]) continue;  // stale entry
+    closed_[n] = 1;
+    ++settled_;
+    if (n == goal_node) {
+      TraceBack(goal_node);
+      return true;
+    }
+    const ClusterGraph::Entrance& in = graph.entrance(n);
+    for (int side = 0; side < 2; ++side) {
+      const uint32_t c = in.cluster[side];
+      const auto members = graph.EntrancesOf(c);
+      const auto costs = graph.CostsFrom(c, in.slot[side]);
+      for (uint32_t k = 0; k < members.size(); ++k) {
+        if (members[k] == n || !std::isfinite(costs[k])) continue;
+        Offer(members[k], g_[n] + costs[k], n, c, bound);
+      }
+      if (c == goal.cluster && std::isfinite(goal.costs[in.slot[side]])) {
+        Offer(goal_node, g_[n] + goal.costs[in.slot[side]], n, c, at_goal);
+      }
+    }
+  }
+  return false;
+}
+
+}  // namespace waymesh::internal

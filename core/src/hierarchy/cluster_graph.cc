@@ -1,0 +1,144 @@
+#include "waymesh/core/hierarchy/cluster_graph.h"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <utility>
+
+#include "hierarchy/border_entrances.h"
+#include "path_search.h"
+#include "query_context.h"
+
+namespace waymesh {
+namespace {
+
+using internal::BorderEntrance;
+using internal::QueryContext;
+
+// Groups the entrances by cluster: each entrance gets a slot in both of its clusters.
+void AssignSlots(uint32_t clusters, std::vector<ClusterGraph::Entrance>* entrances,
+                 std::vector<uint32_t>* start, std::vector<uint32_t>* members) {
+  start->assign(clusters + 1, 0);
+  for (ClusterGraph::Entrance& e : *entrances) {
+    for (int side = 0; side < 2; ++side) e.slot[side] = (*start)[e.cluster[side] + 1]++;
+  }
+  for (uint32_t c = 0; c < clusters; ++c) (*start)[c + 1] += (*start)[c];
+  members->assign(start->back(), 0);
+  for (uint32_t id = 0; id < entrances->size(); ++id) {
+    const ClusterGraph::Entrance& e = (*entrances)[id];
+    for (int side = 0; side < 2; ++side) {
+      (*members)[(*start)[e.cluster[side]] + e.slot[side]] = id;
+    }
+  }
+}
+
+// The clusters of a map: per tile its cluster, per cluster its square (column, row).
+struct ClusterSquares {
+  std::vector<uint32_t> of_tile;
+  std::vector<int32_t> x, z;
+};
+
+// Squares of `k` x `k` grid cells, numbered row by row over the squares that hold tiles, so the
+// numbering is the same on every run.
+ClusterSquares ClustersOfTiles(const NavMap& map, uint32_t k) {
+  int32_t min_x = INT32_MAX, min_z = INT32_MAX;
+  for (uint32_t t = 0; t < map.tile_count(); ++t) {
+    min_x = std::min(min_x, map.summary(t).grid_x);
+    min_z = std::min(min_z, map.summary(t).grid_z);
+  }
+  const auto square = [&](uint32_t t) {
+    return std::pair<int32_t, int32_t>(int32_t((int64_t(map.summary(t).grid_z) - min_z) / k),
+                                       int32_t((int64_t(map.summary(t).grid_x) - min_x) / k));
+  };
+  std::map<std::pair<int32_t, int32_t>, uint32_t> ids;  // (row, column) -> cluster
+  for (uint32_t t = 0; t < map.tile_count(); ++t) ids.emplace(square(t), 0);
+  ClusterSquares out;
+  for (auto& [key, id] : ids) {
+    id = uint32_t(out.x.size());
+    out.z.push_back(key.first);
+    out.x.push_back(key.second);
+  }
+  out.of_tile.resize(map.tile_count());
+  for (uint32_t t = 0; t < map.tile_count(); ++t) out.of_tile[t] = ids.at(square(t));
+  return out;
+}
+
+// A flood keeps one funnel per polygon (the one nearest its start), so its cost to a point is a
+// real walk but not always the shortest: the two directions of a pair differ by up to ~10 %.
+// Both are walks, so the cheaper one is kept for both (the graph wants lower bounds).
+void KeepCheaperWay(size_t k, float* block) {
+  for (size_t i = 0; i < k; ++i) {
+    for (size_t j = i + 1; j < k; ++j) {
+      const float cheaper = std::min(block[i * k + j], block[j * k + i]);
+      block[i * k + j] = block[j * k + i] = cheaper;
+    }
+  }
+}
+
+}  // namespace
+
+ClusterGraph ClusterGraph::Build(const NavMap& map, uint32_t tiles_per_side) {
+  ClusterGraph graph;
+  if (map.paged() || tiles_per_side < 1 || tiles_per_side > kMaxTilesPerSide) return graph;
+  uint64_t polygons = 0;
+  for (const TileView& t : map.tiles()) polygons += t.poly_count();
+  if (polygons == 0 || polygons >= 0xFFFFFFFFull) return graph;
+  ClusterSquares squares = ClustersOfTiles(map, tiles_per_side);
+  const std::vector<uint32_t>& cluster_of = squares.of_tile;
+  const uint32_t clusters = uint32_t(squares.x.size());
+  if (clusters < kMinClusters) return graph;
+  const QueryFilter filter(map.info());
+  std::vector<uint32_t> part = internal::ClusterParts(map, filter, cluster_of, map.PolygonBases());
+  const std::vector<BorderEntrance> found =
+      internal::FindBorderEntrances(map, filter, cluster_of, part, kEntranceSpan);
+  if (found.empty()) return graph;
+  graph.entrances_.reserve(found.size());
+  for (const BorderEntrance& b : found) {
+    const PolyIndex lo = b.side[0].poly.index(), hi = b.side[1].poly.index();
+    graph.entrances_.push_back(
+        {b.side[0].pos, {cluster_of[lo.tile], cluster_of[hi.tile]}, {0, 0}, {lo, hi}});
+  }
+  AssignSlots(clusters, &graph.entrances_, &graph.cluster_start_, &graph.cluster_entrances_);
+  graph.cost_start_.assign(clusters + 1, 0);
+  for (uint32_t c = 0; c < clusters; ++c) {
+    const size_t k = graph.cluster_start_[c + 1] - graph.cluster_start_[c];
+    graph.cost_start_[c + 1] = graph.cost_start_[c] + k * k;
+  }
+  graph.costs_.assign(graph.cost_start_.back(), INFINITY);
+  // A non-owning handle: the map outlives this call.
+  QueryContext ctx(std::shared_ptr<const NavMap>(std::shared_ptr<const NavMap>(), &map),
+                   uint32_t(polygons), /*use_landmarks=*/false, /*use_dead_ends=*/false);
+  std::vector<SurfacePoint> anchors;
+  std::vector<float> row;
+  for (uint32_t c = 0; c < clusters; ++c) {
+    // Each entrance's anchor on its polygon in this cluster.
+    anchors.clear();
+    for (const uint32_t id : graph.EntrancesOf(c)) {
+      const ClusterGraph::Entrance& e = graph.entrances_[id];
+      anchors.push_back(found[id].side[e.cluster[0] == c ? 0 : 1]);
+    }
+    for (uint32_t slot = 0; slot < anchors.size(); ++slot) {
+      internal::FloodWithinCluster(ctx, anchors[slot], cluster_of, c, filter, anchors, &row);
+      std::copy(row.begin(), row.end(),
+                graph.costs_.begin() + graph.cost_start_[c] + slot * anchors.size());
+    }
+    KeepCheaperWay(anchors.size(), graph.costs_.data() + graph.cost_start_[c]);
+  }
+  graph.filter_ = filter;
+  graph.tiles_per_side_ = tiles_per_side;
+  graph.cluster_of_tile_ = std::move(squares.of_tile);
+  graph.square_x_ = std::move(squares.x);
+  graph.square_z_ = std::move(squares.z);
+  graph.part_ = std::move(part);
+  return graph;
+}
+
+size_t ClusterGraph::bytes() const {
+  return entrances_.size() * sizeof(Entrance) + cluster_start_.size() * sizeof(uint32_t) +
+         cluster_entrances_.size() * sizeof(uint32_t) + cost_start_.size() * sizeof(size_t) +
+         costs_.size() * sizeof(float) +
+         (cluster_of_tile_.size() + square_x_.size() + square_z_.size() + part_.size()) *
+             sizeof(uint32_t);
+}
+
+}  // namespace waymesh
