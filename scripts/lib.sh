@@ -54,3 +54,44 @@ require_tools() {
     command -v "$tool" >/dev/null || fail "tool $tool present (run scripts/deps.sh)"
   done
 }
+# launch_server NAME ARGS...: a real waymesh-server on loopback serving $MAPS with ARGS, its log
+# in $TMP/server-NAME.log. Sets SERVER_PID, SERVER_LINE (its "serving" log line, which names
+# every port it bound: port 0 picks a free one) and GRPC_PORT; when it does not come up within
+# 30 s, server_failed NAME.
+launch_server() {
+  local name=$1
+  shift
+  "$SERVER" --maps-dir="$MAPS" --listen-address=127.0.0.1 --port=0 --reload-interval=0 \
+    --shutdown-grace=2s "$@" >"$TMP/server-$name.log" 2>&1 &
+  SERVER_PID=$!
+  SERVER_LINE=$(wait_for_line "$TMP/server-$name.log" 'waymesh-server serving' "$SERVER_PID")
+  GRPC_PORT=$(echo "$SERVER_LINE" | sed -n 's/.* on 127\.0\.0\.1:\([0-9]*\) .*/\1/p')
+  [[ -n $GRPC_PORT ]] || server_failed "$name"
+}
+# server_failed NAME: a failed start check with the server's log tail, and the end of the run.
+server_failed() {
+  fail "waymesh-server ($1) starts on 127.0.0.1"
+  sed 's/^/    /' "$TMP/server-$1.log" | tail -n 20
+  finish
+}
+# stop_server NAME: SIGTERM drains and exits 0 (within --shutdown-grace=2s plus a margin; else
+# it is killed).
+stop_server() {
+  local status=timeout
+  kill -TERM "$SERVER_PID"
+  for _ in $(seq 1 100); do
+    if ! kill -0 "$SERVER_PID" 2>/dev/null; then
+      wait "$SERVER_PID"
+      status=$?
+      break
+    fi
+    sleep 0.1
+  done
+  if [[ $status == 0 ]]; then pass "waymesh-server ($1) exits 0 on SIGTERM"; else
+    fail "waymesh-server ($1) exits 0 on SIGTERM (exit status: $status)"
+    sed 's/^/    /' "$TMP/server-$1.log" | tail -n 20
+    kill -KILL "$SERVER_PID" 2>/dev/null
+    wait "$SERVER_PID" 2>/dev/null
+  fi
+  SERVER_PID=""
+}

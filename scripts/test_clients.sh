@@ -106,54 +106,15 @@ ISLANDS=$(awk '$1 == "islands" {print $2}' "$TMP/inspect.txt")
 [[ $(ref 0 2) == COMPLETE && $(ref 1 2) == COMPLETE && $(ref 2 2) == NO_PATH && -n $POLYGONS ]] ||
   fail "the demo town has the expected reference answers (ford and rooftop COMPLETE, courtyard NO_PATH)"
 
-# start_server NAME ARGS...: a real server on loopback serving the town with ARGS; port 0 = a
-# free port, which it logs. Sets SERVER_PID, GRPC_PORT and METRICS_PORT; on failure ends the run.
+# start_server NAME ARGS...: a real server on loopback serving the town with ARGS, its metrics
+# on a free port too. Sets SERVER_PID, GRPC_PORT and METRICS_PORT; on failure ends the run.
 start_server() {
-  local name=$1 line
+  local name=$1
   shift
-  "$SERVER" --maps-dir="$MAPS" --listen-address=127.0.0.1 --port=0 \
-    --metrics-address=127.0.0.1 --metrics-port=0 --reload-interval=0 --shutdown-grace=2s "$@" \
-    >"$TMP/server-$name.log" 2>&1 &
-  SERVER_PID=$!
-  GRPC_PORT="" METRICS_PORT=""
-  for _ in $(seq 1 300); do
-    line=$(grep -m1 'waymesh-server serving' "$TMP/server-$name.log")
-    if [[ -n $line ]]; then
-      GRPC_PORT=$(echo "$line" | sed -n 's/.* on 127\.0\.0\.1:\([0-9]*\) .*/\1/p')
-      METRICS_PORT=$(echo "$line" | sed -n 's/.*metrics on 127\.0\.0\.1:\([0-9]*\).*/\1/p')
-      break
-    fi
-    kill -0 "$SERVER_PID" 2>/dev/null || break
-    sleep 0.1
-  done
-  if [[ -z $GRPC_PORT || -z $METRICS_PORT ]]; then
-    fail "waymesh-server ($name) starts on 127.0.0.1"
-    sed 's/^/    /' "$TMP/server-$name.log" | tail -n 20
-    finish
-  fi
+  launch_server "$name" --metrics-address=127.0.0.1 --metrics-port=0 "$@"
+  METRICS_PORT=$(echo "$SERVER_LINE" | sed -n 's/.*metrics on 127\.0\.0\.1:\([0-9]*\).*/\1/p')
+  [[ -n $METRICS_PORT ]] || server_failed "$name"
   pass "waymesh-server ($name) starts on 127.0.0.1 (gRPC $GRPC_PORT, metrics $METRICS_PORT)"
-}
-
-# stop_server NAME: SIGTERM drains and exits 0 (within --shutdown-grace=2s plus a margin; else
-# it is killed).
-stop_server() {
-  local status=timeout
-  kill -TERM "$SERVER_PID"
-  for _ in $(seq 1 100); do
-    if ! kill -0 "$SERVER_PID" 2>/dev/null; then
-      wait "$SERVER_PID"
-      status=$?
-      break
-    fi
-    sleep 0.1
-  done
-  if [[ $status == 0 ]]; then pass "waymesh-server ($1) exits 0 on SIGTERM"; else
-    fail "waymesh-server ($1) exits 0 on SIGTERM (exit status: $status)"
-    sed 's/^/    /' "$TMP/server-$1.log" | tail -n 20
-    kill -KILL "$SERVER_PID" 2>/dev/null
-    wait "$SERVER_PID" 2>/dev/null
-  fi
-  SERVER_PID=""
 }
 
 GO=$TMP/go/bin/waymesh-example

@@ -45,34 +45,12 @@ FORD=$(awk 'index($0, "# west bank (by the ford) -> east bank (by the ford):") =
 # start_server NAME ARGS...: a server on loopback with the viewer on a free port; sets
 # SERVER_PID, GRPC_PORT and UI_PORT, or ends the run.
 start_server() {
-  local name=$1 line
+  local name=$1
   shift
-  "$SERVER" --maps-dir="$MAPS" --listen-address=127.0.0.1 --port=0 --metrics-port=-1 \
-    --ui-port=-1 --reload-interval=0 --shutdown-grace=2s "$@" >"$TMP/server-$name.log" 2>&1 &
-  SERVER_PID=$!
-  line=$(wait_for_line "$TMP/server-$name.log" 'waymesh-server serving' "$SERVER_PID")
-  GRPC_PORT=$(echo "$line" | sed -n 's/.* on 127\.0\.0\.1:\([0-9]*\) .*/\1/p')
+  launch_server "$name" --metrics-port=-1 --ui-port=-1 "$@"
   UI_PORT=$(sed -n 's/.*map viewer on http:\/\/127\.0\.0\.1:\([0-9]*\)\/.*/\1/p' "$TMP/server-$name.log")
-  if [[ -z $GRPC_PORT || -z $UI_PORT ]]; then
-    fail "waymesh-server ($name) starts with the viewer"
-    sed 's/^/    /' "$TMP/server-$name.log" | tail -n 20
-    finish
-  fi
+  [[ -n $UI_PORT ]] || server_failed "$name"
   pass "waymesh-server ($name) starts with the viewer (gRPC $GRPC_PORT, viewer $UI_PORT)"
-}
-
-stop_server() {
-  kill -TERM "$SERVER_PID" 2>/dev/null
-  if timeout 10 tail --pid="$SERVER_PID" -f /dev/null; then
-    if wait "$SERVER_PID"; then
-      pass "waymesh-server ($1) exits 0 on SIGTERM"
-    else
-      fail "waymesh-server ($1) exits 0 on SIGTERM"
-    fi
-  else
-    fail "waymesh-server ($1) exits on SIGTERM"
-  fi
-  SERVER_PID=""
 }
 
 # browser NAME ARGS...: runs viewer_test.mjs, counting each of its PASS / FAIL lines.

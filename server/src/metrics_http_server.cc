@@ -3,8 +3,6 @@
 #include <map>
 #include <utility>
 
-#include "absl/strings/str_cat.h"
-
 namespace waymesh::server {
 namespace {
 
@@ -17,12 +15,8 @@ MetricsHttpServer::MetricsHttpServer(std::unique_ptr<HttpServer> http) : http_(s
 MetricsHttpServer::~MetricsHttpServer() { Stop(); }
 
 absl::StatusOr<std::unique_ptr<MetricsHttpServer>> MetricsHttpServer::Start(
-    const MetricsHttpOptions& options, std::function<std::string()> render,
+    MetricsHttpOptions options, std::function<std::string()> render,
     std::function<bool()> healthy) {
-  if (options.port < 0 || options.port > 65535) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("metrics port ", options.port, " is outside 0..65535"));
-  }
   if (!render) return absl::InvalidArgumentError("metrics server needs a render function");
   std::map<std::string, HttpHandler> routes;
   routes["/metrics"] = [render = std::move(render)](const HttpRequest&) {
@@ -32,13 +26,8 @@ absl::StatusOr<std::unique_ptr<MetricsHttpServer>> MetricsHttpServer::Start(
     const bool ok = !healthy || healthy();
     return HttpResponse{ok ? 200 : 503, "text/plain; charset=utf-8", ok ? "ok\n" : "not serving\n"};
   };
-  HttpServerOptions http_options;
-  http_options.address = options.address;
-  http_options.port = options.port;
-  http_options.limits = options.limits;
-  http_options.name = "metrics server";
-  absl::StatusOr<std::unique_ptr<HttpServer>> http =
-      HttpServer::Start(http_options, std::move(routes));
+  options.name = "metrics server";
+  absl::StatusOr<std::unique_ptr<HttpServer>> http = HttpServer::Start(options, std::move(routes));
   if (!http.ok()) return http.status();
   return std::unique_ptr<MetricsHttpServer>(new MetricsHttpServer(*std::move(http)));
 }

@@ -226,14 +226,14 @@ absl::Status NavigationServer::StartViewer(const ServerConfig& config) {
   // The viewer's queries run through the Navigation service's own code (RunLocal), so they are
   // answered exactly as a client's.
   ViewerHttpOptions options;
-  options.address = config.ui_address;
-  options.port = std::max(config.ui_port, 0);  // -1: any free port
-  options.maps = maps_.get();
-  options.pool = pool_.get();
-  options.heat = path_heat_.get();
-  options.layers = layers_.get();
-  options.service = service_.get();
-  options.auth_token = config.auth_token;
+  options.http.address = config.ui_address;
+  options.http.port = std::max(config.ui_port, 0);  // -1: any free port
+  options.api.maps = maps_.get();
+  options.api.pool = pool_.get();
+  options.api.heat = path_heat_.get();
+  options.api.layers = layers_.get();
+  options.api.service = service_.get();
+  options.api.auth_token = config.auth_token;
   absl::StatusOr<std::unique_ptr<ViewerHttpServer>> viewer =
       ViewerHttpServer::Start(std::move(options));
   if (!viewer.ok()) return viewer.status();

@@ -51,11 +51,6 @@ int HttpStatusOf(absl::StatusCode code) {
   }
 }
 
-// The query parameters of `http`; InvalidArgument naming a malformed one.
-absl::StatusOr<std::map<std::string, std::string>> QueryParams(const HttpRequest& http) {
-  return ParseQueryString(http.query);
-}
-
 // The served map named by the "map" parameter: 400 without one, 404 when not served.
 absl::StatusOr<std::shared_ptr<const ServedMap>> NamedMap(
     const MapRegistry& maps, const std::map<std::string, std::string>& params) {
@@ -150,7 +145,7 @@ HttpResponse ViewerApi::ListMaps() const {
 }
 
 HttpResponse ViewerApi::DescribeMap(const HttpRequest& http) const {
-  absl::StatusOr<std::map<std::string, std::string>> params = QueryParams(http);
+  absl::StatusOr<std::map<std::string, std::string>> params = ParseQueryString(http.query);
   if (!params.ok()) return StatusAnswer(params.status());
   absl::StatusOr<std::shared_ptr<const ServedMap>> map = NamedMap(*options_.maps, *params);
   if (!map.ok()) return StatusAnswer(map.status());
@@ -158,7 +153,7 @@ HttpResponse ViewerApi::DescribeMap(const HttpRequest& http) const {
 }
 
 HttpResponse ViewerApi::Heat(const HttpRequest& http) const {
-  absl::StatusOr<std::map<std::string, std::string>> params = QueryParams(http);
+  absl::StatusOr<std::map<std::string, std::string>> params = ParseQueryString(http.query);
   if (!params.ok()) return StatusAnswer(params.status());
   absl::StatusOr<std::shared_ptr<const ServedMap>> map = NamedMap(*options_.maps, *params);
   if (!map.ok()) return StatusAnswer(map.status());
@@ -176,7 +171,7 @@ HttpResponse ViewerApi::Heat(const HttpRequest& http) const {
 }
 
 HttpResponse ViewerApi::Obstacles(const HttpRequest& http) const {
-  absl::StatusOr<std::map<std::string, std::string>> params = QueryParams(http);
+  absl::StatusOr<std::map<std::string, std::string>> params = ParseQueryString(http.query);
   if (!params.ok()) return StatusAnswer(params.status());
   absl::StatusOr<std::shared_ptr<const ServedMap>> map = NamedMap(*options_.maps, *params);
   if (!map.ok()) return StatusAnswer(map.status());
@@ -194,7 +189,7 @@ HttpResponse ViewerApi::Obstacles(const HttpRequest& http) const {
 }
 
 void ViewerApi::ReadTile(const HttpRequest& http, HttpResponder respond) {
-  absl::StatusOr<std::map<std::string, std::string>> params = QueryParams(http);
+  absl::StatusOr<std::map<std::string, std::string>> params = ParseQueryString(http.query);
   if (!params.ok()) return respond(StatusAnswer(params.status()));
   absl::StatusOr<std::shared_ptr<const ServedMap>> map = NamedMap(*options_.maps, *params);
   if (!map.ok()) return respond(StatusAnswer(map.status()));

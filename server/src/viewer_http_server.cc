@@ -34,26 +34,15 @@ ViewerHttpServer::~ViewerHttpServer() { Stop(); }
 
 absl::StatusOr<std::unique_ptr<ViewerHttpServer>> ViewerHttpServer::Start(
     ViewerHttpOptions options) {
-  if (options.maps == nullptr || options.pool == nullptr || options.service == nullptr) {
+  const ViewerApiOptions& needs = options.api;
+  if (needs.maps == nullptr || needs.pool == nullptr || needs.service == nullptr) {
     return absl::InvalidArgumentError("viewer server needs the maps, the pool and the service");
   }
-  ViewerApiOptions api_options;
-  api_options.maps = options.maps;
-  api_options.pool = options.pool;
-  api_options.heat = options.heat;
-  api_options.layers = options.layers;
-  api_options.service = options.service;
-  api_options.auth_token = options.auth_token;
-  auto api = std::make_unique<ViewerApi>(std::move(api_options));
+  auto api = std::make_unique<ViewerApi>(std::move(options.api));
   std::map<std::string, HttpRoute> routes = api->Routes();
   AddAssetRoutes(&routes);
-  HttpServerOptions http_options;
-  http_options.address = options.address;
-  http_options.port = options.port;
-  http_options.limits = options.limits;
-  http_options.name = "viewer";
   absl::StatusOr<std::unique_ptr<HttpServer>> http =
-      HttpServer::Start(http_options, std::move(routes));
+      HttpServer::Start(options.http, std::move(routes));
   if (!http.ok()) {
     return absl::Status(http.status().code(), absl::StrCat("--ui-port: ", http.status().message()));
   }

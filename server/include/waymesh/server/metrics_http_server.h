@@ -12,13 +12,9 @@
 
 namespace waymesh::server {
 
-struct MetricsHttpOptions {
-  // Interface to bind ("0.0.0.0" for every interface, "127.0.0.1" for loopback only).
-  std::string address = "0.0.0.0";
-  // TCP port; 0 picks a free one (see MetricsHttpServer::port()).
-  int port = 0;
-  HttpLimits limits;
-};
+// Where the metrics server listens (address, port, limits); its name in log lines and errors
+// is always "metrics server".
+using MetricsHttpOptions = HttpServerOptions;
 
 // Serves /metrics and /healthz until stopped. Thread-safe.
 class MetricsHttpServer {
@@ -28,7 +24,7 @@ class MetricsHttpServer {
   // healthy). Both are called from HTTP threads and must outlive the server. Errors:
   // InvalidArgument for a port outside 0..65535, Unavailable when the address cannot be bound.
   static absl::StatusOr<std::unique_ptr<MetricsHttpServer>> Start(
-      const MetricsHttpOptions& options, std::function<std::string()> render,
+      MetricsHttpOptions options, std::function<std::string()> render,
       std::function<bool()> healthy = nullptr);
 
   ~MetricsHttpServer();

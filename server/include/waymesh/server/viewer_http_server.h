@@ -9,27 +9,16 @@
 
 #include "absl/status/statusor.h"
 #include "waymesh/server/http_server.h"
-#include "waymesh/server/map_registry.h"
-#include "waymesh/server/navigation_service.h"
-#include "waymesh/server/obstacle_layers.h"
-#include "waymesh/server/path_heat_ring.h"
-#include "waymesh/server/worker_pool.h"
+#include "waymesh/server/viewer_api_options.h"
 
 namespace waymesh::server {
 
 class ViewerApi;
 
 struct ViewerHttpOptions {
-  std::string address = "127.0.0.1";  // interface to bind
-  int port = 0;                       // 0 picks a free one (see ViewerHttpServer::port)
-  HttpLimits limits;
-  // What the API reads; each must outlive the server.
-  const MapRegistry* maps = nullptr;
-  WorkerPool* pool = nullptr;
-  const PathHeatRing* heat = nullptr;
-  const ObstacleLayers* layers = nullptr;
-  NavigationService* service = nullptr;  // runs the queries (RunLocal)
-  std::string auth_token;                // the API asks for it when set (401 without)
+  // Where to listen; the viewer binds loopback unless told otherwise.
+  HttpServerOptions http = {.address = "127.0.0.1", .name = "viewer"};
+  ViewerApiOptions api;  // what the API reads; each pointer must outlive the server
 };
 
 // Serves the viewer until stopped. Thread-safe.
