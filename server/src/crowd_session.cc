@@ -85,19 +85,20 @@ void CrowdSession::RequestTick(uint32_t missed) {
   Start(ops);
 }
 
-bool CrowdSession::RequestSnapshot() {
+absl::Status CrowdSession::RequestSnapshot() {
   StreamOps ops;
   bool queued;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    if (end_ || finished_) return false;
+    if (end_ || finished_) return absl::NotFoundError("the crowd session is ending");
     snapshot_wanted_ = true;
     ScheduleLocked(ops);
     queued = task_queued_;
     if (!queued) snapshot_wanted_ = false;
   }
   Start(ops);
-  return queued;
+  if (!queued) return absl::UnavailableError("the server's workers are busy; retry");
+  return absl::OkStatus();
 }
 
 void CrowdSession::Hold() {

@@ -60,8 +60,8 @@ class CrowdSession final : public grpc::ServerBidiReactor<grpc::ByteBuffer, grpc
   // The ticker: a server tick is due, after `missed` skipped ones.
   void RequestTick(uint32_t missed);
   // A viewer wants the crowd as of now: the session's next task publishes a snapshot to its
-  // feed. False when the session is ending or the worker queue refused the task.
-  bool RequestSnapshot();
+  // feed. NotFound when the session is ending, Unavailable when the worker queue refused.
+  absl::Status RequestSnapshot();
   // Keeps the session alive across a call from outside gRPC's reactions; Release may delete it.
   void Hold();
   void Release();

@@ -69,13 +69,13 @@ std::vector<std::shared_ptr<CrowdFeed>> CrowdSessions::Feeds() const {
   return feeds;
 }
 
-bool CrowdSessions::RequestSnapshot(uint64_t number) {
+absl::Status CrowdSessions::RequestSnapshot(uint64_t number) {
   // Under the registry's lock, like a tick: the session cannot Remove() itself meanwhile.
   std::lock_guard<std::mutex> lock(mu_);
   for (const auto& [session, ticking] : sessions_) {
     if (ticking.feed->info().session == number) return session->RequestSnapshot();
   }
-  return false;
+  return absl::NotFoundError(absl::StrCat("no live crowd session ", number));
 }
 
 void CrowdSessions::EndAll(const absl::Status& status) {

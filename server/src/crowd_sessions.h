@@ -41,9 +41,9 @@ class CrowdSessions {
   void Remove(CrowdSession* session);
   // The feeds of the live sessions, by session number.
   std::vector<std::shared_ptr<CrowdFeed>> Feeds() const;
-  // Asks session `number` to publish its crowd as of now (besides its ticks). False when no
-  // such session is live or it cannot run a task now (the worker queue is full).
-  bool RequestSnapshot(uint64_t number);
+  // Asks session `number` to publish its crowd as of now (besides its ticks). NotFound when no
+  // such session is live, Unavailable when it cannot run a task now (the worker queue is full).
+  absl::Status RequestSnapshot(uint64_t number);
   // Ends every session with `status` (the server drains); new ones are refused from now on.
   void EndAll(const absl::Status& status);
   size_t size() const;

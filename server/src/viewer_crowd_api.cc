@@ -94,7 +94,9 @@ void ViewerCrowdApi::Snapshot(const std::shared_ptr<CrowdFeed>& feed, HttpRespon
       });
   // Not kept: Close() ran meanwhile (or the listener has answered already).
   const bool kept = listener && Keep(key, *listener);
-  if (kept && options_.sessions->RequestSnapshot(number)) return;
+  const absl::Status asked =
+      kept ? options_.sessions->RequestSnapshot(number) : absl::NotFoundError("ended");
+  if (asked.ok()) return;
   // The session ended, or its task cannot run now: answer here unless the listener did.
   if (listener) feed->Unsubscribe(*listener);
   {
@@ -102,9 +104,8 @@ void ViewerCrowdApi::Snapshot(const std::shared_ptr<CrowdFeed>& feed, HttpRespon
     subscriptions_.erase(key);
   }
   if (*pending) {
-    (*pending)(feed->ended()
-                   ? NoSuchSession(absl::StrCat(number, " (it ended)"))
-                   : ErrorAnswer(503, "UNAVAILABLE", "the server's workers are busy; retry"));
+    (*pending)(absl::IsUnavailable(asked) ? StatusAnswer(asked)
+                                          : NoSuchSession(absl::StrCat(number, " (it ended)")));
   }
 }
 
@@ -131,12 +132,16 @@ void ViewerCrowdApi::Events(const std::shared_ptr<CrowdFeed>& feed, HttpResponde
   stream_options.on_close = [this, key] { Forget(key); };
   auto stream = std::make_shared<HttpStream>(std::move(stream_options));
   std::optional<uint64_t> listener =
-      feed->Subscribe([this, stream, number](const std::shared_ptr<const CrowdSnapshot>& s) {
+      feed->Subscribe([this, stream, number, last = std::optional<uint64_t>()](
+                          const std::shared_ptr<const CrowdSnapshot>& s) mutable {
         if (s == nullptr) {
           stream->Send(absl::StrCat("event: end\ndata: {\"session\":", number, "}\n\n"));
           stream->Close();
           return false;
         }
+        // One frame per tick: a snapshot asked for between two ticks repeats the one before.
+        if (last && s->tick <= *last) return !stream->closed();
+        last = s->tick;
         return stream->Send(*Frame(s)) != HttpStream::Sent::kClosed;
       });
   if (!listener) {
@@ -148,7 +153,7 @@ void ViewerCrowdApi::Events(const std::shared_ptr<CrowdFeed>& feed, HttpResponde
     return respond(ViewerClosing());
   }
   // The first frame without waiting for a tick (a caller-stepped crowd may not tick for long).
-  options_.sessions->RequestSnapshot(number);
+  (void)options_.sessions->RequestSnapshot(number);  // else the next tick shows it
   respond(HttpResponse{200,
                        "text/event-stream; charset=utf-8",
                        absl::StrCat(": crowd session ", number, "\n\n"),
