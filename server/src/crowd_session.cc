@@ -283,11 +283,10 @@ void CrowdSession::RunTask() {
       ending = Tick(1.0f / open_.tick_hz(), 0, batch.overruns, events);
     }
     CountAgents();
-    if (feed_ != nullptr) {
-      feed_->NoteState(ticks_, crowd_->agent_count(), map_->version());
-      // Copied only when a viewer reads: a tick nobody watches costs two relaxed stores.
-      if (batch.snapshot || (ticks_ != ticks_before && feed_->wanted())) PublishSnapshot();
-    }
+    // Copied only when a viewer reads: a tick nobody watches costs two relaxed stores.
+    const bool publish =
+        feed_ != nullptr && (batch.snapshot || (ticks_ != ticks_before && feed_->wanted()));
+    if (feed_ != nullptr) feed_->NoteState(ticks_, crowd_->agent_count(), map_->version());
     {
       std::lock_guard<std::mutex> lock(mu_);
       opened_ = crowd_.has_value();
@@ -296,6 +295,7 @@ void CrowdSession::RunTask() {
       ResumeReadingLocked(ops);
     }
     Start(ops);
+    if (publish) PublishSnapshot();  // after the caller's own events are on their way
   }
 }
 

@@ -84,7 +84,7 @@ void ViewerCrowdApi::Snapshot(const std::shared_ptr<CrowdFeed>& feed, HttpRespon
   std::optional<uint64_t> listener =
       feed->Subscribe([this, key, pending, number](const std::shared_ptr<const CrowdSnapshot>& s) {
         if (*pending) {
-          (*pending)(s ? JsonAnswer(200, CrowdSnapshotJson(*s))
+          (*pending)(s ? HttpResponse{200, "application/json", CrowdSnapshotJson(*s)}
                        : NoSuchSession(absl::StrCat(number, " (it ended)")));
           *pending = nullptr;
         }
@@ -166,7 +166,7 @@ std::shared_ptr<const std::string> ViewerCrowdApi::Frame(
   std::lock_guard<std::mutex> lock(frame_mu_);
   if (frame_of_.lock() != snapshot || frame_ == nullptr) {
     frame_ = std::make_shared<const std::string>(
-        absl::StrCat("data: ", CrowdSnapshotJson(*snapshot).dump(), "\n\n"));
+        absl::StrCat("data: ", CrowdSnapshotJson(*snapshot), "\n\n"));
     frame_of_ = snapshot;
   }
   return frame_;
