@@ -32,6 +32,10 @@ grpc::Status RunCrowdSession(const std::shared_ptr<grpc::Channel>& channel,
                              grpc::ClientContext* context,
                              const std::vector<v1::RunCrowdRequest>& commands, absl::Duration hold,
                              std::ostream& out) {
+  // A session is long-lived: the channel gets the call's deadline to connect, rather than a
+  // first attempt that fails fast ending the stream UNAVAILABLE at once (if it never connects,
+  // the stream says so).
+  (void)channel->WaitForConnected(context->deadline());
   std::unique_ptr<v1::CrowdService::Stub> stub = v1::CrowdService::NewStub(channel);
   auto stream = stub->RunCrowd(context);
   // Events are read as they come, so a server-ticked crowd is never held back by its reader.
