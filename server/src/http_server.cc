@@ -315,6 +315,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     text << header.base();
     state_ = State::kStreaming;
     stream_ = std::move(answer.stream);
+    last_piece_at_ = Clock::now();
     QueuePiece(text.str() + answer.body, false);
     // Pieces arrive from any thread; they are written here, on the loop thread. The stream
     // holds the connection weakly: a closed connection is not kept alive by its stream.
@@ -355,6 +356,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     if (ec) return Close();
     ++generation_;  // disarms the write timer
     if (pieces_.front().counted && stream_) stream_->Taken(pieces_.front().text.size());
+    last_piece_at_ = Clock::now();
     pieces_.pop_front();
     if (!pieces_.empty()) return WritePiece();
     if (stream_finishing_) EndStream();
@@ -375,11 +377,18 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     Arm(kLingerTime, [](HttpConnection& c) { c.Close(); });
   }
 
+  // A heartbeat goes when nothing was written for the stream's heartbeat interval.
   void ArmHeartbeat() {
-    heartbeat_.expires_after(ToChrono(stream_->options().heartbeat));
-    heartbeat_.async_wait([self = shared_from_this()](beast::error_code ec) {
+    const auto interval = ToChrono(stream_->options().heartbeat);
+    const Clock::time_point now = Clock::now();
+    // While a write is pending the next check waits a whole interval (no spinning).
+    heartbeat_.expires_at(pieces_.empty() ? std::max(now, last_piece_at_ + interval)
+                                          : now + interval);
+    heartbeat_.async_wait([self = shared_from_this(), interval](beast::error_code ec) {
       if (ec || self->state_ != State::kStreaming || self->stream_finishing_) return;
-      if (self->pieces_.empty()) self->QueuePiece(self->stream_->options().heartbeat_text, false);
+      if (self->pieces_.empty() && Clock::now() >= self->last_piece_at_ + interval) {
+        self->QueuePiece(self->stream_->options().heartbeat_text, false);
+      }
       self->ArmHeartbeat();
     });
   }
@@ -441,6 +450,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   std::shared_ptr<HttpStream> stream_;
   std::deque<Piece> pieces_;
   bool piece_writing_ = false;
+  Clock::time_point last_piece_at_;  // the last piece written
   bool stream_finishing_ = false;
   uint64_t discarded_ = 0;  // bytes read and dropped while lingering
   State state_ = State::kIdle;
