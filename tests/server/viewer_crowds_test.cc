@@ -11,6 +11,7 @@
 #include <string>
 #include <thread>
 
+#include "absl/cleanup/cleanup.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -215,6 +216,11 @@ TEST_F(ViewerCrowdsTest, EventsStreamEachTickAndEndWithTheSession) {
       if (e->has_tick()) log.Record(e->tick());
     }
   });
+  // However the test ends, the session ends and the reader with it.
+  absl::Cleanup stop_reader = [&] {
+    stream.Cancel();
+    if (reader.joinable()) reader.join();
+  };
   const uint64_t session = OnlySession();
   EventStream events;
   ASSERT_EQ(events.Open(server_->ui_port(), absl::StrCat("/api/crowds/", session, "/events")), 200);
