@@ -222,6 +222,16 @@ TEST_F(ViewerCrowdsTest, EventsStreamEachTickAndEndWithTheSession) {
     if (reader.joinable()) reader.join();
   };
   const uint64_t session = OnlySession();
+  // Every agent in, and a tick run since: from then on every frame has them all, as the tick
+  // replies do (a frame asked for between the adds and the next tick would not match a reply).
+  uint64_t all_in = 0;
+  for (int i = 0; i < 500; ++i) {
+    const json line = Get("/api/crowds").second["crowds"][0];
+    if (all_in == 0 && line["agents"] == kCrowdAgents) all_in = line["tick"].get<uint64_t>() + 1;
+    if (all_in > 0 && line["tick"].get<uint64_t>() >= all_in) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ASSERT_GT(all_in, 0u);
   EventStream events;
   ASSERT_EQ(events.Open(server_->ui_port(), absl::StrCat("/api/crowds/", session, "/events")), 200);
   uint64_t last_tick = 0;
@@ -233,18 +243,21 @@ TEST_F(ViewerCrowdsTest, EventsStreamEachTickAndEndWithTheSession) {
     if (frames > 0) EXPECT_GT(tick, last_tick);
     last_tick = tick;
     EXPECT_EQ(frame["session"], session);
-    if (tick == 0) continue;  // asked for before the first tick: no reply to compare with
+    ASSERT_GE(tick, all_in);
     ExpectAgentsAt(frame["agents"], log.After(tick));
     if (first.is_null()) first = frame;
     last = frame;
   }
-  // They walk.
+  // They walk (each frame lists every agent, in id order).
   double moved = 0;
+  ASSERT_EQ(first["agents"].size(), last["agents"].size());
   for (size_t i = 0; i < last["agents"].size(); ++i) {
-    moved = std::max(moved, std::hypot(last["agents"][i]["position"][0].get<double>() -
-                                           first["agents"][i]["position"][0].get<double>(),
-                                       last["agents"][i]["position"][2].get<double>() -
-                                           first["agents"][i]["position"][2].get<double>()));
+    const json& a = first["agents"][i];
+    const json& b = last["agents"][i];
+    ASSERT_EQ(a["id"], b["id"]);
+    moved = std::max(moved,
+                     std::hypot(b["position"][0].get<double>() - a["position"][0].get<double>(),
+                                b["position"][2].get<double>() - a["position"][2].get<double>()));
   }
   EXPECT_GT(moved, 0.5);
 
