@@ -6,6 +6,8 @@
 #   - two clicks run FindPath, and the path the page shows is exactly what waymesh-client gets
 #     over gRPC for the request the page sent; drags run Raycast and ValidateMove, likewise;
 #     the heat map shows the clicked path; a screenshot is saved (docs/viewer.png is one);
+#   - a live crowd (waymesh-client RunCrowd holds a server-ticked session open): the page lists
+#     it, draws every agent from the session's event stream, they move; a second screenshot;
 #   - with --auth-token the page asks for the token and the API answers 401 without it.
 # Usage: scripts/test_viewer.sh [BIN_DIR] (or WAYMESH_BIN_DIR; default build/release): the build
 # dir holding waymesh and server/waymesh-server(-client). SCREENSHOT=path keeps the screenshot.
@@ -19,6 +21,7 @@ unset WAYMESH_AUTH_TOKEN
 SERVER_PID=""
 # shellcheck disable=SC2317  # called by lib.sh's exit trap
 at_exit() {
+  if [[ -n ${CROWD_PID:-} ]]; then kill -KILL "$CROWD_PID" 2>/dev/null; fi
   if [[ -n $SERVER_PID ]] && kill -0 "$SERVER_PID" 2>/dev/null; then
     kill -KILL "$SERVER_PID" 2>/dev/null
     wait "$SERVER_PID" 2>/dev/null
@@ -74,6 +77,32 @@ browser() {
 start_server open
 browser open open "http://127.0.0.1:$UI_PORT/" "127.0.0.1:$GRPC_PORT" "$CLIENT" "$FORD" "$SCREENSHOT"
 if [[ -s $SCREENSHOT ]]; then pass "screenshot saved ($SCREENSHOT)"; else fail "screenshot saved"; fi
+
+# A live crowd: waymesh-client holds a server-ticked RunCrowd stream open (agents crossing the
+# ford at 10 Hz) while the page draws it from the session's event stream.
+read -r SX SY SZ GX GY GZ <<<"$FORD"
+CROWD_AGENTS=4
+CROWD='[{"seq": 1, "open": {"map_id": "demo", "tick_hz": 10}}'
+for i in $(seq 1 $CROWD_AGENTS); do
+  X=$(awk -v x="$SX" -v i="$i" 'BEGIN { print x + 0.8 * (i - 1) }')
+  CROWD+=", {\"seq\": $((i + 1)), \"add_agent\": {\"id\": $i, \"position\": {\"x\": $X, \"y\": $SY, \"z\": $SZ}}}"
+  CROWD+=", {\"seq\": $((i + 100)), \"set_target\": {\"id\": $i, \"point\": {\"x\": $GX, \"y\": $GY, \"z\": $GZ}}}"
+done
+CROWD+=']'
+"$CLIENT" --target="127.0.0.1:$GRPC_PORT" --hold=60s RunCrowd "$CROWD" >"$TMP/crowd.jsonl" 2>&1 &
+CROWD_PID=$!
+CROWD_SCREENSHOT=${SCREENSHOT%.png}-crowd.png
+browser crowd crowd "http://127.0.0.1:$UI_PORT/" "$CROWD_AGENTS" "$CROWD_SCREENSHOT"
+if grep -q '"opened"' "$TMP/crowd.jsonl" && ! grep -q command_failed "$TMP/crowd.jsonl"; then
+  pass "crowd session held by waymesh-client RunCrowd ($CROWD_AGENTS agents, no command failed)"
+else
+  fail "crowd session held by waymesh-client RunCrowd"
+  sed 's/^/    /' "$TMP/crowd.jsonl" | head -n 5
+fi
+if [[ -s $CROWD_SCREENSHOT ]]; then pass "crowd screenshot saved ($CROWD_SCREENSHOT)"; else fail "crowd screenshot saved"; fi
+kill -TERM "$CROWD_PID" 2>/dev/null
+wait "$CROWD_PID" 2>/dev/null
+CROWD_PID=""
 stop_server open
 
 TOKEN=viewer-test-token-$RANDOM

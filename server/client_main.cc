@@ -8,6 +8,8 @@
 // argument when standard input is not a terminal). Shorthands kept for scripts:
 //   waymesh-client --map=demo --start=x,y,z --end=x,y,z        (FindPath)
 //   waymesh-client --call=list_maps | map_info | nearest_point  (with --map, --start)
+// and a crowd session, its commands a JSON array, each event printed as a line of JSON:
+//   waymesh-client --hold=10s RunCrowd '[{"open": {"map_id": "demo", "tick_hz": 10}}, ...]'
 // Exit codes: 0 OK, 1 the call failed (status name, message and details on stderr), 2 bad
 // flags or a bad request.
 
@@ -33,6 +35,7 @@
 #include "absl/time/time.h"
 #include "grpcpp/grpcpp.h"
 #include "waymesh/server/client_call.h"
+#include "waymesh/server/client_crowd.h"
 #include "waymesh/server/flag_environment.h"
 #include "waymesh/v1/navigation.pb.h"
 
@@ -54,6 +57,9 @@ ABSL_FLAG(std::string, call, "",
 ABSL_FLAG(std::string, map, "", "Shorthand: map id (file name without .wmesh).");
 ABSL_FLAG(std::string, start, "", "Shorthand: FindPath start / NearestPoint position, x,y,z.");
 ABSL_FLAG(std::string, end, "", "Shorthand: FindPath end, x,y,z.");
+ABSL_FLAG(absl::Duration, hold, absl::ZeroDuration(),
+          "RunCrowd: keep the stream open this long after the last command (a server-ticked "
+          "crowd walks meanwhile); the deadline is --timeout after it.");
 
 namespace {
 
@@ -66,7 +72,8 @@ constexpr int kExitUsage = 2;
 // Flags in the order --help lists them.
 constexpr absl::string_view kFlags[] = {
     "target",  "auth_token",     "tls_ca", "tls_cert", "tls_key", "tls_server_name",
-    "timeout", "wait_for_ready", "call",   "map",      "start",   "end"};
+    "timeout", "wait_for_ready", "call",   "map",      "start",   "end",
+    "hold"};
 
 std::string Dashed(absl::string_view flag) {
   std::string out(flag);
@@ -82,7 +89,8 @@ std::string UsageText() {
       "\n"
       "REQUEST is JSON text, @FILE, or - (standard input; also when it is left out and\n"
       "standard input is not a terminal); none = the empty request. RPC is a method name\n"
-      "(FindPath, NavigationService.FindPath, waymesh.v1.NavigationService/FindPath):\n";
+      "(FindPath, NavigationService.FindPath, waymesh.v1.NavigationService/FindPath),\n"
+      "or RunCrowd with a JSON array of commands (events printed one JSON line each):\n";
   for (const std::string& name : ClientMethodNames()) absl::StrAppend(&out, "  ", name, "\n");
   absl::StrAppend(&out,
                   "\nExit code 0 OK; 1 the call failed (status name, message and the "
@@ -217,13 +225,23 @@ absl::StatusOr<std::shared_ptr<grpc::ChannelCredentials>> Credentials() {
   return grpc::SslCredentials(tls);
 }
 
+bool IsRunCrowd(absl::string_view rpc) {
+  return rpc == "RunCrowd" || rpc == "CrowdService.RunCrowd" ||
+         rpc == "waymesh.v1.CrowdService.RunCrowd" || rpc == "waymesh.v1.CrowdService/RunCrowd";
+}
+
 int Run(const Request& input) {
   using namespace waymesh::server;
-  absl::StatusOr<const google::protobuf::MethodDescriptor*> method = FindClientMethod(input.rpc);
+  const bool crowd = IsRunCrowd(input.rpc);
+  absl::StatusOr<const google::protobuf::MethodDescriptor*> method =
+      crowd ? nullptr : FindClientMethod(input.rpc);
   if (!method.ok()) return Fail(kExitUsage, method.status().message());
   absl::StatusOr<std::unique_ptr<google::protobuf::Message>> request =
-      RequestFromJson(**method, input.json);
+      crowd ? nullptr : RequestFromJson(**method, input.json);
   if (!request.ok()) return Fail(kExitUsage, request.status().message());
+  absl::StatusOr<std::vector<waymesh::v1::RunCrowdRequest>> commands =
+      crowd ? CrowdCommandsFromJson(input.json) : std::vector<waymesh::v1::RunCrowdRequest>{};
+  if (!commands.ok()) return Fail(kExitUsage, commands.status().message());
   absl::StatusOr<std::shared_ptr<grpc::ChannelCredentials>> credentials = Credentials();
   if (!credentials.ok()) return Fail(kExitUsage, credentials.status().message());
 
@@ -234,11 +252,18 @@ int Run(const Request& input) {
   std::shared_ptr<grpc::Channel> channel =
       grpc::CreateCustomChannel(absl::GetFlag(FLAGS_target), *credentials, args);
   grpc::ClientContext context;
-  context.set_deadline(absl::ToChronoTime(absl::Now() + absl::GetFlag(FLAGS_timeout)));
+  const absl::Duration hold = absl::GetFlag(FLAGS_hold);
+  context.set_deadline(absl::ToChronoTime(absl::Now() + hold + absl::GetFlag(FLAGS_timeout)));
   context.set_wait_for_ready(absl::GetFlag(FLAGS_wait_for_ready));
   const std::string token = absl::GetFlag(FLAGS_auth_token);
   if (!token.empty()) context.AddMetadata("authorization", "Bearer " + token);
 
+  if (crowd) {
+    const grpc::Status status = RunCrowdSession(channel, &context, *commands, hold, std::cout);
+    if (status.ok()) return kExitOk;
+    std::cerr << "waymesh-client: RunCrowd failed: " << DescribeStatus(status);
+    return kExitCallFailed;
+  }
   std::unique_ptr<google::protobuf::Message> response(
       google::protobuf::MessageFactory::generated_factory()
           ->GetPrototype((*method)->output_type())

@@ -85,6 +85,22 @@ void CrowdSession::RequestTick(uint32_t missed) {
   Start(ops);
 }
 
+absl::Status CrowdSession::RequestSnapshot() {
+  StreamOps ops;
+  bool queued;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (end_ || finished_) return absl::NotFoundError("the crowd session is ending");
+    snapshot_wanted_ = true;
+    ScheduleLocked(ops);
+    queued = task_queued_;
+    if (!queued) snapshot_wanted_ = false;
+  }
+  Start(ops);
+  if (!queued) return absl::UnavailableError("the server's workers are busy; retry");
+  return absl::OkStatus();
+}
+
 void CrowdSession::Hold() {
   std::lock_guard<std::mutex> lock(mu_);
   ++holds_;
@@ -231,9 +247,10 @@ void CrowdSession::ResumeReadingLocked(StreamOps& ops) {
 }
 
 bool CrowdSession::TakeBatchLocked(Batch& batch) {
-  if (end_ || (commands_.empty() && !tick_wanted_)) return false;
+  if (end_ || (commands_.empty() && !tick_wanted_ && !snapshot_wanted_)) return false;
   batch.commands.swap(commands_);
   batch.tick = std::exchange(tick_wanted_, false);
+  batch.snapshot = std::exchange(snapshot_wanted_, false);
   batch.overruns = batch.tick ? std::exchange(overruns_, 0) : 0;
   return true;
 }
@@ -256,6 +273,7 @@ void CrowdSession::RunTask() {
       return;
     }
     std::vector<v1::RunCrowdResponse> events;
+    const uint64_t ticks_before = ticks_;
     absl::Status ending;
     for (const v1::RunCrowdRequest& command : batch.commands) {
       ending = Apply(command, events);
@@ -265,6 +283,10 @@ void CrowdSession::RunTask() {
       ending = Tick(1.0f / open_.tick_hz(), 0, batch.overruns, events);
     }
     CountAgents();
+    // Copied only when a viewer reads: a tick nobody watches costs two relaxed stores.
+    const bool publish =
+        feed_ != nullptr && (batch.snapshot || (ticks_ != ticks_before && feed_->wanted()));
+    if (feed_ != nullptr) feed_->NoteState(ticks_, crowd_->agent_count(), map_->version());
     {
       std::lock_guard<std::mutex> lock(mu_);
       opened_ = crowd_.has_value();
@@ -273,6 +295,7 @@ void CrowdSession::RunTask() {
       ResumeReadingLocked(ops);
     }
     Start(ops);
+    if (publish) PublishSnapshot();  // after the caller's own events are on their way
   }
 }
 
@@ -321,7 +344,10 @@ absl::Status CrowdSession::Open(const v1::RunCrowdRequest& command,
   if (!crowd.ok()) return crowd.status();
   const absl::Duration period =
       open.tick_hz() > 0 ? absl::Seconds(1.0 / open.tick_hz()) : absl::ZeroDuration();
-  if (absl::Status s = env_.sessions->Add(this, period); !s.ok()) return s;
+  absl::StatusOr<std::shared_ptr<CrowdFeed>> feed = env_.sessions->Add(
+      this, period, CrowdFeedInfo{0, open.map_id(), open.agent_type(), open.tick_hz()});
+  if (!feed.ok()) return feed.status();
+  feed_ = *std::move(feed);
   crowd_ = *std::move(crowd);
   map_ = *std::move(map);
   open_ = open;
@@ -359,12 +385,23 @@ absl::Status CrowdSession::Tick(float dt, uint64_t seq, uint32_t overruns,
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   v1::CrowdTick* tick = events.emplace_back().mutable_tick();
   tick->set_tick(++ticks_);
+  time_seconds_ += dt;
   tick->set_seq(seq);
   tick->set_dt_seconds(dt);
   tick->set_agent_count(crowd_->agent_count());
   tick->set_overrun_ticks(overruns);
   for (const crowd::AgentUpdate& agent : crowd_->changed()) ToProto(agent, tick->add_agents());
   return absl::OkStatus();
+}
+
+void CrowdSession::PublishSnapshot() {
+  auto snapshot = std::make_shared<CrowdSnapshot>();
+  snapshot->info = feed_->info();
+  snapshot->map_version = map_->version();
+  snapshot->tick = ticks_;
+  snapshot->time_seconds = time_seconds_;
+  crowd_->Snapshot(&snapshot->agents);
+  feed_->Publish(std::move(snapshot));
 }
 
 void CrowdSession::CountAgents() {

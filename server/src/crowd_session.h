@@ -22,6 +22,7 @@
 
 #include "absl/status/status.h"
 #include "absl/time/time.h"
+#include "crowd_snapshot.h"
 #include "grpcpp/grpcpp.h"
 #include "waymesh/core/crowd/crowd.h"
 #include "waymesh/server/crowd_metrics.h"
@@ -58,6 +59,9 @@ class CrowdSession final : public grpc::ServerBidiReactor<grpc::ByteBuffer, grpc
   void End(absl::Status status);
   // The ticker: a server tick is due, after `missed` skipped ones.
   void RequestTick(uint32_t missed);
+  // A viewer wants the crowd as of now: the session's next task publishes a snapshot to its
+  // feed. NotFound when the session is ending, Unavailable when the worker queue refused.
+  absl::Status RequestSnapshot();
   // Keeps the session alive across a call from outside gRPC's reactions; Release may delete it.
   void Hold();
   void Release();
@@ -81,6 +85,7 @@ class CrowdSession final : public grpc::ServerBidiReactor<grpc::ByteBuffer, grpc
     std::deque<v1::RunCrowdRequest> commands;
     bool tick = false;
     uint32_t overruns = 0;
+    bool snapshot = false;  // publish one even if no tick runs
   };
 
   // mu_ held:
@@ -102,6 +107,8 @@ class CrowdSession final : public grpc::ServerBidiReactor<grpc::ByteBuffer, grpc
   absl::Status Tick(float dt, uint64_t seq, uint32_t overruns,
                     std::vector<v1::RunCrowdResponse>& events);
   void CountAgents();
+  // Copies every agent into a new snapshot on the feed.
+  void PublishSnapshot();
 
   const CrowdSessionEnv env_;
   grpc::CallbackServerContext* const ctx_;
@@ -113,13 +120,16 @@ class CrowdSession final : public grpc::ServerBidiReactor<grpc::ByteBuffer, grpc
   std::shared_ptr<const ServedMap> map_;
   v1::OpenCrowd open_;
   uint64_t ticks_ = 0;
-  int64_t agents_counted_ = 0;  // in waymesh_crowd_agents
+  double time_seconds_ = 0;          // the sum of the ticks' dt
+  int64_t agents_counted_ = 0;       // in waymesh_crowd_agents
+  std::shared_ptr<CrowdFeed> feed_;  // set by a successful open
 
   std::mutex mu_;
   std::deque<v1::RunCrowdRequest> commands_;
   bool opened_ = false;                  // the open command succeeded
   bool task_queued_ = false;             // a task of this session is queued or running
   bool tick_wanted_ = false;             // a server tick is due
+  bool snapshot_wanted_ = false;         // a viewer asked for the crowd as of now
   uint32_t overruns_ = 0;                // server ticks skipped since the last one run
   std::deque<grpc::ByteBuffer> outbox_;  // front: being written when writing_
   bool writing_ = false;

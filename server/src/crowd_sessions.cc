@@ -1,5 +1,6 @@
 #include "crowd_sessions.h"
 
+#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -21,7 +22,9 @@ CrowdSessions::~CrowdSessions() {
   if (ticker_.joinable()) ticker_.join();
 }
 
-absl::Status CrowdSessions::Add(CrowdSession* session, absl::Duration tick_period) {
+absl::StatusOr<std::shared_ptr<CrowdFeed>> CrowdSessions::Add(CrowdSession* session,
+                                                              absl::Duration tick_period,
+                                                              CrowdFeedInfo info) {
   std::lock_guard<std::mutex> lock(mu_);
   if (!refusing_.ok()) return refusing_;
   if (sessions_.size() >= max_sessions_) {
@@ -31,18 +34,48 @@ absl::Status CrowdSessions::Add(CrowdSession* session, absl::Duration tick_perio
                           max_sessions_, " (--max-crowd-sessions): open it on another replica")),
                       "CROWD_SESSION_LIMIT_EXCEEDED", "limit", "max-crowd-sessions");
   }
-  sessions_[session] = Ticking{tick_period, absl::Now() + tick_period};
+  info.session = next_number_++;
+  auto feed = std::make_shared<CrowdFeed>(std::move(info));
+  sessions_[session] = Ticking{tick_period, absl::Now() + tick_period, feed};
   metrics_->AddSessions(1);
   if (tick_period > absl::ZeroDuration()) {
     if (!ticker_.joinable()) ticker_ = std::thread([this] { RunTicker(); });
     wake_.notify_all();
   }
-  return absl::OkStatus();
+  return feed;
 }
 
 void CrowdSessions::Remove(CrowdSession* session) {
+  std::shared_ptr<CrowdFeed> feed;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = sessions_.find(session);
+    if (it == sessions_.end()) return;
+    feed = std::move(it->second.feed);
+    sessions_.erase(it);
+    metrics_->AddSessions(-1);
+  }
+  feed->End();  // outside the registry's lock: its listeners answer viewers
+}
+
+std::vector<std::shared_ptr<CrowdFeed>> CrowdSessions::Feeds() const {
+  std::vector<std::shared_ptr<CrowdFeed>> feeds;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (const auto& [session, ticking] : sessions_) feeds.push_back(ticking.feed);
+  }
+  std::sort(feeds.begin(), feeds.end(),
+            [](const auto& a, const auto& b) { return a->info().session < b->info().session; });
+  return feeds;
+}
+
+absl::Status CrowdSessions::RequestSnapshot(uint64_t number) {
+  // Under the registry's lock, like a tick: the session cannot Remove() itself meanwhile.
   std::lock_guard<std::mutex> lock(mu_);
-  if (sessions_.erase(session) > 0) metrics_->AddSessions(-1);
+  for (const auto& [session, ticking] : sessions_) {
+    if (ticking.feed->info().session == number) return session->RequestSnapshot();
+  }
+  return absl::NotFoundError(absl::StrCat("no live crowd session ", number));
 }
 
 void CrowdSessions::EndAll(const absl::Status& status) {

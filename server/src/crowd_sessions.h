@@ -8,12 +8,16 @@
 
 #include <condition_variable>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "crowd_snapshot.h"
 #include "waymesh/server/crowd_metrics.h"
 
 namespace waymesh::server {
@@ -30,9 +34,16 @@ class CrowdSessions {
 
   // Counts `session` against the limit (RESOURCE_EXHAUSTED naming --max-crowd-sessions when
   // the replica is full) and, with `tick_period` > 0, ticks it at that period from now on.
-  absl::Status Add(CrowdSession* session, absl::Duration tick_period);
-  // Forgets `session` (no error when it was never added).
+  // Returns the session's feed (its number filled in), which it publishes snapshots to.
+  absl::StatusOr<std::shared_ptr<CrowdFeed>> Add(CrowdSession* session, absl::Duration tick_period,
+                                                 CrowdFeedInfo info);
+  // Forgets `session` (no error when it was never added) and ends its feed.
   void Remove(CrowdSession* session);
+  // The feeds of the live sessions, by session number.
+  std::vector<std::shared_ptr<CrowdFeed>> Feeds() const;
+  // Asks session `number` to publish its crowd as of now (besides its ticks). NotFound when no
+  // such session is live, Unavailable when it cannot run a task now (the worker queue is full).
+  absl::Status RequestSnapshot(uint64_t number);
   // Ends every session with `status` (the server drains); new ones are refused from now on.
   void EndAll(const absl::Status& status);
   size_t size() const;
@@ -41,6 +52,7 @@ class CrowdSessions {
   struct Ticking {
     absl::Duration period;  // zero: the caller steps this session
     absl::Time next;
+    std::shared_ptr<CrowdFeed> feed;
   };
   void RunTicker();
   // The earliest tick due (mu_ held); InfiniteFuture when no session ticks.
@@ -53,6 +65,7 @@ class CrowdSessions {
   bool stopping_ = false;
   absl::Status refusing_;  // set by EndAll
   absl::flat_hash_map<CrowdSession*, Ticking> sessions_;
+  uint64_t next_number_ = 1;
   std::thread ticker_;  // started with the first server-ticked session
 };
 

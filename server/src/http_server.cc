@@ -5,7 +5,9 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <chrono>
+#include <deque>
 #include <optional>
+#include <sstream>
 #include <thread>
 #include <utility>
 
@@ -82,9 +84,11 @@ struct HttpServer::Impl {
 
   std::atomic<uint64_t> requests{0}, refused_too_large{0}, refused_timeout{0}, refused_busy{0},
       evicted_idle{0}, bad_requests{0};
-  std::atomic<int64_t> open_connections{0};
+  std::atomic<int64_t> open_connections{0}, open_streams{0};
 
   void Accept();
+  // The route answering `path`: its exact one, else the longest prefix route above it.
+  const HttpRoute* FindRoute(const std::string& path) const;
   void Admit(tcp::socket socket);
   // The connection that has waited longest for its request, or null when all are busy.
   HttpConnection* OldestWaiting() const;
@@ -94,14 +98,18 @@ struct HttpServer::Impl {
 // One TCP connection: waits for a request, reads it within the limits, answers, repeats.
 class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
  public:
-  enum class State { kIdle, kReading, kAnswering, kWriting, kRefusing, kClosed };
+  enum class State { kIdle, kReading, kAnswering, kWriting, kStreaming, kRefusing, kClosed };
 
   HttpConnection(HttpServer::Impl* server, tcp::socket socket)
-      : server_(server), socket_(std::move(socket)), timer_(socket_.get_executor()) {
+      : server_(server),
+        socket_(std::move(socket)),
+        timer_(socket_.get_executor()),
+        heartbeat_(socket_.get_executor()) {
     server_->connections.insert(this);
     server_->open_connections.fetch_add(1, std::memory_order_relaxed);
   }
   ~HttpConnection() {
+    DetachStream();
     server_->connections.erase(this);
     server_->open_connections.fetch_sub(1, std::memory_order_relaxed);
   }
@@ -122,6 +130,8 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     socket_.shutdown(tcp::socket::shutdown_both, ignored);
     socket_.close(ignored);
     timer_.cancel();
+    heartbeat_.cancel();
+    DetachStream();
   }
 
  private:
@@ -215,12 +225,12 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     keep_alive_ = request.keep_alive();
     head_ = request.method() == http::verb::head;
 
-    auto route = s.routes.find(req.path);
-    if (route == s.routes.end()) {
+    const HttpRoute* route = s.FindRoute(req.path);
+    if (route == nullptr) {
       Respond({404, "text/plain; charset=utf-8", "not found\n"});
       return;
     }
-    const std::string& method = route->second.method;
+    const std::string& method = route->method;
     if (req.method != method && !(head_ && method == "GET")) {
       s.bad_requests.fetch_add(1, std::memory_order_relaxed);
       const std::string allow = method == "GET" ? "GET, HEAD" : method;
@@ -237,14 +247,17 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     HttpResponder respond = [held = LoopBoundRef(shared_from_this(), executor), answer,
                              executor](HttpResponse r) {
       asio::post(executor, [self = held.get(), answer, r = std::move(r)]() mutable {
-        if (self->state_ != State::kAnswering || self->answers_ != answer) return;
+        if (self->state_ != State::kAnswering || self->answers_ != answer) {
+          if (r.stream) r.stream->Detach();  // never written: its owner learns it is closed
+          return;
+        }
         self->Respond(std::move(r));
       });
     };
     try {
-      route->second.handler(std::move(req), std::move(respond));
+      route->handler(std::move(req), std::move(respond));
     } catch (const std::exception& e) {
-      spdlog::error("{}: handler of {} failed: {}", s.options.name, route->first, e.what());
+      spdlog::error("{}: handler of {} failed: {}", s.options.name, req.path, e.what());
       Respond({500, "text/plain; charset=utf-8", "internal error\n"});
     }
   }
@@ -252,6 +265,11 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   // Writes the answer to the request read last.
   void Respond(HttpResponse answer) {
     HttpServer::Impl& s = *server_;
+    if (answer.stream != nullptr) {
+      if (!head_ && !s.closing) return StartStream(std::move(answer));
+      answer.stream->Detach();
+      answer.stream = nullptr;
+    }
     s.requests.fetch_add(1, std::memory_order_relaxed);
     response_.emplace(static_cast<http::status>(answer.status), version_);
     response_->set(http::field::content_type, answer.content_type);
@@ -282,6 +300,104 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     } else {
       Linger();
     }
+  }
+
+  // Writes the answer's header and body, then the stream's pieces as they come.
+  void StartStream(HttpResponse answer) {
+    HttpServer::Impl& s = *server_;
+    s.requests.fetch_add(1, std::memory_order_relaxed);
+    s.open_streams.fetch_add(1, std::memory_order_relaxed);
+    http::response<http::empty_body> header(static_cast<http::status>(answer.status), version_);
+    header.set(http::field::content_type, answer.content_type);
+    for (const auto& [name, value] : answer.headers) header.set(name, value);
+    header.keep_alive(false);  // the body ends when the connection does
+    std::ostringstream text;
+    text << header.base();
+    state_ = State::kStreaming;
+    stream_ = std::move(answer.stream);
+    last_piece_at_ = Clock::now();
+    QueuePiece(text.str() + answer.body, false);
+    // Pieces arrive from any thread; they are written here, on the loop thread. The stream
+    // holds the connection weakly: a closed connection is not kept alive by its stream.
+    std::weak_ptr<HttpConnection> weak = weak_from_this();
+    auto loop = socket_.get_executor();
+    stream_->Attach(
+        [weak, loop](std::string piece) {
+          asio::post(loop, [weak, piece = std::move(piece)]() mutable {
+            if (auto self = weak.lock()) self->QueuePiece(std::move(piece), true);
+          });
+        },
+        [weak, loop] {
+          asio::post(loop, [weak] {
+            if (auto self = weak.lock()) self->FinishStream();
+          });
+        });
+    ArmHeartbeat();
+    DiscardInput();  // what the client sends is dropped; its end of input closes
+  }
+
+  void QueuePiece(std::string piece, bool counted) {
+    if (state_ != State::kStreaming) return;
+    pieces_.push_back({std::move(piece), counted});
+    if (!piece_writing_) WritePiece();
+  }
+
+  void WritePiece() {
+    piece_writing_ = true;
+    Arm(ToChrono(server_->options.limits.write_timeout), [](HttpConnection& c) { c.Close(); });
+    asio::async_write(
+        socket_, asio::buffer(pieces_.front().text),
+        [self = shared_from_this()](beast::error_code ec, size_t) { self->OnPieceWritten(ec); });
+  }
+
+  void OnPieceWritten(beast::error_code ec) {
+    piece_writing_ = false;
+    if (state_ != State::kStreaming) return;
+    if (ec) return Close();
+    ++generation_;  // disarms the write timer
+    if (pieces_.front().counted && stream_) stream_->Taken(pieces_.front().text.size());
+    last_piece_at_ = Clock::now();
+    pieces_.pop_front();
+    if (!pieces_.empty()) return WritePiece();
+    if (stream_finishing_) EndStream();
+  }
+
+  // The stream closed on the server's side: end the response once it is all written.
+  void FinishStream() {
+    if (state_ != State::kStreaming || stream_finishing_) return;
+    stream_finishing_ = true;
+    if (!piece_writing_ && pieces_.empty()) EndStream();
+  }
+
+  void EndStream() {
+    heartbeat_.cancel();
+    beast::error_code ignored;
+    socket_.shutdown(tcp::socket::shutdown_send, ignored);
+    // The pending read (DiscardInput) sees the client close; if it never does, this closes.
+    Arm(kLingerTime, [](HttpConnection& c) { c.Close(); });
+  }
+
+  // A heartbeat goes when nothing was written for the stream's heartbeat interval.
+  void ArmHeartbeat() {
+    const auto interval = ToChrono(stream_->options().heartbeat);
+    const Clock::time_point now = Clock::now();
+    // While a write is pending the next check waits a whole interval (no spinning).
+    heartbeat_.expires_at(pieces_.empty() ? std::max(now, last_piece_at_ + interval)
+                                          : now + interval);
+    heartbeat_.async_wait([self = shared_from_this(), interval](beast::error_code ec) {
+      if (ec || self->state_ != State::kStreaming || self->stream_finishing_) return;
+      if (self->pieces_.empty() && Clock::now() >= self->last_piece_at_ + interval) {
+        self->QueuePiece(self->stream_->options().heartbeat_text, false);
+      }
+      self->ArmHeartbeat();
+    });
+  }
+
+  void DetachStream() {
+    if (stream_ == nullptr) return;
+    server_->open_streams.fetch_sub(1, std::memory_order_relaxed);
+    std::shared_ptr<HttpStream> stream = std::move(stream_);
+    stream->Detach();
   }
 
   void SendError(http::status status, std::string text, unsigned version,
@@ -325,6 +441,17 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   std::optional<http::request_parser<http::string_body>> parser_;
   std::optional<http::response<http::string_body>> response_;
   std::unique_ptr<char[]> discard_;
+  // A streamed answer: its pieces in order (counted: against the stream's backlog).
+  struct Piece {
+    std::string text;
+    bool counted;
+  };
+  asio::steady_timer heartbeat_;
+  std::shared_ptr<HttpStream> stream_;
+  std::deque<Piece> pieces_;
+  bool piece_writing_ = false;
+  Clock::time_point last_piece_at_;  // the last piece written
+  bool stream_finishing_ = false;
   uint64_t discarded_ = 0;  // bytes read and dropped while lingering
   State state_ = State::kIdle;
   Clock::time_point waiting_since_;
@@ -351,6 +478,19 @@ void HttpServer::Impl::Accept() {
     Admit(std::move(socket));
     Accept();
   });
+}
+
+const HttpRoute* HttpServer::Impl::FindRoute(const std::string& path) const {
+  if (auto exact = routes.find(path); exact != routes.end()) return &exact->second;
+  const HttpRoute* best = nullptr;
+  size_t best_length = 0;
+  for (const auto& [prefix, route] : routes) {
+    if (route.prefix && prefix.size() > best_length && path.starts_with(prefix)) {
+      best = &route;
+      best_length = prefix.size();
+    }
+  }
+  return best;
 }
 
 HttpConnection* HttpServer::Impl::OldestWaiting() const {
@@ -476,6 +616,7 @@ HttpServerStats HttpServer::stats() const {
   out.evicted_idle = s.evicted_idle.load(std::memory_order_relaxed);
   out.bad_requests = s.bad_requests.load(std::memory_order_relaxed);
   out.open_connections = s.open_connections.load(std::memory_order_relaxed);
+  out.open_streams = s.open_streams.load(std::memory_order_relaxed);
   return out;
 }
 

@@ -234,6 +234,11 @@ absl::Status NavigationServer::StartViewer(const ServerConfig& config) {
   options.api.layers = layers_.get();
   options.api.service = service_.get();
   options.api.auth_token = config.auth_token;
+  options.api.crowds = crowd_service_->registry();
+  options.api.max_crowd_streams = config.ui_max_streams;
+  // Streams hold their connections: room for them and for the pages' own requests.
+  options.http.limits.max_connections =
+      std::max(options.http.limits.max_connections, config.ui_max_streams + 32);
   absl::StatusOr<std::unique_ptr<ViewerHttpServer>> viewer =
       ViewerHttpServer::Start(std::move(options));
   if (!viewer.ok()) return viewer.status();

@@ -46,6 +46,9 @@ absl::Status ValidateViewer(const ServerConfig& c) {
                absl::StrCat(c.ui_port, " is already --port, --metrics-port or --health-port"));
   }
   if (c.ui_address.empty()) return Bad("ui-address", "is empty");
+  if (c.ui_max_streams < 1 || c.ui_max_streams > 1000) {
+    return Bad("ui-max-streams", absl::StrCat(c.ui_max_streams, " is outside 1..1000"));
+  }
   if (!c.tls_cert.empty() && !IsLoopback(c.ui_address)) {
     return Bad("ui-address",
                absl::StrCat("'", c.ui_address,

@@ -30,6 +30,9 @@ ABSL_FLAG(
 ABSL_FLAG(std::string, ui_address, "127.0.0.1",
           "Interface the viewer port binds to. The viewer speaks plain HTTP: with --tls-cert it "
           "must stay on loopback (reach it through an SSH tunnel or kubectl port-forward).");
+ABSL_FLAG(int, ui_max_streams, 8,
+          "Most crowd event streams (server-sent events, one per open viewer tab watching a "
+          "crowd) the viewer serves at once, 1..1000; one more is refused with 429.");
 ABSL_FLAG(int, health_port, -1,
           "Plaintext port serving only the gRPC health service (grpc.health.v1; no navigation "
           "service, no reflection, no auth) on --listen-address, for probes that cannot speak "
@@ -162,6 +165,7 @@ absl::StatusOr<ServerConfig> ServerConfigFromFlags() {
   c.health_port = absl::GetFlag(FLAGS_health_port);
   c.ui_port = absl::GetFlag(FLAGS_ui_port);
   c.ui_address = absl::GetFlag(FLAGS_ui_address);
+  c.ui_max_streams = absl::GetFlag(FLAGS_ui_max_streams);
   c.keepalive_min_ping_interval = absl::GetFlag(FLAGS_keepalive_min_ping_interval);
   c.keepalive_permit_without_calls = absl::GetFlag(FLAGS_keepalive_permit_without_calls);
   c.reflection = absl::GetFlag(FLAGS_reflection);

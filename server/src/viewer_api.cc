@@ -8,6 +8,7 @@
 #include "google/protobuf/util/json_util.h"
 #include "nlohmann/json.hpp"
 #include "query_string.h"
+#include "viewer_answers.h"
 #include "viewer_map_json.h"
 #include "viewer_obstacle_json.h"
 #include "waymesh/server/client_call.h"
@@ -16,41 +17,6 @@ namespace waymesh::server {
 namespace {
 
 using nlohmann::json;
-constexpr char kJsonType[] = "application/json";
-
-HttpResponse JsonAnswer(int status, const json& body) { return {status, kJsonType, body.dump()}; }
-
-HttpResponse ErrorAnswer(int status, absl::string_view code, absl::string_view message) {
-  HttpResponse r = JsonAnswer(status, {{"error", {{"code", code}, {"message", message}}}});
-  if (status == 401) r.headers.push_back({"WWW-Authenticate", "Bearer"});
-  return r;
-}
-
-// The HTTP status of a query's error (as grpc-gateway maps the gRPC codes).
-int HttpStatusOf(absl::StatusCode code) {
-  switch (code) {
-    case absl::StatusCode::kInvalidArgument:
-    case absl::StatusCode::kOutOfRange:
-      return 400;
-    case absl::StatusCode::kUnauthenticated:
-      return 401;
-    case absl::StatusCode::kPermissionDenied:
-      return 403;
-    case absl::StatusCode::kNotFound:
-      return 404;
-    case absl::StatusCode::kFailedPrecondition:
-      return 412;
-    case absl::StatusCode::kResourceExhausted:
-      return 429;
-    case absl::StatusCode::kUnavailable:
-      return 503;
-    case absl::StatusCode::kDeadlineExceeded:
-      return 504;
-    default:
-      return 500;
-  }
-}
-
 // The served map named by the "map" parameter: 400 without one, 404 when not served.
 absl::StatusOr<std::shared_ptr<const ServedMap>> NamedMap(
     const MapRegistry& maps, const std::map<std::string, std::string>& params) {
@@ -61,15 +27,13 @@ absl::StatusOr<std::shared_ptr<const ServedMap>> NamedMap(
   return maps.Find(it->second);
 }
 
-// The JSON error answer of `s` (code named as gRPC names it: "NOT_FOUND").
-HttpResponse StatusAnswer(const absl::Status& s) {
-  return ErrorAnswer(HttpStatusOf(s.code()), absl::StatusCodeToString(s.code()), s.message());
-}
-
 }  // namespace
 
 ViewerApi::ViewerApi(ViewerApiOptions options)
-    : options_(std::move(options)), token_(options_.auth_token) {}
+    : options_(std::move(options)),
+      token_(options_.auth_token),
+      crowds_(ViewerCrowdOptions{options_.crowds, options_.max_crowd_streams,
+                                 options_.crowd_heartbeat, options_.max_crowd_backlog_bytes}) {}
 
 ViewerApi::~ViewerApi() { WaitIdle(); }
 
@@ -90,6 +54,8 @@ void ViewerApi::Done(HttpResponder& respond) {
   End();
 }
 
+void ViewerApi::CloseStreams() { crowds_.Close(); }
+
 void ViewerApi::WaitIdle() {
   std::unique_lock<std::mutex> lock(mu_);
   idle_.wait(lock, [this] { return in_flight_ == 0; });
@@ -97,7 +63,7 @@ void ViewerApi::WaitIdle() {
 
 std::map<std::string, HttpRoute> ViewerApi::Routes() {
   // Every route checks the bearer token first; the page itself (static files) carries no data.
-  auto guarded = [this](std::string method, AsyncHttpHandler handler) {
+  auto guarded = [this](std::string method, AsyncHttpHandler handler, bool prefix = false) {
     return HttpRoute{std::move(method),
                      [this, handler = std::move(handler)](HttpRequest r, HttpResponder respond) {
                        if (token_.enabled() && !token_.Matches(r.authorization)) {
@@ -107,7 +73,8 @@ std::map<std::string, HttpRoute> ViewerApi::Routes() {
                          return;
                        }
                        handler(std::move(r), std::move(respond));
-                     }};
+                     },
+                     prefix};
   };
   auto sync = [](auto answer) {
     return [answer](HttpRequest r, HttpResponder respond) { respond(answer(r)); };
@@ -133,6 +100,9 @@ std::map<std::string, HttpRoute> ViewerApi::Routes() {
   routes["/api/nearest_point"] = guarded("POST", [this](HttpRequest r, HttpResponder respond) {
     Forward<v1::NearestPointRequest, v1::NearestPointResponse>(r, std::move(respond));
   });
+  for (auto& [path, route] : crowds_.Routes()) {
+    routes[path] = guarded(route.method, std::move(route.handler), route.prefix);
+  }
   return routes;
 }
 
@@ -266,7 +236,7 @@ void ViewerApi::Forward(const HttpRequest& http, HttpResponder respond) {
           const double ms = std::chrono::duration<double, std::milli>(
                                 std::chrono::steady_clock::now() - call->start)
                                 .count();
-          respond({200, kJsonType,
+          respond({200, "application/json",
                    absl::StrCat("{\"elapsed_ms\":", ms,
                                 ",\"result\":", MessageToJson(call->response), "}")});
         }

@@ -27,6 +27,7 @@
 #include <mutex>
 #include <string>
 
+#include "viewer_crowd_api.h"
 #include "waymesh/server/bearer_token.h"
 #include "waymesh/server/http_server.h"
 #include "waymesh/server/map_registry.h"
@@ -48,6 +49,8 @@ class ViewerApi {
 
   // The API's routes, to serve on an HttpServer; they use this object.
   std::map<std::string, HttpRoute> Routes();
+  // Ends the crowd event streams and pending crowd answers (viewer_crowd_api.h).
+  void CloseStreams();
   // Waits until every answer started has been handed to its responder (queries and tile
   // reads end on their own: deadlines, a stopping pool).
   void WaitIdle();
@@ -71,6 +74,7 @@ class ViewerApi {
   std::mutex mu_;
   std::condition_variable idle_;
   int64_t in_flight_ = 0;
+  ViewerCrowdApi crowds_;  // last: destroyed first, it stops listening to the sessions
 };
 
 }  // namespace waymesh::server

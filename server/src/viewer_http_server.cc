@@ -55,6 +55,7 @@ HttpServerStats ViewerHttpServer::stats() const { return http_->stats(); }
 
 void ViewerHttpServer::Stop() {
   http_->Stop();
+  api_->CloseStreams();
   api_->WaitIdle();
 }
 

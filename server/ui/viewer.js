@@ -22,6 +22,10 @@ const state = {
   last: null,            // the last query: {kind, request, result, elapsed_ms} or {kind, error}
   heat: [],
   obstacles: [],         // layers held for the map, from /api/obstacles
+  crowds: [],            // live crowd sessions on the map, from /api/crowds
+  crowd: null,           // the chosen session's latest frame, from its event stream
+  crowdFrames: 0,        // frames read from that stream
+  crowdStream: null,     // the AbortController of that stream
   hover: null,
 };
 window.viewer = state;
@@ -95,8 +99,9 @@ async function start() {
 }
 
 async function loadMap(id) {
+  stopCrowd();
   Object.assign(state, { ready: false, polygons: [], links: [], tilesLoaded: 0, pathStart: null,
-                         last: null, heat: [], obstacles: [] });
+                         last: null, heat: [], obstacles: [], crowds: [] });
   showResult();
   setStatus(`loading ${id}…`);
   const detail = await api('/api/map?map=' + encodeURIComponent(id));
@@ -256,6 +261,7 @@ function draw() {
   drawLinks();
   if ($('show-obstacles').checked) drawObstacles();
   if ($('show-heat').checked) drawHeat();
+  drawCrowd();
   drawQuery();
 }
 
@@ -557,6 +563,7 @@ function refreshLive() {
   if (!state.ready || state.authRequired) return;
   if ($('show-heat').checked) refreshHeat();
   if ($('show-obstacles').checked) refreshObstacles();
+  refreshCrowds();
 }
 
 async function refreshHeat() {
@@ -567,6 +574,137 @@ async function refreshHeat() {
   } catch (e) { /* the next poll tries again */ }
 }
 setInterval(refreshLive, 1000);
+
+// ---- live crowds ----
+
+// The crowd sessions on the map. The list is polled (sessions come and go with their callers'
+// streams); the chosen session's agents come through its event stream.
+async function refreshCrowds() {
+  if (!state.detail) return;
+  try {
+    const answer = await api('/api/crowds');
+    if (!state.detail) return;
+    state.crowds = answer.crowds.filter((c) => c.map === state.detail.id);
+    const select = $('crowd');
+    const chosen = select.value;
+    const labels = state.crowds.map((c) =>
+      `#${c.session}: ${c.agents} agents, ${c.tick_hz ? c.tick_hz + ' Hz' : 'stepped by its caller'}`);
+    const now = [...select.options].slice(1).map((o) => o.text);
+    if (JSON.stringify(now) !== JSON.stringify(labels)) {
+      select.replaceChildren(new Option('none', ''),
+                             ...state.crowds.map((c, i) => new Option(labels[i], String(c.session))));
+      select.value = state.crowds.some((c) => String(c.session) === chosen) ? chosen : '';
+    }
+  } catch (e) { /* the next poll tries again */ }
+}
+
+// Reads session `session`'s server-sent events with fetch rather than EventSource, which cannot
+// send the Authorization header (and the token must never go in the URL).
+async function watchCrowd(session) {
+  stopCrowd();
+  if (!session) return;
+  const controller = new AbortController();
+  state.crowdStream = controller;
+  showCrowd('connecting…');
+  const headers = { Accept: 'text/event-stream' };
+  if (state.token) headers.Authorization = 'Bearer ' + state.token;
+  try {
+    const response = await fetch(`/api/crowds/${session}/events`, { headers, signal: controller.signal });
+    if (!response.ok) {
+      const text = await response.text();
+      if (response.status === 401) askForToken('that token was refused');
+      let message = text;
+      try { const e = JSON.parse(text).error; message = `${e.code}: ${e.message}`; } catch (e) { /* text */ }
+      throw new Error(`${response.status} ${message}`);
+    }
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = '';
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += value;
+      for (let at; (at = buffer.indexOf('\n\n')) >= 0; buffer = buffer.slice(at + 2)) {
+        onCrowdEvent(buffer.slice(0, at), controller);
+      }
+    }
+    if (state.crowdStream === controller) stopCrowd('the session ended');
+  } catch (e) {
+    if (state.crowdStream === controller) stopCrowd(`crowd stream: ${e.message}`);
+  }
+}
+
+// One server-sent event: a frame (the crowd as of a tick), `end`, or a heartbeat comment.
+function onCrowdEvent(text, controller) {
+  if (state.crowdStream !== controller) return;
+  let name = '';
+  let data = '';
+  for (const line of text.split('\n')) {
+    if (line.startsWith('event: ')) name = line.slice(7);
+    else if (line.startsWith('data: ')) data += line.slice(6);
+  }
+  if (!data) return;
+  if (name === 'end') return stopCrowd('the session ended');
+  state.crowd = JSON.parse(data);
+  state.crowdFrames++;
+  showCrowd();
+  redraw();
+}
+
+// Stops reading the chosen session; `why` (when it ended by itself) is shown.
+function stopCrowd(why) {
+  const stream = state.crowdStream;
+  state.crowdStream = null;
+  if (stream) stream.abort();
+  state.crowd = null;
+  state.crowdFrames = 0;
+  if (why) $('crowd').value = '';
+  showCrowd(why || 'no crowd chosen');
+  redraw();
+}
+
+function showCrowd(message) {
+  const out = $('crowd-info');
+  out.replaceChildren();
+  const c = state.crowd;
+  if (!c) { out.textContent = message; return; }
+  const states = {};
+  for (const a of c.agents) states[a.state] = (states[a.state] || 0) + 1;
+  out.append(table([
+    ['session', c.session], ['tick', `${c.tick} (${c.time.toFixed(2)} s of crowd time)`],
+    ['rate', c.tick_hz ? `${c.tick_hz} Hz` : 'stepped by its caller'], ['agents', c.agent_count],
+    ['states', Object.entries(states).map(([k, v]) => `${v} ${k}`).join(', ')],
+    ['map version', c.map_version],
+  ]));
+}
+
+const agentColours = {
+  moving: '#00838f', arrived: '#2e7d32', idle: '#616161', stuck: '#c62828', no_path: '#c62828',
+  on_link: '#ef6c00',
+};
+
+// Agents as circles of their radius, each with a tick along its velocity (0.5 s of walking).
+function drawCrowd() {
+  const c = state.crowd;
+  if (!c) return;
+  ctx.lineWidth = 1.5;
+  for (const a of c.agents) {
+    const [x, y, z] = a.position;
+    if (y < state.floor[0] - 1 || y > state.floor[1] + 1) continue;
+    const [sx, sy] = toScreen(x, z);
+    const colour = agentColours[a.state] || '#000000';
+    ctx.fillStyle = colour + '66';
+    ctx.strokeStyle = colour;
+    ctx.beginPath();
+    ctx.arc(sx, sy, Math.max(a.radius * state.view.scale, 2), 0, 2 * Math.PI);
+    ctx.fill();
+    ctx.stroke();
+    const [vx, vy] = toScreen(x + a.velocity[0] * 0.5, z + a.velocity[1] * 0.5);
+    ctx.beginPath();
+    ctx.moveTo(sx, sy);
+    ctx.lineTo(vx, vy);
+    ctx.stroke();
+  }
+}
 
 // ---- mouse ----
 
@@ -641,6 +779,7 @@ for (const id of ['colour', 'show-tiles']) $(id).addEventListener('change', redr
 $('show-obstacles').addEventListener('change', () => { refreshLive(); redraw(); });
 $('show-heat').addEventListener('change', () => { if ($('show-heat').checked) refreshHeat(); redraw(); });
 $('tool').addEventListener('change', () => { state.pathStart = null; redraw(); });
+$('crowd').addEventListener('change', () => watchCrowd($('crowd').value));
 window.addEventListener('resize', redraw);
 
 start();

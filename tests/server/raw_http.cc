@@ -83,27 +83,47 @@ absl::StatusOr<int> RawConnection::ReadStatus(absl::Duration timeout, std::strin
         return status;
       }
     }
+    if (absl::Status s = ReceiveMore(give_up); absl::IsUnavailable(s)) {
+      return absl::UnavailableError("connection closed before a whole response");
+    } else if (!s.ok()) {
+      return absl::DeadlineExceededError("no response in time");
+    }
+  }
+}
+
+absl::StatusOr<std::string> RawConnection::ReadUntil(const std::string& delimiter,
+                                                     absl::Duration timeout) {
+  const absl::Time give_up = absl::Now() + timeout;
+  for (;;) {
+    if (const size_t at = pending_.find(delimiter); at != std::string::npos) {
+      std::string piece = pending_.substr(0, at);
+      pending_.erase(0, at + delimiter.size());
+      return piece;
+    }
+    if (absl::Status s = ReceiveMore(give_up); !s.ok()) return s;
+  }
+}
+
+absl::Status RawConnection::ReceiveMore(absl::Time give_up) {
+  for (;;) {
     const absl::Duration left = give_up - absl::Now();
-    if (left <= absl::ZeroDuration()) return absl::DeadlineExceededError("no response in time");
+    if (left <= absl::ZeroDuration()) return absl::DeadlineExceededError("nothing in time");
     pollfd p{fd_, POLLIN, 0};
     if (::poll(&p, 1, int(absl::ToInt64Milliseconds(left)) + 1) <= 0) continue;
     char buffer[16384];
     const ssize_t n = ::recv(fd_, buffer, sizeof buffer, 0);
-    if (n <= 0) return absl::UnavailableError("connection closed before a whole response");
+    if (n <= 0) return absl::UnavailableError("connection closed");
     pending_.append(buffer, size_t(n));
+    return absl::OkStatus();
   }
 }
 
 bool RawConnection::ClosedWithin(absl::Duration timeout) {
   const absl::Time give_up = absl::Now() + timeout;
   for (;;) {
-    const absl::Duration left = give_up - absl::Now();
-    if (left <= absl::ZeroDuration()) return false;
-    pollfd p{fd_, POLLIN, 0};
-    if (::poll(&p, 1, int(absl::ToInt64Milliseconds(left)) + 1) <= 0) continue;
-    char buffer[16384];
-    const ssize_t n = ::recv(fd_, buffer, sizeof buffer, 0);
-    if (n <= 0) return true;
+    const absl::Status s = ReceiveMore(give_up);
+    pending_.clear();  // dropped
+    if (!s.ok()) return absl::IsUnavailable(s);
   }
 }
 

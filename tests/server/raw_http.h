@@ -30,11 +30,18 @@ class RawConnection {
   // timeout).
   absl::StatusOr<int> ReadStatus(absl::Duration timeout = absl::Seconds(5),
                                  std::string* body = nullptr, bool head_request = false);
+  // What arrives up to `delimiter` (consumed with it, not returned) within `timeout`: for a
+  // body read piece by piece (server-sent events). Unavailable when the connection closes
+  // first, DeadlineExceeded when it takes longer.
+  absl::StatusOr<std::string> ReadUntil(const std::string& delimiter,
+                                        absl::Duration timeout = absl::Seconds(5));
   // Whether the server closed the connection within `timeout` (reads and drops what comes).
   bool ClosedWithin(absl::Duration timeout);
 
  private:
   explicit RawConnection(int fd) : fd_(fd) {}
+  // Appends what arrives next (before `give_up`) to pending_.
+  absl::Status ReceiveMore(absl::Time give_up);
   int fd_ = -1;
   std::string pending_;  // read but not yet consumed
 };

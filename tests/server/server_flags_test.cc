@@ -70,14 +70,14 @@ TEST(ServerFlagsTest, HelpListsEveryFlagWithItsEnvironmentName) {
   EXPECT_THAT(help, HasSubstr("--maps-dir"));
   EXPECT_THAT(help, HasSubstr("--tile-cache-bytes"));
   EXPECT_THAT(help, HasSubstr("WAYMESH_METRICS_PORT"));
-  // The names come from abseil's registry: every flag server_flags.cc defines (36), and none
+  // The names come from abseil's registry: every flag server_flags.cc defines (37), and none
   // of abseil's own or of other binaries.
   const std::vector<absl::string_view> names(ServerFlagNames().begin(), ServerFlagNames().end());
-  EXPECT_EQ(names.size(), 36u);
+  EXPECT_EQ(names.size(), 37u);
   EXPECT_THAT(names, ::testing::IsSupersetOf(
                          {"maps_dir", "health_port", "reflection", "keepalive_min_ping_interval",
                           "keepalive_permit_without_calls", "max_crowd_sessions",
-                          "max_crowd_agents", "ui_port", "ui_address"}));
+                          "max_crowd_agents", "ui_port", "ui_address", "ui_max_streams"}));
   EXPECT_THAT(names, ::testing::Not(::testing::Contains("flagfile")));
   EXPECT_TRUE(std::is_sorted(names.begin(), names.end()));
   const char* asks[] = {"p", "--port=1", "--help"};
@@ -118,6 +118,7 @@ TEST(ServerFlagsTest, ConfigChecksNameTheFlag) {
       {[](ServerConfig& c) { c.ui_port = 65536; }, "--ui-port"},
       {[](ServerConfig& c) { c.ui_port = c.port; }, "--ui-port"},
       {[](ServerConfig& c) { c.ui_port = -1, c.ui_address.clear(); }, "--ui-address"},
+      {[](ServerConfig& c) { c.ui_port = -1, c.ui_max_streams = 0; }, "--ui-max-streams"},
       {[](ServerConfig& c) {
          c.ui_port = 8080, c.ui_address = "0.0.0.0", c.tls_cert = "c.pem", c.tls_key = "k.pem";
        },

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "child_process.h"
 #include "gmock/gmock.h"
 #include "google/rpc/error_details.pb.h"
@@ -159,8 +160,7 @@ TEST_F(WaymeshClientTest, CallsEveryRpcFromJson) {
          EXPECT_EQ(r["maps"][0]["map_id"], "town") << r;
        }},
       {"PutObstacleLayer", [](const Json& r) { EXPECT_EQ(r["change"]["version"], "1") << r; }},
-      {"UpdateObstacleLayer",
-       [](const Json& r) { EXPECT_EQ(r["change"]["version"], "2") << r; }},
+      {"UpdateObstacleLayer", [](const Json& r) { EXPECT_EQ(r["change"]["version"], "2") << r; }},
       {"DeleteObstacleLayer", [](const Json& r) { EXPECT_TRUE(r["deleted"].get<bool>()) << r; }},
       {"GetObstacleLayer", [](const Json& r) { EXPECT_EQ(r["version"], "0") << r; }},
       {"Check", [](const Json& r) { EXPECT_EQ(r["status"], "SERVING") << r; }},
@@ -290,6 +290,43 @@ TEST_F(WaymeshClientTest, BadRequestsExitTwoNamingTheProblem) {
   EXPECT_THAT(help.output, AllOf(HasSubstr("waymesh.v1.NavigationService.FindDistanceToWall"),
                                  HasSubstr("WAYMESH_AUTH_TOKEN"), HasSubstr("--tls-ca"),
                                  Not(HasSubstr("grpc.health.v1.Health.Watch"))));
+}
+
+// RunCrowd: commands as a JSON array, each event printed as a line of JSON; the session ends
+// when the client closes its side.
+TEST_F(WaymeshClientTest, RunsACrowdSessionFromACommandList) {
+  const Vec3 w = West();
+  const Json commands =
+      Json::array({{{"seq", 1}, {"open", {{"map_id", "town"}}}},
+                   {{"seq", 2}, {"add_agent", {{"id", 7}, {"position", Point(w)}}}},
+                   {{"seq", 3}, {"set_target", {{"id", 7}, {"point", Point({w.x + 3, w.y, w.z})}}}},
+                   {{"seq", 4}, {"step", {{"dt_seconds", 0.1}}}},
+                   {{"seq", 5}, {"step", {{"dt_seconds", 0.1}}}},
+                   {{"seq", 6}, {"remove_agent", {{"id", 99}}}}});
+  const ClientRun run = Client({"--hold=100ms", "RunCrowd", commands.dump()});
+  ASSERT_EQ(run.code, 0) << run.output;
+  std::vector<Json> events;
+  for (absl::string_view line : absl::StrSplit(run.output, '\n', absl::SkipEmpty())) {
+    events.push_back(Json::parse(line, nullptr, false));
+    ASSERT_TRUE(events.back().is_object()) << line;
+  }
+  ASSERT_EQ(events.size(), 4u) << run.output;
+  EXPECT_TRUE(events[0].contains("opened"));
+  EXPECT_EQ(events[1]["tick"]["seq"], "4");
+  EXPECT_EQ(events[2]["tick"]["seq"], "5");
+  EXPECT_EQ(events[2]["tick"]["agents"][0]["id"], 7);
+  EXPECT_GT(events[2]["tick"]["agents"][0]["position"]["x"].get<double>(), w.x);
+  EXPECT_EQ(events[3]["command_failed"]["seq"], "6");
+
+  ClientRun not_a_list = Client({"RunCrowd", R"({"open": {}})"});
+  EXPECT_EQ(not_a_list.code, 2);
+  EXPECT_THAT(not_a_list.output, HasSubstr("JSON array"));
+  ClientRun bad_command = Client({"RunCrowd", R"([{"open": {}}, {"jump": 1}])"});
+  EXPECT_EQ(bad_command.code, 2);
+  EXPECT_THAT(bad_command.output, HasSubstr("command 1"));
+  ClientRun unknown_map = Client({"RunCrowd", R"([{"open": {"map_id": "nowhere"}}])"});
+  EXPECT_EQ(unknown_map.code, 1);
+  EXPECT_THAT(unknown_map.output, HasSubstr("NOT_FOUND"));
 }
 
 // --tls-ca: the client verifies a TLS server against the CA it is given; plaintext to the same

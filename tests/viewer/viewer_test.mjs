@@ -5,6 +5,10 @@
 //     and checks that the path the page shows is the one waymesh-client gets over gRPC for the
 //     request the page sent; hover, Raycast and ValidateMove by dragging (each compared with
 //     gRPC too), the heat map; saves a screenshot.
+//   node viewer_test.mjs crowd URL AGENTS SCREENSHOT
+//     a crowd session of AGENTS agents runs on "demo" (scripts/test_viewer.sh holds it open
+//     with waymesh-client RunCrowd): the page lists it, draws its agents from the session's
+//     event stream and they move tick after tick; saves a screenshot.
 //   node viewer_test.mjs auth URL TOKEN
 //     the server has --auth-token: the page asks for the token and shows no map until it has
 //     it; the API answers 401 without it or with a wrong one.
@@ -168,6 +172,65 @@ async function openTests(browser) {
   await page.screenshot({ path: screenshot });
 }
 
+async function crowdTests(browser) {
+  const [agents, screenshot] = rest;
+  const { page, errors } = await openPage(browser);
+  await check('the page lists the live crowd session on the map', async () => {
+    await ready(page);
+    await page.waitForFunction(() => document.querySelectorAll('#crowd option').length > 1, { timeout: 10000 });
+  });
+  let first = null;
+  await check('picking it draws every agent of the session from its event stream', async () => {
+    const value = await page.$eval('#crowd option:nth-child(2)', (o) => o.value);
+    await page.select('#crowd', value);
+    await page.waitForFunction(() => window.viewer.crowdFrames >= 2, { timeout: 10000 });
+    first = await page.evaluate(() => window.viewer.crowd);
+    expect(first.agents.length === Number(agents), `${first.agents.length} agents, ${agents} added`);
+    // Drawn: the canvas under each agent changes when the crowd layer is taken away.
+    const drawn = await page.evaluate(() => {
+      const crowd = window.viewer.crowd;
+      const dpr = window.devicePixelRatio || 1;
+      const under = (a) => {
+        const [sx, sy] = toScreen(a.position[0], a.position[2]);
+        return ctx.getImageData(Math.round(sx * dpr), Math.round(sy * dpr), 1, 1).data.join(',');
+      };
+      draw();
+      const shown = crowd.agents.map(under);
+      window.viewer.crowd = null;
+      draw();
+      const hidden = crowd.agents.map(under);
+      window.viewer.crowd = crowd;
+      draw();
+      return shown.filter((p, i) => p !== hidden[i]).length;
+    });
+    expect(drawn === first.agents.length, `${drawn} of ${first.agents.length} agents drawn`);
+  });
+  await check('the agents move, tick after tick', async () => {
+    expect(first, 'no crowd shown');
+    await page.waitForFunction((t) => window.viewer.crowd && window.viewer.crowd.tick >= t + 5,
+                               { timeout: 10000 }, first.tick);
+    const later = await page.evaluate(() => window.viewer.crowd);
+    const moved = Math.max(...later.agents.map((a) => {
+      const b = first.agents.find((f) => f.id === a.id);
+      return b ? Math.hypot(a.position[0] - b.position[0], a.position[2] - b.position[2]) : 0;
+    }));
+    expect(later.tick > first.tick && moved > 0.5, `tick ${first.tick} -> ${later.tick}, moved ${moved} m`);
+    const panel = await page.$eval('#crowd-info', (e) => e.textContent);
+    expect(panel.includes(`${later.session}`) && /moving|arrived/.test(panel), `panel says '${panel}'`);
+  });
+  await check('no script errors', async () => expect(errors.length === 0, errors.join('; ')));
+  // The picture: zoomed in on the crowd.
+  await page.evaluate(() => {
+    const agents = window.viewer.crowd ? window.viewer.crowd.agents : [];
+    if (agents.length === 0) return;
+    window.viewer.view.cx = agents.reduce((s, a) => s + a.position[0], 0) / agents.length;
+    window.viewer.view.cz = agents.reduce((s, a) => s + a.position[2], 0) / agents.length;
+    window.viewer.view.scale = 30;
+    draw();
+  });
+  await page.screenshot({ path: screenshot });
+}
+
 async function authTests(browser) {
   const [token] = rest;
   const { page, errors } = await openPage(browser);
@@ -205,6 +268,7 @@ const browser = await puppeteer.launch({
 try {
   if (mode === 'open') await openTests(browser);
   else if (mode === 'auth') await authTests(browser);
+  else if (mode === 'crowd') await crowdTests(browser);
   else throw new Error(`unknown mode ${mode}`);
 } catch (e) {
   failures++;

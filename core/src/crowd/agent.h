@@ -142,7 +142,8 @@ inline void SetVelocity(float dt, Agent& a) {
 
 // The agent as the caller sees it.
 inline AgentUpdate Reported(const Agent& a) {
-  return AgentUpdate{a.id, a.at.pos, Vec3{a.vel.x, 0.0f, a.vel.z}, a.state, a.at.poly};
+  return AgentUpdate{a.id,    a.at.pos,  Vec3{a.vel.x, 0.0f, a.vel.z},
+                     a.state, a.at.poly, a.params.radius};
 }
 
 }  // namespace waymesh::crowd::internal

@@ -41,6 +41,8 @@ class CrowdService final : public RawCrowdService {
   void EndSessions();
   // Sessions open now.
   size_t sessions() const;
+  // The live sessions, for the viewer's read-only crowd layer (server/src/crowd_sessions.h).
+  CrowdSessions* registry() const { return sessions_.get(); }
 
  private:
   NavigationService* navigation_;

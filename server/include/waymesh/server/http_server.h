@@ -16,7 +16,9 @@
 //     prober.
 // Handlers run on the loop thread and must be quick (render a page of text, no blocking I/O);
 // an asynchronous route hands its work elsewhere and answers later from any thread, while its
-// connection waits (busy: never evicted for a newcomer).
+// connection waits (busy: never evicted for a newcomer). A streamed answer (HttpStream: server-
+// sent events) keeps its connection, busy, until either end closes it; its pieces are written
+// within write_timeout each, and the client's input is read and dropped meanwhile.
 
 #include <cstdint>
 #include <functional>
@@ -28,6 +30,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "waymesh/server/http_stream.h"
 
 namespace waymesh::server {
 
@@ -53,6 +56,10 @@ struct HttpResponse {
   std::string content_type = "text/plain; charset=utf-8";
   std::string body;
   std::vector<std::pair<std::string, std::string>> headers = {};  // extra header fields
+  // Set: the body is this stream's pieces (after `body`), written until the stream or the
+  // client closes; no Content-Length, and the connection closes after it. A HEAD request gets
+  // the header only and the stream is closed at once.
+  std::shared_ptr<HttpStream> stream = nullptr;
 };
 
 // Answers one request. Called on the loop thread.
@@ -67,6 +74,9 @@ using AsyncHttpHandler = std::function<void(HttpRequest, HttpResponder)>;
 struct HttpRoute {
   std::string method = "GET";
   AsyncHttpHandler handler;
+  // True: the route's path ends with '/' and it answers every path below it too (the longest
+  // such route wins; a route of the exact path comes first).
+  bool prefix = false;
 };
 // A route answered at once on the loop thread.
 HttpRoute SyncRoute(std::string method, HttpHandler handler);
@@ -87,6 +97,7 @@ struct HttpServerStats {
   uint64_t evicted_idle = 0;       // waiting connections closed to make room
   uint64_t bad_requests = 0;       // 400 (unparseable) and 405
   int64_t open_connections = 0;    // now
+  int64_t open_streams = 0;        // now: connections writing a streamed answer
 };
 
 class HttpServer {

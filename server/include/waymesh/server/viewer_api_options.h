@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include "absl/time/time.h"
 #include "waymesh/server/map_registry.h"
 #include "waymesh/server/navigation_service.h"
 #include "waymesh/server/obstacle_layers.h"
@@ -12,6 +13,8 @@
 #include "waymesh/server/worker_pool.h"
 
 namespace waymesh::server {
+
+class CrowdSessions;  // server/src/crowd_sessions.h: CrowdService::registry()
 
 // What the viewer reads; everything must outlive the ViewerApi.
 struct ViewerApiOptions {
@@ -25,6 +28,11 @@ struct ViewerApiOptions {
   uint32_t max_tile_polygons = 65536;
   // Obstacles described by one /api/obstacles answer, over all layers (the rest are counted).
   size_t max_obstacles = 16384;
+  // Live crowd sessions (/api/crowds); null: none is listed.
+  CrowdSessions* crowds = nullptr;
+  int max_crowd_streams = 8;                           // --ui-max-streams: SSE streams at once
+  absl::Duration crowd_heartbeat = absl::Seconds(10);  // a comment line when nothing else went
+  size_t max_crowd_backlog_bytes = 1 << 20;            // per stream; a frame past it is dropped
 };
 
 }  // namespace waymesh::server

@@ -117,6 +117,9 @@ struct AgentUpdate {
   Vec3 vel;  // m/s, plan view (y = 0)
   AgentState state = AgentState::kIdle;
   PolyRef poly;  // polygon under `pos`
+  // Metres, from its parameters; informational: a radius change alone does not make an agent
+  // "changed".
+  float radius = 0;
 };
 
 // What the last Step did.
