@@ -247,27 +247,57 @@ std::pair<SurfacePoint, SurfacePoint> LongPair(NavQuery& q, const QueryFilter& f
   return best;
 }
 
-TEST(HierarchySearchTest, NodeLimitFallsBackToThePlainPartialPath) {
+// Whether a long search with node limit `limit` completes through the hierarchy; the
+// result in *r.
+bool CompletesWithin(NavQuery& q, const std::pair<SurfacePoint, SurfacePoint>& ends,
+                     const QueryFilter& filter, uint32_t limit, PathResult* r) {
+  PathOptions options;
+  options.max_nodes = limit;
+  EXPECT_TRUE(q.FindPath(ends.first, ends.second, filter, options, r).ok());
+  EXPECT_LE(r->nodes_expanded, limit);
+  return r->status == QueryStatus::kComplete && r->hierarchical;
+}
+
+TEST(HierarchySearchTest, NodeLimitHoldsForAllLegsTogether) {
   const auto map = Guided(testing::Town(400, 7, 64).map);
   NavQuery guided(map);
   NavQuery plain(map, {.hierarchy = false});
   const QueryFilter filter(map->info());
-  const auto [a, b] = LongPair(guided, filter);
-  PathResult r, p;
+  const auto ends = LongPair(guided, filter);
+  PathResult r;
+  // The smallest limit the hierarchy completes within (lo fails, hi completes).
+  uint32_t lo = 40, hi = 1 << 16;
+  ASSERT_FALSE(CompletesWithin(guided, ends, filter, lo, &r));
+  ASSERT_TRUE(CompletesWithin(guided, ends, filter, hi, &r));
+  while (hi - lo > 1) {
+    const uint32_t mid = lo + (hi - lo) / 2;
+    (CompletesWithin(guided, ends, filter, mid, &r) ? hi : lo) = mid;
+  }
+  // Each leg needs far fewer nodes than the route: had every leg the whole limit, one just
+  // below the route's total would still complete.
+  EXPECT_FALSE(CompletesWithin(guided, ends, filter, lo, &r));
+  EXPECT_TRUE(r.hierarchical);
+  EXPECT_EQ(r.status, QueryStatus::kPartial);
+  EXPECT_TRUE(r.node_limit);
+  ASSERT_TRUE(CompletesWithin(guided, ends, filter, hi, &r));
+  // The plain search needs more than that.
+  PathResult p;
   PathOptions options;
+  options.max_nodes = hi;
+  ASSERT_TRUE(plain.FindPath(ends.first, ends.second, filter, options, &p).ok());
+  EXPECT_EQ(p.status, QueryStatus::kPartial);
+  // Far below: a partial path along the route, at most the limit expanded in total.
   options.max_nodes = 40;
-  ASSERT_TRUE(plain.FindPath(a, b, filter, options, &p).ok());
-  ASSERT_TRUE(guided.FindPath(a, b, filter, options, &r).ok());
-  // A leg that hits the limit cannot be refined: the plain search answers, exactly as alone.
-  EXPECT_FALSE(r.hierarchical);
-  EXPECT_EQ(r.corridor, p.corridor);
+  ASSERT_TRUE(guided.FindPath(ends.first, ends.second, filter, options, &r).ok());
   EXPECT_EQ(r.status, QueryStatus::kPartial);
   EXPECT_TRUE(r.node_limit);
   EXPECT_LE(r.nodes_expanded, 40u);
+  ExpectValidCorridor(*map, r);
   ASSERT_FALSE(r.waypoints.empty());
-  EXPECT_EQ(r.waypoints.front().pos, a.pos);
+  EXPECT_EQ(r.waypoints.front().pos, ends.first.pos);
   // The partial path ends nearer the goal than it starts.
-  EXPECT_LT(Distance(r.waypoints.back().pos, b.pos), Distance(a.pos, b.pos));
+  EXPECT_LT(Distance(r.waypoints.back().pos, ends.second.pos),
+            Distance(ends.first.pos, ends.second.pos));
 }
 
 // Says stop after `allowed` polls; counts every poll.
