@@ -123,12 +123,13 @@ std::optional<SearchOutcome> SearchHierarchical(QueryContext& ctx, const Surface
   // The landmark bound where it is sharper than the straight line (roads make the straight
   // line cheap: on the 16 km² world the abstract search settled most entrances without it).
   const LandmarkTable::GoalBound landmarks = GoalBoundFor(ctx, start, goal, filter);
-  const auto bound = [&](uint32_t id) {
-    const ClusterGraph::Entrance& e = graph.entrance(id);
-    return std::max(Distance(e.anchor, goal.pos) * scale,
-                    landmarks.From(ctx.TableIndex(e.poly[0])));
+  const auto straight = [&](uint32_t id) {
+    return Distance(graph.entrance(id).anchor, goal.pos) * scale;
   };
-  if (!b.route.Find(graph, {from, b.start_costs}, {to, b.goal_costs}, bound)) {
+  const auto sharp = [&](uint32_t id) {
+    return std::max(straight(id), landmarks.From(ctx.TableIndex(graph.entrance(id).poly[0])));
+  };
+  if (!b.route.Find(graph, {from, b.start_costs}, {to, b.goal_costs}, {straight, sharp})) {
     return std::nullopt;
   }
   if (CrossesCarved(ctx)) return std::nullopt;
