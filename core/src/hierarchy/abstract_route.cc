@@ -94,10 +94,10 @@ bool AbstractRoute::Find(const ClusterGraph& graph, End start, End goal, const B
     for (int side = 0; side < 2; ++side) {
       const uint32_t c = in.cluster[side];
       const auto members = graph.EntrancesOf(c);
-      const auto costs = graph.CostsFrom(c, in.slot[side]);
       for (uint32_t k = 0; k < members.size(); ++k) {
-        if (members[k] == n || !std::isfinite(costs[k])) continue;
-        Offer(members[k], g_[n] + costs[k], n, c, bounds.cheap);
+        const float cost = graph.Cost(c, in.slot[side], k);
+        if (members[k] == n || !std::isfinite(cost)) continue;
+        Offer(members[k], g_[n] + cost, n, c, bounds.cheap);
       }
       if (c == goal.cluster && std::isfinite(goal.costs[in.slot[side]])) {
         Offer(goal_node, g_[n] + goal.costs[in.slot[side]], n, c, at_goal);
