@@ -46,12 +46,8 @@ std::map<std::string, HttpRoute> ViewerCrowdApi::Routes() {
                                  absl::StrCat("no such path: ", request.path,
                                               " (try /api/crowds/N or /api/crowds/N/events)")));
     }
-    std::shared_ptr<CrowdFeed> feed;
-    if (options_.sessions != nullptr) {
-      for (std::shared_ptr<CrowdFeed>& f : options_.sessions->Feeds()) {
-        if (f->info().session == number) feed = std::move(f);
-      }
-    }
+    const std::shared_ptr<CrowdFeed> feed =
+        options_.sessions != nullptr ? options_.sessions->Find(number) : nullptr;
     if (feed == nullptr) return respond(NoSuchSession(parts[0]));
     if (events) return Events(feed, std::move(respond));
     Snapshot(feed, std::move(respond));
