@@ -2,11 +2,12 @@
 // The walking costs between the entrances of each cluster of a cluster graph
 // (cluster_graph.h), stored compactly: a pair's cost is the same both ways, so a cluster keeps
 // only the pairs i < j of its entrances, each in 16 bits, in steps of the cluster's largest
-// cost / 65534 rounded up (a stored cost is never below the measured one, and above it by at
-// most a 65534th of the cluster's largest cost: millimetres on 64 m tiles).
+// cost / 65534 rounded up (a stored cost is not below the measured one, up to float rounding,
+// and above it by at most a 65534th of the cluster's largest cost: millimetres on 64 m tiles).
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace waymesh {
@@ -38,7 +39,7 @@ class ClusterCosts {
  private:
   static constexpr uint16_t kNotConnected = 0xFFFF;
   static constexpr uint16_t kLargestCode = 0xFFFE;
-  static constexpr float kInfinity = __builtin_inff();
+  static constexpr float kInfinity = std::numeric_limits<float>::infinity();
 
   std::vector<size_t> start_;    // per cluster: its first pair in codes_
   std::vector<uint32_t> count_;  // per cluster: its entrances
