@@ -95,6 +95,7 @@ absl::Status NavigationServer::Init(const ServerConfig& config, ServerHooks hook
   pool_options.workers = EffectiveWorkers(config);
   pool_options.queue_capacity = EffectiveQueueCapacity(config, pool_options.workers);
   pool_options.query.max_nodes = config.max_search_nodes;
+  pool_options.query.hierarchy = config.path_hierarchy;
   pool_options.on_queue_depth = [m = metrics_.get()](int64_t depth) { m->SetQueueDepth(depth); };
   pool_options.overload_shedding = config.overload_shedding;
   pool_options.on_overload = [m = metrics_.get()](bool overloaded) {

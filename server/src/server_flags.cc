@@ -81,6 +81,10 @@ ABSL_FLAG(uint32_t, max_crowd_agents, 10000,
           "RESOURCE_EXHAUSTED.");
 ABSL_FLAG(uint32_t, max_search_nodes, 65536,
           "Most polygons one path search may visit; requests may ask for fewer.");
+ABSL_FLAG(bool, path_hierarchy, true,
+          "Search long paths over each map's cluster graph (docs/hierarchy.md) when the request "
+          "uses the map's default filter. Off, every FindPath searches plainly: for A/B "
+          "comparison and as an escape hatch; waymesh_path_search_total{kind} shows which ran.");
 ABSL_FLAG(int, max_message_bytes, 4 << 20, "Largest request or response message (bytes).");
 ABSL_FLAG(std::string, tls_cert, "",
           "PEM certificate chain of the server; with --tls-key enables TLS.");
@@ -147,6 +151,7 @@ absl::StatusOr<ServerConfig> ServerConfigFromFlags() {
   c.map_removal_grace = absl::GetFlag(FLAGS_map_removal_grace);
   c.spool_dir = absl::GetFlag(FLAGS_spool_dir);
   c.max_search_nodes = absl::GetFlag(FLAGS_max_search_nodes);
+  c.path_hierarchy = absl::GetFlag(FLAGS_path_hierarchy);
   c.max_obstacles_per_layer = absl::GetFlag(FLAGS_max_obstacles_per_layer);
   c.max_obstacle_layers_per_map = absl::GetFlag(FLAGS_max_obstacle_layers_per_map);
   c.max_prism_vertices = absl::GetFlag(FLAGS_max_prism_vertices);

@@ -70,14 +70,15 @@ TEST(ServerFlagsTest, HelpListsEveryFlagWithItsEnvironmentName) {
   EXPECT_THAT(help, HasSubstr("--maps-dir"));
   EXPECT_THAT(help, HasSubstr("--tile-cache-bytes"));
   EXPECT_THAT(help, HasSubstr("WAYMESH_METRICS_PORT"));
-  // The names come from abseil's registry: every flag server_flags.cc defines (37), and none
+  // The names come from abseil's registry: every flag server_flags.cc defines (38), and none
   // of abseil's own or of other binaries.
   const std::vector<absl::string_view> names(ServerFlagNames().begin(), ServerFlagNames().end());
-  EXPECT_EQ(names.size(), 37u);
-  EXPECT_THAT(names, ::testing::IsSupersetOf(
-                         {"maps_dir", "health_port", "reflection", "keepalive_min_ping_interval",
-                          "keepalive_permit_without_calls", "max_crowd_sessions",
-                          "max_crowd_agents", "ui_port", "ui_address", "ui_max_streams"}));
+  EXPECT_EQ(names.size(), 38u);
+  EXPECT_THAT(names,
+              ::testing::IsSupersetOf(
+                  {"maps_dir", "health_port", "reflection", "keepalive_min_ping_interval",
+                   "keepalive_permit_without_calls", "max_crowd_sessions", "max_crowd_agents",
+                   "path_hierarchy", "ui_port", "ui_address", "ui_max_streams"}));
   EXPECT_THAT(names, ::testing::Not(::testing::Contains("flagfile")));
   EXPECT_TRUE(std::is_sorted(names.begin(), names.end()));
   const char* asks[] = {"p", "--port=1", "--help"};

@@ -44,6 +44,8 @@ struct ServerConfig {
   absl::Duration keepalive_min_ping_interval = absl::Minutes(5);
   bool keepalive_permit_without_calls = false;  // accept keepalive pings on idle connections
   bool reflection = true;                       // serve gRPC server reflection (v1alpha)
+  // Long FindPaths over the map's cluster graph (docs/hierarchy.md); false = always plain A*.
+  bool path_hierarchy = true;
   // Obstacle layers (docs/obstacles.md): limits past which a change is RESOURCE_EXHAUSTED, and
   // how many recent versions of a layer queries may name.
   uint32_t max_obstacles_per_layer = 4096;
