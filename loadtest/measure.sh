@@ -7,7 +7,10 @@
 #   3. FindPath at 50 % of its saturation rate, then offered at 2x saturation (fast
 #      RESOURCE_EXHAUSTED, server RSS, p99 of the accepted calls);
 #   4. a 16 km² world served with a tile budget of 25 % of its map: zone-local and anywhere
-#      patterns, throughput and tile-cache hit rate.
+#      patterns, throughput and tile-cache hit rate;
+#   5. FindPath "anywhere on the island" (random pairs, no distance cap) on both maps, two
+#      servers side by side, --path-hierarchy=false and =true, rounds interleaved: calls/s,
+#      p50, p99, their ratios, and on the 16 km² world (25 % budget) tiles loaded per call.
 # Traffic goes to 127.0.0.1 only; every run is bounded by a call count or a duration.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,7 +25,10 @@ QUEUE=${QUEUE_CAPACITY:-0}  # waymesh-server --queue-capacity (0 = its default)
 # PIN=1 gives the server core 0 and the generator core 1 (taskset), so the generator no longer
 # takes CPU the server could use: the nearest this machine comes to a generator on another host.
 PIN=${PIN:-0}
-WORLD16=${WORLD16:-1}  # 0 skips part 4 (the 16 km² world)
+WORLD16=${WORLD16:-1}  # 0 skips part 4 and part 5's 16 km² world
+LONG_PATHS=${LONG_PATHS:-1}  # 0 skips part 5; LONG_ONLY=1 runs only part 5
+LONG_ONLY=${LONG_ONLY:-0}
+LONG_TOTAL=${LONG_TOTAL:-2000}  # part 5: calls per run on the demo world (a quarter on the 16 km²)
 SERVER_CPU=(); LOAD_CPU=()
 if [[ $PIN == 1 ]]; then
   SERVER_CPU=(taskset -c 0); LOAD_CPU=(taskset -c 1)
@@ -30,8 +36,11 @@ if [[ $PIN == 1 ]]; then
   if [[ $QUEUE == 0 ]]; then QUEUE=$CONCURRENCY; fi
 fi
 
-cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DWAYMESH_TESTS=OFF -DWAYMESH_BENCH=OFF >/dev/null
-ninja -C "$BUILD" waymesh waymesh-server waymesh-load >/dev/null
+# SKIP_BUILD=1 uses BUILD_DIR's binaries as they are (a dev build configured with other options).
+if [[ ${SKIP_BUILD:-0} != 1 ]]; then
+  cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DWAYMESH_TESTS=OFF -DWAYMESH_BENCH=OFF >/dev/null
+  ninja -C "$BUILD" waymesh waymesh-server waymesh-load >/dev/null
+fi
 WAYMESH=$BUILD/waymesh
 SERVER=$BUILD/server/waymesh-server
 LOAD=$BUILD/loadtest/waymesh-load
@@ -66,11 +75,14 @@ gen nearestpoint "$OUT/demo/demo.wmesh" --rpc NearestPoint --count 2000
 if [[ $WORLD16 == 1 ]]; then
   gen world16_zones "$OUT/world16/world16.wmesh" --rpc FindPath --count 4000 --zones 8 --zone-radius 150 --max-path-distance 50
   gen world16_anywhere "$OUT/world16/world16.wmesh" --rpc FindPath --count 4000 --max-path-distance 50
+  gen world16_long "$OUT/world16/world16.wmesh" --rpc FindPath --count 1000
 fi
 
 SERVER_PID=
 stop_server() { [[ -n $SERVER_PID ]] && kill "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null; SERVER_PID=; }
-trap stop_server EXIT
+PAIR_PIDS=()  # part 5's two servers
+stop_pair() { if ((${#PAIR_PIDS[@]})); then kill "${PAIR_PIDS[@]}" 2>/dev/null; wait "${PAIR_PIDS[@]}" 2>/dev/null || true; fi; PAIR_PIDS=(); }
+trap 'stop_server; stop_pair' EXIT
 start_server() {  # MAPS_DIR [extra flags]
   "${SERVER_CPU[@]}" "$SERVER" --maps-dir="$1" --listen-address=127.0.0.1 --port="$PORT" \
     --metrics-address=127.0.0.1 --metrics-port="$METRICS_PORT" --queue-capacity="$QUEUE" \
@@ -108,6 +120,93 @@ PY
 }
 rps() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['rps'])" "$OUT/$1.report.json"; }
 p99() { python3 -c "import json,sys; d=json.load(open(sys.argv[1]))['latencyDistribution']; print([x['latency'] for x in d if int(x['percentage'])==99][0]/1e6)" "$OUT/$1.report.json"; }
+
+# pair_run K NAME DATA_FILE CALLS: one run at part 5's server K, its metrics scraped before and after.
+pair_run() {
+  curl -s "http://127.0.0.1:$((METRICS_PORT + $1))/metrics" >"$OUT/$2.before.metrics"
+  PORT=$((PORT + $1)) load "$2" waymesh.v1.NavigationService.FindPath "$3" -n "$4" >/dev/null
+  curl -s "http://127.0.0.1:$((METRICS_PORT + $1))/metrics" >"$OUT/$2.after.metrics"
+}
+# Part 5. long_paths MAP_DIR CALLS DATA_NAME [server flags...]: a server with the hierarchy off
+# on PORT and one with it on on PORT+1 (both warmed), then ROUNDS rounds of CALLS calls each,
+# off first in odd rounds and on first in even ones, so both see the same noise. Tiles loaded
+# per call are the cache misses the run added (0 once a map fits its budget).
+long_paths() {
+  local dir=$1 calls=$2 data=$DATA/$3.json mode
+  for mode in false true; do
+    local port=$((PORT + ${#PAIR_PIDS[@]})) mport=$((METRICS_PORT + ${#PAIR_PIDS[@]}))
+    "${SERVER_CPU[@]}" "$SERVER" --maps-dir="$dir" --listen-address=127.0.0.1 --port="$port" \
+      --metrics-address=127.0.0.1 --metrics-port="$mport" --queue-capacity="$QUEUE" \
+      --reload-interval=0 --path-hierarchy="$mode" "${@:4}" >"$OUT/server.$mode.log" 2>&1 &
+    PAIR_PIDS+=($!)
+  done
+  for k in 0 1; do
+    local up=0
+    for _ in $(seq 1 900); do
+      curl -sf "http://127.0.0.1:$((METRICS_PORT + k))/healthz" >/dev/null 2>&1 && { up=1; break; }
+      sleep 0.1
+    done
+    if [[ $up == 0 ]]; then echo "waymesh-server did not start:" >&2; cat "$OUT"/server.*.log >&2; exit 1; fi
+  done
+  pair_run 0 long.warm.off "$data" "$((calls / 4))"; pair_run 1 long.warm.on "$data" "$((calls / 4))"
+  for round in $(seq 1 "$ROUNDS"); do
+    if ((round % 2)); then
+      pair_run 0 "long.$round.off" "$data" "$calls"; pair_run 1 "long.$round.on" "$data" "$calls"
+    else
+      pair_run 1 "long.$round.on" "$data" "$calls"; pair_run 0 "long.$round.off" "$data" "$calls"
+    fi
+  done
+  stop_pair
+  python3 - "$OUT" "$ROUNDS" <<'PY'
+import json, re, statistics, sys
+out, rounds = sys.argv[1], int(sys.argv[2])
+def metrics(name):
+    values = {}
+    for line in open(f"{out}/{name}.metrics"):
+        m = re.match(r'^(waymesh_tile_cache_misses_total|waymesh_path_search_total\{kind="(\w+)"\}) (\S+)', line)
+        if m: values[m.group(2) or "misses"] = float(m.group(3))
+    return values
+def run(name):
+    r = json.load(open(f"{out}/{name}.report.json"))
+    lat = {int(d["percentage"]): d["latency"] / 1e6 for d in r["latencyDistribution"]}
+    a, b = metrics(f"{name}.before"), metrics(f"{name}.after")
+    hier = b.get("hierarchical", 0) - a.get("hierarchical", 0)
+    plain = b.get("plain", 0) - a.get("plain", 0)
+    return {"rps": r["rps"], "p50": lat.get(50, 0), "p99": lat.get(99, 0), "count": r["count"],
+            "ok": r["statusCodeDistribution"].get("OK", 0),
+            "tiles": (b["misses"] - a["misses"]) / max(r["count"], 1),
+            "hier": hier / max(hier + plain, 1)}
+print("| round | hierarchy | calls | OK | calls/s | p50 ms | p99 ms | tiles loaded / call | searches hierarchical |")
+print("|---|---|---|---|---|---|---|---|---|")
+pairs = []
+for k in range(1, rounds + 1):
+    off, on = run(f"long.{k}.off"), run(f"long.{k}.on")
+    pairs.append((off, on))
+    for mode, x in (("off", off), ("on", on)):
+        print(f"| {k} | {mode} | {x['count']} | {x['ok']} | {x['rps']:.0f} | {x['p50']:.2f} | "
+              f"{x['p99']:.2f} | {x['tiles']:.2f} | {x['hier']:.0%} |")
+ratio = lambda key, inv=False: [(o[key] / n[key]) if inv else (n[key] / o[key]) for o, n in pairs]
+fmt = lambda xs: ", ".join(f"{x:.2f}" for x in xs)
+speed = ratio("rps")
+print(f"calls/s on / off per round: {fmt(speed)} (median {statistics.median(speed):.2f}; "
+      f"target >= 5: {'met' if statistics.median(speed) >= 5 else 'NOT met'})")
+print(f"p50 off / on: {fmt(ratio('p50', True))}; p99 off / on: {fmt(ratio('p99', True))}")
+print("tiles loaded per call off / on: " +
+      ", ".join(f"{o['tiles']:.2f} / {n['tiles']:.2f}" for o, n in pairs))
+PY
+}
+run_long_paths() {
+  echo "== long paths (FindPath anywhere on the island), --path-hierarchy=false vs =true, $ROUNDS interleaved rounds; load average $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "-- demo world, $LONG_TOTAL calls a run (findpath_wide: random pairs, no distance cap)"
+  long_paths "$OUT/demo" "$LONG_TOTAL" findpath_wide
+  if [[ $WORLD16 == 1 ]]; then
+    local bytes; bytes=$(stat -c %s "$OUT/world16/world16.wmesh")
+    echo "-- 16 km² world, tile budget $((bytes / 4)) (25 % of $bytes bytes), $((LONG_TOTAL / 4)) calls a run (world16_long)"
+    long_paths "$OUT/world16" "$((LONG_TOTAL / 4))" world16_long --tile-cache-bytes="$((bytes / 4))"
+  fi
+  echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+}
+if [[ $LONG_ONLY == 1 ]]; then run_long_paths; exit 0; fi
 
 echo "== demo world: $("$WAYMESH" inspect "$OUT/demo/demo.wmesh" | awk '/^polygons/ {print $2}') polygons; concurrency $CONCURRENCY over 2 connections, $TOTAL calls a run"
 start_server "$OUT/demo"
@@ -166,6 +265,7 @@ print(f"2x offered ({r_double:.0f}/s): accepted p99 {over:.2f} ms = {over / half
       f"(target <= 3x: {'met' if over <= 3 * half else 'NOT met'}); server RSS {before:.0f} -> {after:.0f} MB")
 PY
 stop_server
+if [[ $LONG_PATHS == 1 ]]; then run_long_paths; fi
 [[ $WORLD16 == 1 ]] || exit 0
 
 BYTES=$(stat -c %s "$OUT/world16/world16.wmesh")
