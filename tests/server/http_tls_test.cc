@@ -10,6 +10,7 @@
 
 #include <fstream>
 #include <future>
+#include <thread>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -115,6 +116,31 @@ TEST_F(HttpTlsTest, StreamedAnswerEndsWithCloseNotify) {
   EXPECT_TRUE(c->clean_close());
 }
 
+// The answers after which the server closes (an error, "Connection: close") end the TLS
+// session properly too, while the server lingers to let the client read them.
+TEST_F(HttpTlsTest, ClosingAnswersEndWithCloseNotify) {
+  HttpLimits limits;
+  limits.max_header_bytes = 1024;
+  Start(limits);
+  absl::StatusOr<RawConnection> c = RawConnection::OpenTls(server_->port(), Client());
+  ASSERT_TRUE(c.ok()) << c.status();
+  ASSERT_TRUE(c->Send("GET /echo?bye HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n"));
+  std::string body;
+  EXPECT_EQ(c->ReadStatus(absl::Seconds(5), &body).value_or(0), 200);
+  EXPECT_EQ(body, "echo bye");
+  EXPECT_TRUE(c->ClosedWithin(absl::Seconds(3)));
+  EXPECT_TRUE(c->clean_close());
+
+  absl::StatusOr<RawConnection> big = RawConnection::OpenTls(server_->port(), Client());
+  ASSERT_TRUE(big.ok()) << big.status();
+  ASSERT_TRUE(
+      big->Send(absl::StrCat("GET /echo HTTP/1.1\r\nX-Big: ", std::string(2000, 'x'), "\r\n\r\n")));
+  EXPECT_EQ(big->ReadStatus().value_or(0), 431);
+  EXPECT_TRUE(big->ClosedWithin(absl::Seconds(3)));
+  EXPECT_TRUE(big->clean_close());
+  EXPECT_EQ(server_->stats().refused_too_large, 1u);
+}
+
 TEST_F(HttpTlsTest, PlainHttpAndSilentClientsAreCutWithoutWedgingTheServer) {
   HttpLimits limits;
   limits.request_timeout = absl::Milliseconds(1500);  // for the handshake too
@@ -162,6 +188,10 @@ TEST_F(HttpTlsTest, MutualTlsAnswersOnlyClientsWithACertificateFromTheCa) {
   // the client learns it on its first read), never an answer.
   EXPECT_FALSE(Get("/echo", Client()).ok());
   EXPECT_FALSE(Get("/echo", Client("intruder")).ok());
+  // The client can read the server's alert before the server's loop has counted the failure.
+  for (int i = 0; i < 500 && server_->stats().failed_handshakes < 2; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
   EXPECT_EQ(server_->stats().failed_handshakes, 2u);
   EXPECT_EQ(server_->stats().requests, 1u);
 }
