@@ -29,7 +29,7 @@ std::string OpenSslErrors() {
   return text.empty() ? "no OpenSSL reason" : text;
 }
 
-absl::StatusOr<std::unique_ptr<SSL_CTX, SslCtxFree>> ClientContext(
+absl::StatusOr<std::unique_ptr<SSL_CTX, SslCtxFree>> TlsClientContext(
     const TlsClientOptions& options) {
   std::unique_ptr<SSL_CTX, SslCtxFree> ctx(SSL_CTX_new(TLS_client_method()));
   if (!ctx) return absl::InternalError("SSL_CTX_new: " + OpenSslErrors());
@@ -62,7 +62,7 @@ absl::StatusOr<std::unique_ptr<TlsSession>> TlsSession::Connect(int fd,
                                                                 absl::Time give_up) {
   ERR_clear_error();
   auto handles = std::make_unique<Handles>();
-  absl::StatusOr<std::unique_ptr<SSL_CTX, SslCtxFree>> ctx = ClientContext(options);
+  absl::StatusOr<std::unique_ptr<SSL_CTX, SslCtxFree>> ctx = TlsClientContext(options);
   if (!ctx.ok()) return ctx.status();
   handles->ctx = *std::move(ctx);
   handles->ssl.reset(SSL_new(handles->ctx.get()));

@@ -20,7 +20,7 @@
 namespace waymesh::testing {
 namespace {
 
-constexpr char kToken[] = "https-viewer-token";
+constexpr char kViewerToken[] = "https-viewer-token";
 
 class ViewerTlsTest : public TlsCertificatesTest {
  protected:
@@ -40,7 +40,7 @@ class ViewerTlsTest : public TlsCertificatesTest {
     config.ui_port = -1;
     // Any interface is allowed with TLS on (the page is HTTPS); plain stays on loopback.
     config.ui_address = tls ? "0.0.0.0" : "127.0.0.1";
-    config.auth_token = kToken;
+    config.auth_token = kViewerToken;
     if (tls) {
       config.tls_cert = Path("server.pem");
       config.tls_key = Path("server.key");
@@ -72,8 +72,9 @@ TEST_F(ViewerTlsTest, HttpsAnswersWhatPlainHttpDoesAndAsksForTheToken) {
   ASSERT_NE(https, nullptr);
   ASSERT_NE(plain, nullptr);
   std::string over_tls, over_plain;
-  EXPECT_EQ(Get(https->ui_port(), "/api/maps", kToken, Client(), &over_tls).value_or(0), 200);
-  EXPECT_EQ(Get(plain->ui_port(), "/api/maps", kToken, std::nullopt, &over_plain).value_or(0), 200);
+  EXPECT_EQ(Get(https->ui_port(), "/api/maps", kViewerToken, Client(), &over_tls).value_or(0), 200);
+  EXPECT_EQ(Get(plain->ui_port(), "/api/maps", kViewerToken, std::nullopt, &over_plain).value_or(0),
+            200);
   const nlohmann::json maps = nlohmann::json::parse(over_tls, nullptr, false);
   ASSERT_TRUE(maps.is_object()) << over_tls;
   EXPECT_EQ(maps["maps"].size(), 1u);
@@ -92,18 +93,18 @@ TEST_F(ViewerTlsTest, PlainHttpAndSilentClientsDoNotWedgeTheViewer) {
   absl::StatusOr<RawConnection> silent = RawConnection::Open(server->ui_port());
   ASSERT_TRUE(silent.ok());
   // Plain HTTP to the HTTPS port: the handshake fails, no answer (and no crash).
-  EXPECT_FALSE(Get(server->ui_port(), "/api/maps", kToken, std::nullopt).ok());
+  EXPECT_FALSE(Get(server->ui_port(), "/api/maps", kViewerToken, std::nullopt).ok());
   for (int i = 0; i < 3; ++i) {
-    EXPECT_EQ(Get(server->ui_port(), "/api/maps", kToken, Client()).value_or(0), 200) << i;
+    EXPECT_EQ(Get(server->ui_port(), "/api/maps", kViewerToken, Client()).value_or(0), 200) << i;
   }
 }
 
 TEST_F(ViewerTlsTest, MutualTlsRefusesClientsWithoutACertificateFromTheCa) {
   std::unique_ptr<server::NavigationServer> server = Serve(true, /*mutual=*/true);
   ASSERT_NE(server, nullptr);
-  EXPECT_EQ(Get(server->ui_port(), "/api/maps", kToken, Client("client")).value_or(0), 200);
-  EXPECT_FALSE(Get(server->ui_port(), "/api/maps", kToken, Client()).ok());
-  EXPECT_FALSE(Get(server->ui_port(), "/api/maps", kToken, Client("intruder")).ok());
+  EXPECT_EQ(Get(server->ui_port(), "/api/maps", kViewerToken, Client("client")).value_or(0), 200);
+  EXPECT_FALSE(Get(server->ui_port(), "/api/maps", kViewerToken, Client()).ok());
+  EXPECT_FALSE(Get(server->ui_port(), "/api/maps", kViewerToken, Client("intruder")).ok());
 }
 
 TEST_F(ViewerTlsTest, CrowdEventsStreamOverTls) {
@@ -113,8 +114,9 @@ TEST_F(ViewerTlsTest, CrowdEventsStreamOverTls) {
   credentials.pem_root_certs = Read("ca.pem");
   // The gRPC port asks for the same token (as "authorization: Bearer" metadata).
   auto crowd = v1::CrowdService::NewStub(grpc::CreateChannel(
-      server->target(), grpc::CompositeChannelCredentials(grpc::SslCredentials(credentials),
-                                                          grpc::AccessTokenCredentials(kToken))));
+      server->target(),
+      grpc::CompositeChannelCredentials(grpc::SslCredentials(credentials),
+                                        grpc::AccessTokenCredentials(kViewerToken))));
   CrowdStream stream(*crowd);
   ASSERT_TRUE(stream.Send(Open(/*tick_hz=*/20)));
   std::optional<v1::RunCrowdResponse> opened = stream.Read();
@@ -133,15 +135,15 @@ TEST_F(ViewerTlsTest, CrowdEventsStreamOverTls) {
     if (reader.joinable()) reader.join();
   };
   std::string list;
-  ASSERT_EQ(Get(server->ui_port(), "/api/crowds", kToken, Client(), &list).value_or(0), 200);
+  ASSERT_EQ(Get(server->ui_port(), "/api/crowds", kViewerToken, Client(), &list).value_or(0), 200);
   const nlohmann::json crowds = nlohmann::json::parse(list, nullptr, false)["crowds"];
   ASSERT_EQ(crowds.size(), 1u) << list;
   const uint64_t session = crowds[0]["session"].get<uint64_t>();
 
   EventStream events;
   const TlsClientOptions client = Client();
-  ASSERT_EQ(events.Open(server->ui_port(), absl::StrCat("/api/crowds/", session, "/events"), kToken,
-                        &client),
+  ASSERT_EQ(events.Open(server->ui_port(), absl::StrCat("/api/crowds/", session, "/events"),
+                        kViewerToken, &client),
             200);
   uint64_t last_tick = 0;
   for (int frames = 0; frames < 6; ++frames) {
