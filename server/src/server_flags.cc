@@ -84,7 +84,8 @@ ABSL_FLAG(uint32_t, max_search_nodes, 65536,
           "Most polygons one path search may visit; requests may ask for fewer.");
 ABSL_FLAG(int, max_message_bytes, 4 << 20, "Largest request or response message (bytes).");
 ABSL_FLAG(std::string, tls_cert, "",
-          "PEM certificate chain of the server; with --tls-key enables TLS.");
+          "PEM certificate chain of the server; with --tls-key enables TLS on the gRPC port and "
+          "the viewer's port (HTTPS); /metrics stays plain HTTP.");
 ABSL_FLAG(std::string, tls_key, "", "PEM private key of --tls-cert.");
 ABSL_FLAG(std::string, tls_client_ca, "",
           "PEM CA bundle; when set, clients must present a certificate it signed (mutual TLS).");
