@@ -16,6 +16,8 @@
 #include "support/sanitizer.h"
 #include "support/test_data.h"
 #include "waymesh/core/nav_query.h"
+#include "waymesh/core/obstacles/carve_map.h"
+#include "waymesh/core/obstacles/carved_layer.h"
 #include "waymesh/core/search_tables.h"
 
 namespace waymesh {
@@ -225,6 +227,49 @@ TEST(ExactPathTest, AllowedOffMeshLinksAreRefusedClearly) {
   no_links.SetAreaEnabled(5, false);
   ASSERT_TRUE(q.FindPath(Vec3{0.5f, 0, 5}, Vec3{9.5f, 0, 5}, no_links, ExactOptions(), &r).ok());
   EXPECT_EQ(r.status, QueryStatus::kComplete);
+}
+
+// A map with obstacles cut into it is carved and refused (UNIMPLEMENTED); carving nothing (no
+// obstacle, or one off the mesh) gives back the base map, which exact mode answers.
+TEST(ExactPathTest, CarvedMapsAreRefusedAndUncutLayersAreNot) {
+  const auto base = GridWithBlock();
+  EXPECT_FALSE(base->carved());
+  const Obstacle in_the_way{"crate", BoxShape{{2.5f, 0, 5}, {0.5f, 1, 0.5f}}};
+  const Obstacle far_away{"far", BoxShape{{50, 0, 50}, {0.5f, 1, 0.5f}}};
+  const auto cut = CarveMap(base, std::vector<Obstacle>{in_the_way});
+  ASSERT_TRUE(cut.ok()) << cut.status();
+  EXPECT_TRUE((*cut)->carved());
+  const absl::Status refused = CheckExactPathSupport(**cut, QueryFilter());
+  EXPECT_EQ(refused.code(), absl::StatusCode::kUnimplemented);
+  EXPECT_NE(refused.message().find("obstacles carved in"), std::string::npos) << refused.message();
+  NavQuery q(*cut);
+  PathResult r;
+  EXPECT_EQ(
+      q.FindPath(Vec3{0.5f, 0, 5}, Vec3{9.5f, 0, 5}, QueryFilter(), ExactOptions(), &r).code(),
+      absl::StatusCode::kUnimplemented);
+  // Search tables attached to a carved version keep it carved.
+  EXPECT_TRUE(NavMap(**cut, base->shared_search_tables()).carved());
+  // The approximate mode goes round the crate.
+  PathOptions approximate = ExactOptions();
+  approximate.mode = PathMode::kApproximate;
+  ASSERT_TRUE(q.FindPath(Vec3{0.5f, 0, 5}, Vec3{9.5f, 0, 5}, QueryFilter(), approximate, &r).ok());
+  EXPECT_EQ(r.status, QueryStatus::kComplete);
+  EXPECT_GT(r.length, 9.0 + 1e-3);
+
+  for (const std::vector<Obstacle>& nothing_cut : {std::vector<Obstacle>{}, {far_away}}) {
+    const auto same = CarveMap(base, nothing_cut);
+    ASSERT_TRUE(same.ok()) << same.status();
+    EXPECT_FALSE((*same)->carved()) << nothing_cut.size();
+    EXPECT_TRUE(CheckExactPathSupport(**same, QueryFilter()).ok());
+  }
+  // A layer whose only obstacle is removed is back at the base map.
+  auto layer = CarvedLayer::Empty(*CarveBase::Prepare(base));
+  const auto with = ApplyObstacleChanges(*layer, std::vector<Obstacle>{in_the_way}, {});
+  ASSERT_TRUE(with.ok()) << with.status();
+  EXPECT_TRUE((*with)->map()->carved());
+  const auto without = ApplyObstacleChanges(**with, {}, std::vector<std::string>{"crate"});
+  ASSERT_TRUE(without.ok()) << without.status();
+  EXPECT_FALSE((*without)->map()->carved());
 }
 
 TEST(ExactPathTest, ClearanceIsRefused) {

@@ -13,6 +13,8 @@
 // practical algorithm is known (paths refract at area borders like light, and the optimum is
 // not made of straight runs between corners), so "exact" could not be kept. Off-mesh links the
 // filter allows are refused too (UNIMPLEMENTED): disable their areas or use approximate mode.
+// So is a carved map (NavMap::carved(), UNIMPLEMENTED): on carved polygons the search is not
+// yet robust.
 
 #include <cstdint>
 
