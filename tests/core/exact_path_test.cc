@@ -12,6 +12,7 @@
 #include "gtest/gtest.h"
 #include "hand_built_map.h"
 #include "polyanya_data.h"
+#include "support/demo_town.h"
 #include "support/map_builder.h"
 #include "support/sanitizer.h"
 #include "support/test_data.h"
@@ -270,6 +271,36 @@ TEST(ExactPathTest, CarvedMapsAreRefusedAndUncutLayersAreNot) {
   const auto without = ApplyObstacleChanges(**with, {}, std::vector<std::string>{"crate"});
   ASSERT_TRUE(without.ok()) << without.status();
   EXPECT_FALSE((*without)->map()->carved());
+}
+
+// On the demo town (off-mesh links, and a road cheaper than the ground) the default filter is
+// refused and the exact-ready one is not; it only turns off the links' areas and evens costs.
+TEST(ExactPathTest, ExactReadyFilterIsAcceptedAndKeepsTheWalkableAreas) {
+  const testing::DemoTown& town = testing::Town();
+  const NavMap& map = *town.map;
+  EXPECT_FALSE(CheckExactPathSupport(map, QueryFilter(map.info())).ok());
+  const QueryFilter ready = ExactReadyFilter(map);
+  EXPECT_TRUE(CheckExactPathSupport(map, ready).ok());
+  const MapDigest& digest = map.digest();
+  int links = 0;
+  for (int a = 0; a < kMaxAreas; ++a) {
+    const bool link_area = std::isfinite(digest.link_cost_per_metre[a]);
+    links += link_area;
+    EXPECT_EQ(((ready.area_mask() >> a) & 1) != 0, !link_area) << a;
+    EXPECT_EQ(ready.Cost(a), 1.0f) << a;
+  }
+  EXPECT_GT(links, 0);
+  // Exact paths under it are never longer than approximate ones under it.
+  NavQuery q(town.map);
+  PathOptions approximate = ExactOptions();
+  approximate.mode = PathMode::kApproximate;
+  PathResult r, a;
+  const Vec3 from = testing::ProbeAt(town, kProbeWestBank);
+  const Vec3 to = testing::ProbeAt(town, kProbeEastBank);
+  ASSERT_TRUE(q.FindPath(from, to, ready, ExactOptions(), &r).ok());
+  ASSERT_TRUE(q.FindPath(from, to, ready, approximate, &a).ok());
+  ASSERT_EQ(r.status, a.status);
+  if (r.status == QueryStatus::kComplete) EXPECT_LE(r.length, a.length * (1 + 1e-6));
 }
 
 TEST(ExactPathTest, ClearanceIsRefused) {

@@ -32,4 +32,9 @@ inline constexpr uint32_t kExactDefaultMaxNodes = 1u << 18;
 // FindPath returns, saying why.
 absl::Status CheckExactPathSupport(const NavMap& map, const QueryFilter& filter);
 
+// The map's default filter (QueryFilter(map.info())) made exact-ready: the areas of its
+// off-mesh links disabled and every area at cost 1, so CheckExactPathSupport accepts it on any
+// map that is not carved.
+QueryFilter ExactReadyFilter(const NavMap& map);
+
 }  // namespace waymesh
