@@ -216,18 +216,21 @@ TEST(ExactPathTest, NonUniformCostsAreRefusedWithTheReason) {
   EXPECT_TRUE(q.FindPath(Vec3{0.5f, 0, 5}, Vec3{9.5f, 0, 5}, costly, approximate, &r).ok());
 }
 
-TEST(ExactPathTest, AllowedOffMeshLinksAreRefusedClearly) {
-  // A link of area 5 from the first cell to the last.
-  NavQuery q(GridWithBlock({testing::HandLink{{0.5f, 0, 0.5f}, {9.5f, 0, 9.5f}, 0, 99, 3.0f, 5}}));
+// Links the filter allows are searched (exact_links_test.cc has the rest): this one, 3 for
+// 12.7 m, is taken from the first cell to the last, and left when walking is cheaper.
+TEST(ExactPathTest, AllowedOffMeshLinksAreSearched) {
+  const Vec3 first{0.5f, 0, 0.5f}, last{9.5f, 0, 9.5f};
+  NavQuery q(GridWithBlock({testing::HandLink{first, last, 0, 99, 3.0f, 5}}));
   PathResult r;
-  const absl::Status s =
-      q.FindPath(Vec3{0.5f, 0, 5}, Vec3{9.5f, 0, 5}, QueryFilter(), ExactOptions(), &r);
-  EXPECT_EQ(s.code(), absl::StatusCode::kUnimplemented);
-  EXPECT_NE(s.message().find("off-mesh links"), std::string::npos) << s.message();
-  QueryFilter no_links;
-  no_links.SetAreaEnabled(5, false);
-  ASSERT_TRUE(q.FindPath(Vec3{0.5f, 0, 5}, Vec3{9.5f, 0, 5}, no_links, ExactOptions(), &r).ok());
-  EXPECT_EQ(r.status, QueryStatus::kComplete);
+  ASSERT_TRUE(q.FindPath(first, last, QueryFilter(), ExactOptions(), &r).ok());
+  ASSERT_EQ(r.status, QueryStatus::kComplete);
+  ASSERT_EQ(r.waypoints.size(), 2u);
+  EXPECT_EQ(r.waypoints[0].flags, kWaypointStart | kWaypointOffMeshLink);
+  EXPECT_NEAR(r.length, DistanceXZ(first, last), 1e-5);
+  ASSERT_TRUE(
+      q.FindPath(Vec3{0.5f, 0, 5}, Vec3{9.5f, 0, 5}, QueryFilter(), ExactOptions(), &r).ok());
+  EXPECT_NEAR(r.length, 9.0, 1e-5);
+  EXPECT_EQ(r.waypoints.size(), 2u);
 }
 
 // A map with obstacles cut into it is carved and refused (UNIMPLEMENTED); carving nothing (no
@@ -300,7 +303,9 @@ TEST(ExactPathTest, ExactReadyFilterIsAcceptedAndKeepsTheWalkableAreas) {
   ASSERT_TRUE(q.FindPath(from, to, ready, ExactOptions(), &r).ok());
   ASSERT_TRUE(q.FindPath(from, to, ready, approximate, &a).ok());
   ASSERT_EQ(r.status, a.status);
-  if (r.status == QueryStatus::kComplete) EXPECT_LE(r.length, a.length * (1 + 1e-6));
+  if (r.status == QueryStatus::kComplete) {
+    EXPECT_LE(r.length, a.length * (1 + 1e-6));
+  }
 }
 
 TEST(ExactPathTest, ClearanceIsRefused) {
