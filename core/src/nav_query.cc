@@ -270,14 +270,21 @@ absl::Status NavQuery::FindPath(const SurfacePoint& start, const SurfacePoint& g
   internal::SearchOutcome found{QueryStatus::kComplete, 0, absl::OkStatus()};
   if (!internal::FindLineOfSightCorridor(ctx, start, goal, filter)) {
     std::optional<internal::SearchOutcome> refined;
+    internal::NodesSpent spent;  // by the hierarchical search, refined or not
     if (internal::UsesHierarchy(ctx, start, goal, filter)) {
-      refined =
-          internal::SearchHierarchical(ctx, start, goal, filter, max_nodes, options.interrupt);
+      refined = internal::SearchHierarchical(ctx, start, goal, filter, max_nodes, options.interrupt,
+                                             &spent);
     }
     out->hierarchical = refined.has_value();
-    found = refined
-                ? *refined
-                : internal::SearchCorridor(ctx, start, goal, filter, max_nodes, options.interrupt);
+    if (refined) {
+      found = *refined;
+    } else {
+      // The fallback gets what the hierarchy left of the node limit (at least its start node).
+      found = internal::SearchCorridor(ctx, start, goal, filter,
+                                       std::max<uint32_t>(max_nodes - spent.created, 1),
+                                       options.interrupt);
+      found.expanded += spent.expanded;
+    }
   }
   if (!found.stop.ok()) {
     ClearPath(out, QueryStatus::kPartial);

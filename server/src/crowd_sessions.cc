@@ -69,13 +69,27 @@ std::vector<std::shared_ptr<CrowdFeed>> CrowdSessions::Feeds() const {
   return feeds;
 }
 
+std::shared_ptr<CrowdFeed> CrowdSessions::Find(uint64_t number) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  const auto it = FindLocked(number);
+  return it == sessions_.end() ? nullptr : it->second.feed;
+}
+
+absl::flat_hash_map<CrowdSession*, CrowdSessions::Ticking>::const_iterator
+CrowdSessions::FindLocked(uint64_t number) const {
+  return std::find_if(sessions_.begin(), sessions_.end(), [number](const auto& entry) {
+    return entry.second.feed->info().session == number;
+  });
+}
+
 absl::Status CrowdSessions::RequestSnapshot(uint64_t number) {
   // Under the registry's lock, like a tick: the session cannot Remove() itself meanwhile.
   std::lock_guard<std::mutex> lock(mu_);
-  for (const auto& [session, ticking] : sessions_) {
-    if (ticking.feed->info().session == number) return session->RequestSnapshot();
+  const auto it = FindLocked(number);
+  if (it == sessions_.end()) {
+    return absl::NotFoundError(absl::StrCat("no live crowd session ", number));
   }
-  return absl::NotFoundError(absl::StrCat("no live crowd session ", number));
+  return it->first->RequestSnapshot();
 }
 
 void CrowdSessions::EndAll(const absl::Status& status) {

@@ -41,6 +41,8 @@ class CrowdSessions {
   void Remove(CrowdSession* session);
   // The feeds of the live sessions, by session number.
   std::vector<std::shared_ptr<CrowdFeed>> Feeds() const;
+  // The feed of live session `number`; null when there is none.
+  std::shared_ptr<CrowdFeed> Find(uint64_t number) const;
   // Asks session `number` to publish its crowd as of now (besides its ticks). NotFound when no
   // such session is live, Unavailable when it cannot run a task now (the worker queue is full).
   absl::Status RequestSnapshot(uint64_t number);
@@ -55,6 +57,8 @@ class CrowdSessions {
     std::shared_ptr<CrowdFeed> feed;
   };
   void RunTicker();
+  // The live session `number` (mu_ held); end() when there is none.
+  absl::flat_hash_map<CrowdSession*, Ticking>::const_iterator FindLocked(uint64_t number) const;
   // The earliest tick due (mu_ held); InfiniteFuture when no session ticks.
   absl::Time NextDue() const;
 

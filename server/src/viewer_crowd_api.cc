@@ -46,12 +46,8 @@ std::map<std::string, HttpRoute> ViewerCrowdApi::Routes() {
                                  absl::StrCat("no such path: ", request.path,
                                               " (try /api/crowds/N or /api/crowds/N/events)")));
     }
-    std::shared_ptr<CrowdFeed> feed;
-    if (options_.sessions != nullptr) {
-      for (std::shared_ptr<CrowdFeed>& f : options_.sessions->Feeds()) {
-        if (f->info().session == number) feed = std::move(f);
-      }
-    }
+    const std::shared_ptr<CrowdFeed> feed =
+        options_.sessions != nullptr ? options_.sessions->Find(number) : nullptr;
     if (feed == nullptr) return respond(NoSuchSession(parts[0]));
     if (events) return Events(feed, std::move(respond));
     Snapshot(feed, std::move(respond));
@@ -142,7 +138,7 @@ void ViewerCrowdApi::Events(const std::shared_ptr<CrowdFeed>& feed, HttpResponde
         // One frame per tick: a snapshot asked for between two ticks repeats the one before.
         if (last && s->tick <= *last) return !stream->closed();
         last = s->tick;
-        return stream->Send(*Frame(s)) != HttpStream::Sent::kClosed;
+        return stream->Send(*Frame(number, s)) != HttpStream::Sent::kClosed;
       });
   if (!listener) {
     Forget(key);
@@ -162,14 +158,16 @@ void ViewerCrowdApi::Events(const std::shared_ptr<CrowdFeed>& feed, HttpResponde
 }
 
 std::shared_ptr<const std::string> ViewerCrowdApi::Frame(
-    const std::shared_ptr<const CrowdSnapshot>& snapshot) {
+    uint64_t number, const std::shared_ptr<const CrowdSnapshot>& snapshot) {
   std::lock_guard<std::mutex> lock(frame_mu_);
-  if (frame_of_.lock() != snapshot || frame_ == nullptr) {
-    frame_ = std::make_shared<const std::string>(
+  std::erase_if(frames_, [](const auto& entry) { return entry.second.of.expired(); });
+  CachedFrame& cached = frames_[number];
+  if (cached.of.lock() != snapshot || cached.frame == nullptr) {
+    cached.frame = std::make_shared<const std::string>(
         absl::StrCat("data: ", CrowdSnapshotJson(*snapshot), "\n\n"));
-    frame_of_ = snapshot;
+    cached.of = snapshot;
   }
-  return frame_;
+  return cached.frame;
 }
 
 bool ViewerCrowdApi::Keep(uint64_t key, uint64_t listener) {

@@ -59,8 +59,10 @@ class ViewerCrowdApi {
   HttpResponse List() const;
   void Snapshot(const std::shared_ptr<CrowdFeed>& feed, HttpResponder respond);
   void Events(const std::shared_ptr<CrowdFeed>& feed, HttpResponder respond);
-  // The frame `data: {...}\n\n` of `snapshot`, serialised once for all its readers.
-  std::shared_ptr<const std::string> Frame(const std::shared_ptr<const CrowdSnapshot>& snapshot);
+  // The frame `data: {...}\n\n` of `snapshot` (of session `number`), serialised once for all
+  // the session's readers.
+  std::shared_ptr<const std::string> Frame(uint64_t number,
+                                           const std::shared_ptr<const CrowdSnapshot>& snapshot);
   // Records the feed's number of subscription `key`'s listener; false when the key is gone
   // (Close() ran, or a one-shot listener has answered already).
   bool Keep(uint64_t key, uint64_t listener);
@@ -73,10 +75,15 @@ class ViewerCrowdApi {
   uint64_t next_key_ = 1;
   int streams_ = 0;
   bool closed_ = false;
-  // The last frame serialised.
+  // The last frame serialised, per session (sessions tick apart: with one slot for all, two
+  // watched sessions would each be serialised once per stream). An entry whose snapshot is
+  // gone (a later tick replaced it, or the session ended) is dropped at the next frame.
+  struct CachedFrame {
+    std::weak_ptr<const CrowdSnapshot> of;
+    std::shared_ptr<const std::string> frame;
+  };
   std::mutex frame_mu_;
-  std::weak_ptr<const CrowdSnapshot> frame_of_;
-  std::shared_ptr<const std::string> frame_;
+  std::map<uint64_t, CachedFrame> frames_;
 };
 
 }  // namespace waymesh::server

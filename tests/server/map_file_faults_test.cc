@@ -35,8 +35,13 @@ const std::vector<std::string> kFaultFlags = {"--reload-interval=50ms", "--reloa
 constexpr absl::Duration kLetItWork = absl::Milliseconds(900);
 constexpr int kCallsBetweenSteps = 40;
 
-const std::string& First() { return Town(200, 7).bytes; }
-const std::string& Second() { return Town(200, 8).bytes; }
+// The two maps the cases write: the 200 m town with two seeds. Built on first use, not while
+// gtest registers the table: every test process registers it, and building a map there cost
+// each server test seconds under TSan.
+constexpr uint32_t kFirstSeed = 7;
+constexpr uint32_t kSecondSeed = 8;
+const std::string& First() { return Town(200, kFirstSeed).bytes; }
+const std::string& Second() { return Town(200, kSecondSeed).bytes; }
 
 // Truncates `path` and writes `bytes` into it (same inode, as cp does), `chunk` bytes at a
 // time with `pause` between chunks.
@@ -75,7 +80,7 @@ struct FaultCase {
   std::string name;
   std::function<void(const std::string& path)> fault;
   std::function<void(const std::string& path)> restore;
-  const std::string* served_at_end;
+  uint32_t served_seed;  // kFirstSeed or kSecondSeed
 };
 
 void PrintTo(const FaultCase& c, std::ostream* os) { *os << c.name; }
@@ -89,7 +94,7 @@ std::vector<FaultCase> Cases() {
            absl::SleepFor(absl::Milliseconds(150));
          }
        },
-       [](const std::string& path) { RenameInto(path, First()); }, &First()},
+       [](const std::string& path) { RenameInto(path, First()); }, kFirstSeed},
       {"RenameValidMapsFlapping",
        [](const std::string& path) {
          for (int i = 0; i < 31; ++i) {  // ends on the second map
@@ -97,19 +102,19 @@ std::vector<FaultCase> Cases() {
            absl::SleepFor(absl::Milliseconds(50));
          }
        },
-       nullptr, &Second()},
+       nullptr, kSecondSeed},
       {"OverwriteInPlaceSameContent", [](const std::string& path) { WriteInPlace(path, First()); },
-       nullptr, &First()},
+       nullptr, kFirstSeed},
       {"OverwriteInPlaceDifferentMap",
-       [](const std::string& path) { WriteInPlace(path, Second()); }, nullptr, &Second()},
+       [](const std::string& path) { WriteInPlace(path, Second()); }, nullptr, kSecondSeed},
       {"SlowWriteInPlace",
        [](const std::string& path) {
          WriteInPlace(path, Second(), 64 << 10, absl::Milliseconds(50));
        },
-       nullptr, &Second()},
+       nullptr, kSecondSeed},
       {"TruncateInPlaceThenReplace",
        [](const std::string& path) { ASSERT_EQ(::truncate(path.c_str(), 1000), 0); },
-       [](const std::string& path) { RenameInto(path, First()); }, &First()},
+       [](const std::string& path) { RenameInto(path, First()); }, kFirstSeed},
       {"BitFlipInPlace",
        [](const std::string& path) {
          const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
@@ -119,9 +124,9 @@ std::vector<FaultCase> Cases() {
          ASSERT_EQ(::pwrite(fd, &flipped, 1, off_t(at)), 1);
          ::close(fd);
        },
-       nullptr, &First()},  // the damaged file is refused; the loaded map serves on
+       nullptr, kFirstSeed},  // the damaged file is refused; the loaded map serves on
       {"DeleteThenRestore", [](const std::string& path) { ASSERT_EQ(::unlink(path.c_str()), 0); },
-       [](const std::string& path) { WriteInPlace(path, First()); }, &First()},
+       [](const std::string& path) { WriteInPlace(path, First()); }, kFirstSeed},
       {"DirectoryInPlaceThenRestore",
        [](const std::string& path) {
          ASSERT_EQ(::unlink(path.c_str()), 0);
@@ -131,21 +136,21 @@ std::vector<FaultCase> Cases() {
          ASSERT_EQ(::rmdir(path.c_str()), 0);
          WriteInPlace(path, First());
        },
-       &First()},
+       kFirstSeed},
       {"FifoRenamedOverThenRestore",
        [](const std::string& path) {
          const std::string fifo = path + ".fifo";
          ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
          ASSERT_EQ(std::rename(fifo.c_str(), path.c_str()), 0);
        },
-       [](const std::string& path) { RenameInto(path, Second()); }, &Second()},
+       [](const std::string& path) { RenameInto(path, Second()); }, kSecondSeed},
   };
 }
 
 // The source hash of the map "town" the server serves, or the error.
 std::string ServedHash(const std::string& target) {
-  auto stub =
-      v1::NavigationService::NewStub(grpc::CreateChannel(target, grpc::InsecureChannelCredentials()));
+  auto stub = v1::NavigationService::NewStub(
+      grpc::CreateChannel(target, grpc::InsecureChannelCredentials()));
   grpc::ClientContext ctx;
   SetDeadline(&ctx, absl::Seconds(5));
   v1::GetMapInfoRequest request;
@@ -182,18 +187,18 @@ TEST_P(MapFileFaultTest, NoCallFailsAndTheCompleteValidFileIsServed) {
       << "of " << callers.calls() << " calls: " << callers.failure_sample() << "\n"
       << (*server)->process().Log();
 
-  const std::string want = Town(200, c.served_at_end == &First() ? 7 : 8).map->info().source_hash;
+  const std::string want = Town(200, c.served_seed).map->info().source_hash;
   std::string served = ServedHash((*server)->target());
-  for (int i = 0; i < 50 && served != want; ++i) {
+  // A reload takes a map load: under TSan on a busy 2-core machine, several seconds.
+  for (int i = 0; i < 200 && served != want; ++i) {
     absl::SleepFor(absl::Milliseconds(100));
     served = ServedHash((*server)->target());
   }
   EXPECT_EQ(served, want) << (*server)->process().Log();
 
-  // Nothing the file went through holds up shutdown.
-  const absl::Time stop = absl::Now();
-  EXPECT_EQ((*server)->process().Stop(absl::Seconds(10)), 0) << (*server)->process().Log();
-  EXPECT_LT(absl::Now() - stop, absl::Seconds(5));
+  // Nothing the file went through holds up shutdown: the server exits by itself (0) well
+  // within the grace it is given (a hang is killed and exits non-zero).
+  EXPECT_EQ((*server)->process().Stop(absl::Seconds(20)), 0) << (*server)->process().Log();
 }
 
 INSTANTIATE_TEST_SUITE_P(IssueTable, MapFileFaultTest, ::testing::ValuesIn(Cases()),

@@ -26,20 +26,14 @@ namespace {
 
 using Health = grpc::health::v1::HealthCheckResponse;
 
-class ServerShutdownTest : public ::testing::Test {
+class ServerShutdownTest : public ServedMapsTest {
  protected:
-  void SetUp() override {
-    ASSERT_FALSE(Town().bytes.empty());
-    maps_.Write("town.wmesh", Town().bytes);
-  }
+  ServerShutdownTest() : ServedMapsTest(/*serve_in_set_up=*/false) {}
 
   void Start(server::ServerHooks hooks = {}) {
     server::ServerConfig config = TestConfig(maps_.path());
     config.workers = 2;
-    server_ = StartServer(config, std::move(hooks));
-    ASSERT_NE(server_, nullptr);
-    channel_ = Dial(*server_);
-    stub_ = v1::NavigationService::NewStub(channel_);
+    Serve(config, std::move(hooks));
   }
 
   Health::ServingStatus HealthOf(const std::string& service) {
@@ -52,11 +46,6 @@ class ServerShutdownTest : public ::testing::Test {
     v1::FindPathResponse response;
     return stub_->FindPath(&ctx, BankToBankRequest(), &response);
   }
-
-  TempDir maps_;
-  std::unique_ptr<server::NavigationServer> server_;
-  std::shared_ptr<grpc::Channel> channel_;
-  std::unique_ptr<v1::NavigationService::Stub> stub_;
 };
 
 TEST_F(ServerShutdownTest, DrainingFlipsHealthAndRefusesNewCalls) {

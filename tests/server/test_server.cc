@@ -45,7 +45,11 @@ std::shared_ptr<grpc::Channel> Dial(const server::NavigationServer& server) {
 
 void ServedMapsTest::SetUp() {
   WriteMaps();
-  server_ = StartServer(TestConfig(maps_.path()));
+  if (serve_in_set_up_) Serve(TestConfig(maps_.path()));
+}
+
+void ServedMapsTest::Serve(server::ServerConfig config, server::ServerHooks hooks) {
+  server_ = StartServer(config, std::move(hooks));
   ASSERT_NE(server_, nullptr);
   channel_ = Dial(*server_);
   stub_ = v1::NavigationService::NewStub(channel_);

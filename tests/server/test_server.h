@@ -56,12 +56,19 @@ grpc::Status Unary(NavigationStub& stub,
   return (stub.*method)(&ctx, request, response);
 }
 
-// A test server on `maps` (default: the demo town as town.wmesh) and a stub to it.
+// A test server on `maps_` (default: the demo town as town.wmesh) and a stub to it. SetUp
+// writes the maps and serves them with TestConfig, unless the fixture serves them itself.
 class ServedMapsTest : public ::testing::Test {
  protected:
+  // `serve_in_set_up` false: SetUp only writes the maps, and each test calls Serve().
+  explicit ServedMapsTest(bool serve_in_set_up = true) : serve_in_set_up_(serve_in_set_up) {}
   void SetUp() override;
   // The maps the server starts with; the default writes Town() as town.wmesh.
   virtual void WriteMaps();
+  // Starts server_ on the maps with `config` and `hooks`, and dials channel_ and stub_.
+  void Serve(server::ServerConfig config, server::ServerHooks hooks = {});
+
+  const bool serve_in_set_up_;
 
   TempDir maps_;
   std::unique_ptr<server::NavigationServer> server_;

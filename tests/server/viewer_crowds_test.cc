@@ -110,18 +110,19 @@ class EventStream {
   std::optional<RawConnection> connection_;
 };
 
-class ViewerCrowdsTest : public ::testing::Test {
+class ViewerCrowdsTest : public ServedMapsTest {
  protected:
+  ViewerCrowdsTest() : ServedMapsTest(/*serve_in_set_up=*/false) {}
+
+  // Serves the town with the viewer on; with a `token`, crowd_ stays null (its calls would
+  // need the token too, and these tests only ask the viewer then).
   void Start(const std::string& token = "") {
-    maps_.Write("town.wmesh", Town().bytes);
     server::ServerConfig config = TestConfig(maps_.path());
     config.ui_port = -1;
     config.ui_max_streams = 2;
     config.auth_token = token;
-    server_ = StartServer(config);
-    ASSERT_NE(server_, nullptr);
-    channel_ = token.empty() ? Dial(*server_) : nullptr;
-    if (channel_) crowd_ = v1::CrowdService::NewStub(channel_);
+    Serve(config);
+    if (token.empty()) crowd_ = v1::CrowdService::NewStub(channel_);
   }
 
   // GET `path` on the viewer; its status and JSON body.
@@ -160,9 +161,6 @@ class ViewerCrowdsTest : public ::testing::Test {
     return list["crowds"][0]["session"].get<uint64_t>();
   }
 
-  TempDir maps_;
-  std::unique_ptr<server::NavigationServer> server_;
-  std::shared_ptr<grpc::Channel> channel_;
   std::unique_ptr<v1::CrowdService::Stub> crowd_;
 };
 

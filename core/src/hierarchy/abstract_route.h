@@ -30,11 +30,16 @@ class AbstractRoute {
     uint32_t cluster;
     std::span<const float> costs;
   };
-  // Finds the cheapest route from `start` to `goal`, `bound(e)` being a lower bound of the cost
-  // from entrance e's anchor to the goal (the A* heuristic). False when none exists; then
-  // legs() is empty.
-  bool Find(const ClusterGraph& graph, End start, End goal,
-            absl::FunctionRef<float(uint32_t)> bound);
+  // Lower bounds of the cost from entrance e's anchor to the goal (the A* heuristic): `cheap`
+  // is asked for every entrance reached, `sharp` (at least as large, dearer) only for those
+  // about to be settled.
+  struct Bounds {
+    absl::FunctionRef<float(uint32_t)> cheap;
+    absl::FunctionRef<float(uint32_t)> sharp;
+  };
+  // Finds the cheapest route from `start` to `goal`. False when none exists; then legs() is
+  // empty.
+  bool Find(const ClusterGraph& graph, End start, End goal, const Bounds& bounds);
   // The legs of the last route found, start first.
   const std::vector<RouteLeg>& legs() const { return legs_; }
   // Abstract nodes the last Find settled (for the benchmark's profile).
@@ -43,9 +48,12 @@ class AbstractRoute {
  private:
   static constexpr uint32_t kFromStart = 0xFFFFFFFFu;
   // Reached node `n` (an entrance, or the goal node) with cost `g` from `parent` through
-  // `cluster`; `bound` gives its bound to the goal when the node is new to this query.
+  // `cluster`; `cheap` gives its bound to the goal when the node is new to this query.
   void Offer(uint32_t n, float g, uint32_t parent, uint32_t cluster,
-             absl::FunctionRef<float(uint32_t)> bound);
+             absl::FunctionRef<float(uint32_t)> cheap);
+  // Whether popped node `n` may be settled now: when its bound was the cheap one, it gets the
+  // sharp one and goes back to the heap if that raised its key.
+  bool Sharpened(uint32_t n, absl::FunctionRef<float(uint32_t)> sharp);
   void Reset(uint32_t nodes);
   void TraceBack(uint32_t goal_node);
 
@@ -58,6 +66,7 @@ class AbstractRoute {
   std::vector<uint32_t> parent_;
   std::vector<uint32_t> via_;  // the cluster walked to reach the node
   std::vector<uint8_t> closed_;
+  std::vector<uint8_t> sharp_;                    // per node: h_ is the sharp bound
   std::vector<std::pair<float, uint32_t>> heap_;  // min-heap of (f, node)
   std::vector<RouteLeg> legs_;
 };

@@ -75,6 +75,30 @@ void KeepCheaperWay(size_t k, float* block) {
   }
 }
 
+// `part` (per polygon, numbered map-wide) renumbered within each cluster, 16 bits wide (the
+// graph's largest array on fine-tiled maps otherwise); empty when a cluster has more parts.
+std::vector<uint16_t> PartsWithinClusters(const NavMap& map,
+                                          const std::vector<uint32_t>& cluster_of,
+                                          const std::vector<uint32_t>& part, uint32_t clusters) {
+  constexpr uint32_t kUnset = 0xFFFFFFFFu;
+  std::vector<uint32_t> local(part.empty() ? 0 : *std::max_element(part.begin(), part.end()) + 1,
+                              kUnset);
+  std::vector<uint32_t> parts_in(clusters, 0);
+  std::vector<uint16_t> out(part.size());
+  const std::vector<uint32_t> bases = map.PolygonBases();
+  for (uint32_t t = 0; t < map.tile_count(); ++t) {
+    for (uint32_t p = 0; p < map.tile(t).poly_count(); ++p) {
+      const uint32_t global = part[bases[t] + p];
+      if (local[global] == kUnset) {
+        if (parts_in[cluster_of[t]] == ClusterGraph::kMaxPartsPerCluster) return {};
+        local[global] = parts_in[cluster_of[t]]++;
+      }
+      out[bases[t] + p] = uint16_t(local[global]);
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 ClusterGraph ClusterGraph::Build(const NavMap& map, uint32_t tiles_per_side) {
@@ -99,17 +123,13 @@ ClusterGraph ClusterGraph::Build(const NavMap& map, uint32_t tiles_per_side) {
         {b.side[0].pos, {cluster_of[lo.tile], cluster_of[hi.tile]}, {0, 0}, {lo, hi}});
   }
   AssignSlots(clusters, &graph.entrances_, &graph.cluster_start_, &graph.cluster_entrances_);
-  graph.cost_start_.assign(clusters + 1, 0);
-  for (uint32_t c = 0; c < clusters; ++c) {
-    const size_t k = graph.cluster_start_[c + 1] - graph.cluster_start_[c];
-    graph.cost_start_[c + 1] = graph.cost_start_[c] + k * k;
-  }
-  graph.costs_.assign(graph.cost_start_.back(), INFINITY);
+  graph.part_ = PartsWithinClusters(map, cluster_of, part, clusters);
+  if (graph.part_.empty()) return ClusterGraph();
   // A non-owning handle: the map outlives this call.
   QueryContext ctx(std::shared_ptr<const NavMap>(std::shared_ptr<const NavMap>(), &map),
                    uint32_t(polygons), /*use_landmarks=*/false, /*use_dead_ends=*/false);
   std::vector<SurfacePoint> anchors;
-  std::vector<float> row;
+  std::vector<float> row, block;
   for (uint32_t c = 0; c < clusters; ++c) {
     // Each entrance's anchor on its polygon in this cluster.
     anchors.clear();
@@ -117,28 +137,27 @@ ClusterGraph ClusterGraph::Build(const NavMap& map, uint32_t tiles_per_side) {
       const ClusterGraph::Entrance& e = graph.entrances_[id];
       anchors.push_back(found[id].side[e.cluster[0] == c ? 0 : 1]);
     }
+    block.clear();
     for (uint32_t slot = 0; slot < anchors.size(); ++slot) {
       internal::FloodWithinCluster(ctx, anchors[slot], cluster_of, c, filter, anchors, &row);
-      std::copy(row.begin(), row.end(),
-                graph.costs_.begin() + graph.cost_start_[c] + slot * anchors.size());
+      block.insert(block.end(), row.begin(), row.end());
     }
-    KeepCheaperWay(anchors.size(), graph.costs_.data() + graph.cost_start_[c]);
+    KeepCheaperWay(anchors.size(), block.data());
+    graph.costs_.Add(uint32_t(anchors.size()), block.data());
   }
   graph.filter_ = filter;
   graph.tiles_per_side_ = tiles_per_side;
   graph.cluster_of_tile_ = std::move(squares.of_tile);
   graph.square_x_ = std::move(squares.x);
   graph.square_z_ = std::move(squares.z);
-  graph.part_ = std::move(part);
   return graph;
 }
 
 size_t ClusterGraph::bytes() const {
   return entrances_.size() * sizeof(Entrance) + cluster_start_.size() * sizeof(uint32_t) +
-         cluster_entrances_.size() * sizeof(uint32_t) + cost_start_.size() * sizeof(size_t) +
-         costs_.size() * sizeof(float) +
-         (cluster_of_tile_.size() + square_x_.size() + square_z_.size() + part_.size()) *
-             sizeof(uint32_t);
+         cluster_entrances_.size() * sizeof(uint32_t) + costs_.bytes() +
+         (cluster_of_tile_.size() + square_x_.size() + square_z_.size()) * sizeof(uint32_t) +
+         part_.size() * sizeof(uint16_t);
 }
 
 }  // namespace waymesh

@@ -85,6 +85,14 @@ bool CrossesCarved(const QueryContext& ctx) {
   return false;
 }
 
+// The partial answer of a search that ran out of nodes on its route (a plain search would have
+// none left either): the joined corridor, which leads along the route to the last leg's
+// polygon closest to that leg's end.
+SearchOutcome OutOfNodes(QueryContext& ctx, uint32_t expanded) {
+  CutLoopsIntoSteps(ctx);
+  return SearchOutcome{QueryStatus::kPartial, expanded, absl::OkStatus(), true};
+}
+
 }  // namespace
 
 bool UsesHierarchy(const QueryContext& ctx, const SurfacePoint& start, const SurfacePoint& goal,
@@ -99,7 +107,9 @@ bool UsesHierarchy(const QueryContext& ctx, const SurfacePoint& start, const Sur
 
 std::optional<SearchOutcome> SearchHierarchical(QueryContext& ctx, const SurfacePoint& start,
                                                 const SurfacePoint& goal, const QueryFilter& filter,
-                                                uint32_t max_nodes, QueryInterrupt* interrupt) {
+                                                uint32_t max_nodes, QueryInterrupt* interrupt,
+                                                NodesSpent* spent) {
+  *spent = {};
   const ClusterGraph& graph = *ctx.clusters;
   HierarchyBuffers& b = ctx.hierarchy;
   const uint32_t from = graph.ClusterOf(start.poly.tile());
@@ -109,16 +119,17 @@ std::optional<SearchOutcome> SearchHierarchical(QueryContext& ctx, const Surface
   const float scale = ctx.HeuristicScale(filter);
   EstimatesToEntrances(ctx, start, from, scale, &b.start_costs);
   EstimatesToEntrances(ctx, goal, to, scale, &b.goal_costs);
-  uint32_t expanded = 0;
+  uint32_t& expanded = spent->expanded;
   // The landmark bound where it is sharper than the straight line (roads make the straight
   // line cheap: on the 16 km² world the abstract search settled most entrances without it).
   const LandmarkTable::GoalBound landmarks = GoalBoundFor(ctx, start, goal, filter);
-  const auto bound = [&](uint32_t id) {
-    const ClusterGraph::Entrance& e = graph.entrance(id);
-    return std::max(Distance(e.anchor, goal.pos) * scale,
-                    landmarks.From(ctx.TableIndex(e.poly[0])));
+  const auto straight = [&](uint32_t id) {
+    return Distance(graph.entrance(id).anchor, goal.pos) * scale;
   };
-  if (!b.route.Find(graph, {from, b.start_costs}, {to, b.goal_costs}, bound)) {
+  const auto sharp = [&](uint32_t id) {
+    return std::max(straight(id), landmarks.From(ctx.TableIndex(graph.entrance(id).poly[0])));
+  };
+  if (!b.route.Find(graph, {from, b.start_costs}, {to, b.goal_costs}, {straight, sharp})) {
     return std::nullopt;
   }
   if (CrossesCarved(ctx)) return std::nullopt;
@@ -131,18 +142,23 @@ std::optional<SearchOutcome> SearchHierarchical(QueryContext& ctx, const Surface
         return SearchOutcome{QueryStatus::kPartial, expanded, std::move(stop)};
       }
     }
+    if (spent->created >= max_nodes) return OutOfNodes(ctx, expanded);
     // A leg leaves the previous entrance on its own cluster's side, and ends on that side too.
     const SurfacePoint leg_start =
         entered == RouteLeg::kToGoal ? start : AnchorIn(ctx, graph.entrance(entered), leg.cluster);
     const SurfacePoint leg_end = leg.entrance == RouteLeg::kToGoal
                                      ? goal
                                      : AnchorIn(ctx, graph.entrance(leg.entrance), leg.cluster);
+    // Each leg may create what the earlier ones left of the query's node limit.
     const SearchOutcome found =
-        SearchCorridor(ctx, leg_start, leg_end, filter, max_nodes, interrupt,
+        SearchCorridor(ctx, leg_start, leg_end, filter, max_nodes - spent->created, interrupt,
                        SearchArea{&graph.cluster_of_tile(), leg.cluster});
     expanded += found.expanded;
+    spent->created += std::min(ctx.pool.size(), max_nodes - spent->created);
     if (!found.stop.ok()) return SearchOutcome{QueryStatus::kPartial, expanded, found.stop};
-    if (found.status != QueryStatus::kComplete || !AppendLeg(ctx)) return std::nullopt;
+    if (found.status != QueryStatus::kComplete && !found.limit_hit) return std::nullopt;
+    if (!AppendLeg(ctx)) return std::nullopt;
+    if (found.status != QueryStatus::kComplete) return OutOfNodes(ctx, expanded);
     entered = leg.entrance;
   }
   CutLoopsIntoSteps(ctx);

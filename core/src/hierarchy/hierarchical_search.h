@@ -27,12 +27,22 @@ inline constexpr float kHierarchyMinDistance = 50.0f;
 bool UsesHierarchy(const QueryContext& ctx, const SurfacePoint& start, const SurfacePoint& goal,
                    const QueryFilter& filter);
 
-// The hierarchical search (UsesHierarchy must hold): a complete corridor in ctx.steps, or an
-// outcome whose `stop` is the interrupt's status; nullopt when the route cannot be refined here
+// What a hierarchical search spent of a query's node limit, whether it answered or not.
+struct NodesSpent {
+  uint32_t created = 0;   // nodes created by all leg searches (what max_nodes limits)
+  uint32_t expanded = 0;  // nodes they took from their open lists
+};
+
+// The hierarchical search (UsesHierarchy must hold), creating at most `max_nodes` nodes over
+// all its leg searches (each leg gets what the earlier ones left): a complete corridor in
+// ctx.steps; a partial one (`limit_hit`) along the route when a leg ran out of nodes; or an
+// outcome whose `stop` is the interrupt's status. nullopt when the route cannot be refined here
 // (no abstract route, a leg crosses a carved cluster or a leg search did not reach its end):
-// the caller then searches plainly, so the answer is never a wrong NO_PATH.
+// the caller then searches plainly with what is left of `max_nodes` (see *spent), so the answer is
+// never a wrong NO_PATH and the node limit holds for the whole query.
 std::optional<SearchOutcome> SearchHierarchical(QueryContext& ctx, const SurfacePoint& start,
                                                 const SurfacePoint& goal, const QueryFilter& filter,
-                                                uint32_t max_nodes, QueryInterrupt* interrupt);
+                                                uint32_t max_nodes, QueryInterrupt* interrupt,
+                                                NodesSpent* spent);
 
 }  // namespace waymesh::internal

@@ -18,6 +18,7 @@
 #include <span>
 #include <vector>
 
+#include "waymesh/core/hierarchy/cluster_costs.h"
 #include "waymesh/core/nav_map.h"
 #include "waymesh/core/poly_index.h"
 #include "waymesh/core/query_filter.h"
@@ -31,6 +32,9 @@ class ClusterGraph {
   static constexpr float kEntranceSpan = 16.0f;
   // Tiles per cluster side when the caller does not say (docs/hierarchy.md: measured).
   static constexpr uint32_t kDefaultTilesPerSide = 1;
+  // Most connected parts one cluster may fall into (16-bit part numbers); a map with more
+  // gets no graph.
+  static constexpr uint32_t kMaxPartsPerCluster = 0x10000;
   // Largest cluster side accepted (tiles): bigger clusters cost more build than they save.
   static constexpr uint32_t kMaxTilesPerSide = 8;
   // Maps with fewer clusters gain nothing: no graph is built.
@@ -48,8 +52,9 @@ class ClusterGraph {
   // An empty graph: queries search without it.
   ClusterGraph() = default;
   // The graph of a resident map with clusters of `tiles_per_side` squared tiles (1 to
-  // kMaxTilesPerSide; O(entrances * polygons of a cluster * log)). Empty for paged maps and
-  // maps with fewer than kMinClusters clusters.
+  // kMaxTilesPerSide; O(entrances * polygons of a cluster * log)). Empty for paged maps, maps
+  // with fewer than kMinClusters clusters and maps with a cluster of more than
+  // kMaxPartsPerCluster parts.
   static ClusterGraph Build(const NavMap& map, uint32_t tiles_per_side = kDefaultTilesPerSide);
 
   bool empty() const { return entrances_.empty(); }
@@ -76,14 +81,12 @@ class ClusterGraph {
     return {cluster_entrances_.data() + cluster_start_[c],
             cluster_entrances_.data() + cluster_start_[c + 1]};
   }
-  // Costs inside cluster `c` from its entrance in `slot` to each of its entrances, in slot
-  // order (INFINITY: not connected inside the cluster).
-  std::span<const float> CostsFrom(uint32_t c, uint32_t slot) const {
-    const size_t k = cluster_start_[c + 1] - cluster_start_[c];
-    return {costs_.data() + cost_start_[c] + slot * k, k};
-  }
+  // The cost inside cluster `c` between its entrances in slots `i` and `j`, the same both ways
+  // (INFINITY: not connected inside the cluster; cluster_costs.h: 16-bit steps rounded up).
+  float Cost(uint32_t c, uint32_t i, uint32_t j) const { return costs_.Cost(c, i, j); }
   // The connected part of its cluster polygon `table` (the numbering of the map's search
-  // tables) is in: polygons of one part reach each other without leaving the cluster.
+  // tables) is in, numbered within the cluster: polygons of one cluster with the same part
+  // reach each other without leaving it.
   uint32_t PartOf(uint32_t table) const { return part_[table]; }
   // Whether the costs hold for `filter` (it is the one they were measured with).
   bool Serves(const QueryFilter& filter) const { return !empty() && filter == filter_; }
@@ -93,12 +96,11 @@ class ClusterGraph {
   std::vector<uint32_t> cluster_of_tile_;  // per tile
   std::vector<int32_t> square_x_;          // per cluster: its square's column in the tile grid
   std::vector<int32_t> square_z_;          // per cluster: its row
-  std::vector<uint32_t> part_;             // per polygon (PartOf)
+  std::vector<uint16_t> part_;             // per polygon (PartOf)
   std::vector<Entrance> entrances_;
   std::vector<uint32_t> cluster_start_;      // clusters + 1, CSR into cluster_entrances_
   std::vector<uint32_t> cluster_entrances_;  // entrance ids grouped by cluster, slot order
-  std::vector<size_t> cost_start_;           // clusters + 1: each cluster's k x k block
-  std::vector<float> costs_;
+  ClusterCosts costs_;
   QueryFilter filter_;
 };
 
