@@ -14,6 +14,8 @@
 
 #include "gtest/gtest.h"
 #include "hand_built_map.h"
+#include "support/demo_town.h"
+#include "support/query_points.h"
 #include "visibility_graph_oracle.h"
 #include "waymesh/core/exact_path.h"
 #include "waymesh/core/nav_query.h"
@@ -150,23 +152,24 @@ TEST(ExactLinksTest, LinkEndsOnVerticesAndShortcutsBeyondTheStraightLine) {
   EXPECT_NEAR(r.length, std::hypot(0.7, 0.8) + 0.1, 1e-5);
 }
 
-// The cost of an exact path: plan-view walking plus the cost of each link taken (the link
-// from waypoint i to i + 1 is looked up among `links`).
-double PathCost(const PathResult& r, const std::vector<HandLink>& links) {
+// The plan-view cost of a path: walking plus link_cost(start, end) for each link taken.
+template <typename LinkCostFn>
+double PathCost(const PathResult& r, LinkCostFn link_cost) {
   double sum = 0;
   for (size_t i = 1; i < r.waypoints.size(); ++i) {
     const Waypoint &u = r.waypoints[i - 1], &v = r.waypoints[i];
-    if (!(u.flags & kWaypointOffMeshLink)) {
-      sum += DistanceXZ(u.pos, v.pos);
-      continue;
-    }
-    double cost = std::numeric_limits<double>::infinity();
-    for (const HandLink& l : links) {
-      if (l.start == u.pos && l.end == v.pos) cost = std::min(cost, double(l.cost));
-    }
-    sum += cost;
+    sum += (u.flags & kWaypointOffMeshLink) ? link_cost(u.pos, v.pos) : DistanceXZ(u.pos, v.pos);
   }
   return sum;
+}
+
+// The cost of the cheapest of `links` from `start` to `end`.
+double HandLinkCost(const std::vector<HandLink>& links, Vec3 start, Vec3 end) {
+  double cost = std::numeric_limits<double>::infinity();
+  for (const HandLink& l : links) {
+    if (l.start == start && l.end == end) cost = std::min(cost, double(l.cost));
+  }
+  return cost;
 }
 
 // The cheapest cost from a to b: Dijkstra over a, b and the link ends, the walk between two of
@@ -243,11 +246,56 @@ TEST(ExactLinksTest, RandomLinksAgreeWithTheOracle) {
       const std::optional<double> truth = OracleCost(oracle, links, a, b);
       ASSERT_TRUE(truth.has_value()) << what;
       ASSERT_EQ(r.status, QueryStatus::kComplete) << what;
-      EXPECT_NEAR(PathCost(r, links), *truth, 1e-5 + 1e-6 * *truth) << what;
+      const double cost =
+          PathCost(r, [&](Vec3 from, Vec3 to) { return HandLinkCost(links, from, to); });
+      EXPECT_NEAR(cost, *truth, 1e-5 + 1e-6 * *truth) << what;
       for (const Waypoint& w : r.waypoints) taken += (w.flags & kWaypointOffMeshLink) != 0;
     }
   }
   EXPECT_GT(taken, 10);  // the links matter in these maps
+}
+
+// The cost of the cheapest link of `map` from `start` to `end` under a filter with every area
+// at 1 (the area's map cost taken out, as the search does).
+double MapLinkCost(const NavMap& map, Vec3 start, Vec3 end) {
+  double cost = std::numeric_limits<double>::infinity();
+  for (const TileView& t : map.tiles()) {
+    for (const OffMeshLink& l : t.off_mesh_links) {
+      if (l.start != start || l.end != end) continue;
+      const float area_cost = map.info().areas[l.area].cost;
+      cost = std::min(cost, double(l.cost) / (area_cost > 0 ? area_cost : 1.0f));
+    }
+  }
+  return cost;
+}
+
+// On the demo town with its links allowed (every area at cost 1): exact paths are complete
+// where approximate ones are, and never cost more.
+TEST(ExactLinksTest, DemoTownWithLinksNeverCostsMoreThanApproximate) {
+  const testing::DemoTown& town = testing::Town();
+  ASSERT_GT(town.map->info().off_mesh_link_count, 0u);
+  QueryFilter filter(town.map->info());
+  for (int a = 0; a < kMaxAreas; ++a) filter.SetAreaCost(a, 1.0f);
+  ASSERT_TRUE(CheckExactPathSupport(*town.map, filter).ok());
+  NavQuery q(town.map);
+  PathOptions approximate = LinkExactOptions();
+  approximate.mode = PathMode::kApproximate;
+  std::mt19937_64 rng(11);
+  PathResult r, a;
+  int compared = 0;
+  for (int i = 0; i < 20; ++i) {
+    const auto from = testing::RandomOnMap(q, filter, rng),
+               to = testing::RandomOnMap(q, filter, rng);
+    ASSERT_TRUE(from && to);
+    ASSERT_TRUE(q.FindPath(*from, *to, filter, approximate, &a).ok()) << i;
+    ASSERT_TRUE(q.FindPath(*from, *to, filter, LinkExactOptions(), &r).ok()) << i;
+    if (a.status != QueryStatus::kComplete || r.node_limit) continue;
+    ASSERT_EQ(r.status, QueryStatus::kComplete) << i;
+    const auto link_cost = [&](Vec3 from, Vec3 to) { return MapLinkCost(*town.map, from, to); };
+    EXPECT_LE(PathCost(r, link_cost), PathCost(a, link_cost) * (1 + 1e-6) + 1e-5) << i;
+    ++compared;
+  }
+  EXPECT_GT(compared, 10);
 }
 
 }  // namespace
