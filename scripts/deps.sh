@@ -17,6 +17,7 @@ PACKAGES=(
   libspdlog-dev                            # waymesh-server logs (text or JSON)
   prometheus-cpp-dev                       # /metrics: metric types, registry, text format
   openssl                                  # test certificates for the TLS / mutual TLS tests
+  libssl-dev                               # OpenSSL: the viewer's HTTPS (Asio's TLS stream), the tests' TLS client
   libcpp-httplib-dev                       # HTTP client of the metrics endpoint tests
   libpolyclipping-dev                      # Clipper: the obstacle carving tests' area oracle
   libboost-dev                             # Boost.Beast/Asio (headers): the bounded /metrics and /healthz server

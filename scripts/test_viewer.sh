@@ -8,7 +8,8 @@
 #     the heat map shows the clicked path; a screenshot is saved (docs/viewer.png is one);
 #   - a live crowd (waymesh-client RunCrowd holds a server-ticked session open): the page lists
 #     it, draws every agent from the session's event stream, they move; a second screenshot;
-#   - with --auth-token the page asks for the token and the API answers 401 without it.
+#   - with --auth-token the page asks for the token and the API answers 401 without it; the
+#     same again over HTTPS (--tls-cert, a self-signed certificate made with openssl).
 # Usage: scripts/test_viewer.sh [BIN_DIR] (or WAYMESH_BIN_DIR; default build/release): the build
 # dir holding waymesh and server/waymesh-server(-client). SCREENSHOT=path keeps the screenshot.
 # Ends with "viewer: N passed, M failed".
@@ -31,7 +32,7 @@ at_exit() {
 for f in "$WAYMESH" "$SERVER" "$CLIENT"; do
   [[ -x $f ]] || fail "$f is built (ninja -C $BIN_DIR waymesh waymesh-server waymesh-client)"
 done
-require_tools chromium node npm
+require_tools chromium node npm openssl
 [[ $failed -eq 0 ]] || finish
 
 check "puppeteer-core installed (npm ci, pinned)" 300 \
@@ -51,7 +52,8 @@ start_server() {
   local name=$1
   shift
   launch_server "$name" --metrics-port=-1 --ui-port=-1 "$@"
-  UI_PORT=$(sed -n 's/.*map viewer on http:\/\/127\.0\.0\.1:\([0-9]*\)\/.*/\1/p' "$TMP/server-$name.log")
+  UI_PORT=$(sed -n 's/.*map viewer on https\{0,1\}:\/\/127\.0\.0\.1:\([0-9]*\)\/.*/\1/p' \
+    "$TMP/server-$name.log")
   [[ -n $UI_PORT ]] || server_failed "$name"
   pass "waymesh-server ($name) starts with the viewer (gRPC $GRPC_PORT, viewer $UI_PORT)"
 }
@@ -109,4 +111,12 @@ TOKEN=viewer-test-token-$RANDOM
 WAYMESH_AUTH_TOKEN=$TOKEN start_server auth
 browser auth auth "http://127.0.0.1:$UI_PORT/" "$TOKEN"
 stop_server auth
+
+# The same over HTTPS: the viewer follows the server's TLS flags.
+check "self-signed certificate made" 30 openssl req -x509 -newkey ec \
+  -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -subj /CN=localhost \
+  -addext subjectAltName=IP:127.0.0.1 -keyout "$TMP/tls.key" -out "$TMP/tls.pem"
+WAYMESH_AUTH_TOKEN=$TOKEN start_server https --tls-cert="$TMP/tls.pem" --tls-key="$TMP/tls.key"
+browser https auth "https://127.0.0.1:$UI_PORT/" "$TOKEN"
+stop_server https
 finish

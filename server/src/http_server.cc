@@ -13,7 +13,9 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "http_transport.h"
 #include "spdlog/spdlog.h"
+#include "waymesh/server/http_tls.h"
 
 namespace waymesh::server {
 namespace {
@@ -83,28 +85,39 @@ struct HttpServer::Impl {
   bool closing = false;  // loop thread only
 
   std::atomic<uint64_t> requests{0}, refused_too_large{0}, refused_timeout{0}, refused_busy{0},
-      evicted_idle{0}, bad_requests{0};
+      evicted_idle{0}, bad_requests{0}, failed_handshakes{0};
   std::atomic<int64_t> open_connections{0}, open_streams{0};
 
   void Accept();
   // The route answering `path`: its exact one, else the longest prefix route above it.
   const HttpRoute* FindRoute(const std::string& path) const;
   void Admit(tcp::socket socket);
-  // The connection that has waited longest for its request, or null when all are busy.
+  // The connection that has waited longest for its request (or handshake), or null when all
+  // are busy.
   HttpConnection* OldestWaiting() const;
   void CloseAll();
 };
 
-// One TCP connection: waits for a request, reads it within the limits, answers, repeats.
+// One TCP connection: (with TLS, shakes hands first,) waits for a request, reads it within the
+// limits, answers, repeats.
 class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
  public:
-  enum class State { kIdle, kReading, kAnswering, kWriting, kStreaming, kRefusing, kClosed };
+  enum class State {
+    kHandshaking,
+    kIdle,
+    kReading,
+    kAnswering,
+    kWriting,
+    kStreaming,
+    kRefusing,
+    kClosed
+  };
 
   HttpConnection(HttpServer::Impl* server, tcp::socket socket)
       : server_(server),
-        socket_(std::move(socket)),
-        timer_(socket_.get_executor()),
-        heartbeat_(socket_.get_executor()) {
+        transport_(std::move(socket), server->options.tls.get()),
+        timer_(transport_.get_executor()),
+        heartbeat_(transport_.get_executor()) {
     server_->connections.insert(this);
     server_->open_connections.fetch_add(1, std::memory_order_relaxed);
   }
@@ -114,10 +127,15 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     server_->open_connections.fetch_sub(1, std::memory_order_relaxed);
   }
 
-  void Start() { WaitForRequest(); }
-  // Answers 503 at once and closes: the server has no room for this connection.
+  void Start() {
+    if (transport_.tls()) return Handshake();
+    WaitForRequest();
+  }
+  // Answers 503 at once and closes: the server has no room for this connection. (A TLS
+  // connection is closed unanswered: a handshake would cost the busy server more.)
   void Refuse() {
     server_->refused_busy.fetch_add(1, std::memory_order_relaxed);
+    if (transport_.tls()) return Close();
     SendError(http::status::service_unavailable, "too many connections; retry\n", 11,
               kRefusalWriteTime);
   }
@@ -126,9 +144,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   Clock::time_point waiting_since() const { return waiting_since_; }
   void Close() {
     state_ = State::kClosed;
-    beast::error_code ignored;
-    socket_.shutdown(tcp::socket::shutdown_both, ignored);
-    socket_.close(ignored);
+    transport_.Close();
     timer_.cancel();
     heartbeat_.cancel();
     DetachStream();
@@ -146,6 +162,26 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     });
   }
 
+  // A client has request_timeout to complete its TLS handshake: one that connects and says
+  // nothing (or speaks plain HTTP, which fails the handshake) is cut like a trickled request.
+  void Handshake() {
+    state_ = State::kHandshaking;
+    waiting_since_ = Clock::now();
+    Arm(ToChrono(server_->options.limits.request_timeout), [](HttpConnection& c) {
+      c.server_->refused_timeout.fetch_add(1, std::memory_order_relaxed);
+      c.Close();
+    });
+    transport_.AsyncHandshake([self = shared_from_this()](beast::error_code ec) {
+      if (self->state_ != State::kHandshaking) return;  // timed out or evicted meanwhile
+      if (ec) {
+        self->server_->failed_handshakes.fetch_add(1, std::memory_order_relaxed);
+        spdlog::debug("{}: TLS handshake failed: {}", self->server_->options.name, ec.message());
+        return self->Close();
+      }
+      self->WaitForRequest();
+    });
+  }
+
   void WaitForRequest() {
     state_ = State::kIdle;
     waiting_since_ = Clock::now();
@@ -154,8 +190,9 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
       return;
     }
     Arm(ToChrono(server_->options.limits.idle_timeout), [](HttpConnection& c) { c.Close(); });
-    socket_.async_wait(tcp::socket::wait_read, [self = shared_from_this()](beast::error_code ec) {
-      if (ec || self->state_ != State::kIdle) return;
+    transport_.AsyncWaitForData(buffer_, [self = shared_from_this()](beast::error_code ec) {
+      if (self->state_ != State::kIdle) return;
+      if (ec) return self->Close();  // the client left (or broke its TLS session)
       self->ReadRequest();
     });
   }
@@ -169,11 +206,10 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     timed_out_ = false;
     Arm(ToChrono(limits.request_timeout), [](HttpConnection& c) {
       c.timed_out_ = true;
-      beast::error_code ignored;
-      c.socket_.cancel(ignored);  // the read ends with operation_aborted
+      c.transport_.Cancel();  // the read ends with operation_aborted
     });
     http::async_read(
-        socket_, buffer_, *parser_,
+        transport_, buffer_, *parser_,
         [self = shared_from_this()](beast::error_code ec, size_t) { self->OnRead(ec); });
   }
 
@@ -200,7 +236,8 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
                              " bytes\n"),
                 11, ToChrono(s.options.limits.write_timeout));
     } else if (ec == http::error::end_of_stream || ec == asio::error::eof ||
-               ec == asio::error::connection_reset || ec == http::error::partial_message) {
+               ec == asio::error::connection_reset || ec == http::error::partial_message ||
+               IsTlsFailure(ec)) {
       Close();  // the client went away
     } else {
       s.bad_requests.fetch_add(1, std::memory_order_relaxed);
@@ -243,7 +280,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     // Busy until the handler answers: not a waiting connection, so never evicted meanwhile.
     state_ = State::kAnswering;
     const uint64_t answer = ++answers_;
-    auto executor = socket_.get_executor();
+    auto executor = transport_.get_executor();
     HttpResponder respond = [held = LoopBoundRef(shared_from_this(), executor), answer,
                              executor](HttpResponse r) {
       asio::post(executor, [self = held.get(), answer, r = std::move(r)]() mutable {
@@ -285,7 +322,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     state_ = state;
     Arm(timeout, [](HttpConnection& c) { c.Close(); });
     http::async_write(
-        socket_, *response_,
+        transport_, *response_,
         [self = shared_from_this()](beast::error_code ec, size_t) { self->OnWritten(ec); });
   }
 
@@ -320,7 +357,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     // Pieces arrive from any thread; they are written here, on the loop thread. The stream
     // holds the connection weakly: a closed connection is not kept alive by its stream.
     std::weak_ptr<HttpConnection> weak = weak_from_this();
-    auto loop = socket_.get_executor();
+    auto loop = transport_.get_executor();
     stream_->Attach(
         [weak, loop](std::string piece) {
           asio::post(loop, [weak, piece = std::move(piece)]() mutable {
@@ -346,7 +383,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     piece_writing_ = true;
     Arm(ToChrono(server_->options.limits.write_timeout), [](HttpConnection& c) { c.Close(); });
     asio::async_write(
-        socket_, asio::buffer(pieces_.front().text),
+        transport_, asio::buffer(pieces_.front().text),
         [self = shared_from_this()](beast::error_code ec, size_t) { self->OnPieceWritten(ec); });
   }
 
@@ -371,8 +408,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
 
   void EndStream() {
     heartbeat_.cancel();
-    beast::error_code ignored;
-    socket_.shutdown(tcp::socket::shutdown_send, ignored);
+    transport_.ShutdownSend(shared_from_this());
     // The pending read (DiscardInput) sees the client close; if it never does, this closes.
     Arm(kLingerTime, [](HttpConnection& c) { c.Close(); });
   }
@@ -414,28 +450,27 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   // Half-closes, then discards what the client still sends for a moment before closing.
   void Linger() {
     state_ = State::kRefusing;
-    beast::error_code ignored;
-    socket_.shutdown(tcp::socket::shutdown_send, ignored);
+    transport_.ShutdownSend(shared_from_this());
     Arm(kLingerTime, [](HttpConnection& c) { c.Close(); });
     DiscardInput();
   }
 
   void DiscardInput() {
     if (!discard_) discard_ = std::make_unique<char[]>(kLingerReadBytes);
-    socket_.async_read_some(asio::buffer(discard_.get(), kLingerReadBytes),
-                            [self = shared_from_this()](beast::error_code ec, size_t n) {
-                              if (self->state_ == State::kClosed) return;
-                              self->discarded_ += n;
-                              if (ec || self->discarded_ > kLingerMaxBytes) {
-                                self->Close();
-                              } else {
-                                self->DiscardInput();
-                              }
-                            });
+    transport_.async_read_some(asio::buffer(discard_.get(), kLingerReadBytes),
+                               [self = shared_from_this()](beast::error_code ec, size_t n) {
+                                 if (self->state_ == State::kClosed) return;
+                                 self->discarded_ += n;
+                                 if (ec || self->discarded_ > kLingerMaxBytes) {
+                                   self->Close();
+                                 } else {
+                                   self->DiscardInput();
+                                 }
+                               });
   }
 
   HttpServer::Impl* server_;
-  tcp::socket socket_;
+  HttpTransport transport_;
   asio::steady_timer timer_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
@@ -497,7 +532,10 @@ HttpConnection* HttpServer::Impl::OldestWaiting() const {
   HttpConnection* oldest = nullptr;
   for (HttpConnection* c : connections) {
     const auto state = c->state();
-    if (state != HttpConnection::State::kIdle && state != HttpConnection::State::kReading) continue;
+    if (state != HttpConnection::State::kHandshaking && state != HttpConnection::State::kIdle &&
+        state != HttpConnection::State::kReading) {
+      continue;
+    }
     if (oldest == nullptr || c->waiting_since() < oldest->waiting_since()) oldest = c;
   }
   return oldest;
@@ -615,6 +653,7 @@ HttpServerStats HttpServer::stats() const {
   out.refused_busy = s.refused_busy.load(std::memory_order_relaxed);
   out.evicted_idle = s.evicted_idle.load(std::memory_order_relaxed);
   out.bad_requests = s.bad_requests.load(std::memory_order_relaxed);
+  out.failed_handshakes = s.failed_handshakes.load(std::memory_order_relaxed);
   out.open_connections = s.open_connections.load(std::memory_order_relaxed);
   out.open_streams = s.open_streams.load(std::memory_order_relaxed);
   return out;

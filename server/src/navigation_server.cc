@@ -10,6 +10,7 @@
 #include "grpcpp/health_check_service_interface.h"
 #include "reflection_option.h"
 #include "spdlog/spdlog.h"
+#include "waymesh/server/http_tls.h"
 #include "waymesh/server/server_credentials.h"
 
 namespace waymesh::server {
@@ -151,7 +152,8 @@ absl::Status NavigationServer::Init(const ServerConfig& config, ServerHooks hook
   }
   if (config.ui_port != 0) {
     if (absl::Status s = StartViewer(config); !s.ok()) return s;
-    spdlog::info("map viewer on http://{}/", HostPort(config.ui_address, viewer_->port()));
+    spdlog::info("map viewer on {}://{}/", config.tls_cert.empty() ? "http" : "https",
+                 HostPort(config.ui_address, viewer_->port()));
   }
   spdlog::info(
       "waymesh-server serving {} map(s) from {} on {} ({}), metrics on {}, plaintext health "
@@ -228,6 +230,12 @@ absl::Status NavigationServer::StartViewer(const ServerConfig& config) {
   ViewerHttpOptions options;
   options.http.address = config.ui_address;
   options.http.port = std::max(config.ui_port, 0);  // -1: any free port
+  if (!config.tls_cert.empty()) {  // HTTPS with the gRPC port's certificate and client CA
+    absl::StatusOr<std::shared_ptr<const HttpTls>> tls =
+        HttpTls::Load({config.tls_cert, config.tls_key, config.tls_client_ca});
+    if (!tls.ok()) return tls.status();
+    options.http.tls = *std::move(tls);
+  }
   options.api.maps = maps_.get();
   options.api.pool = pool_.get();
   options.api.heat = path_heat_.get();

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "waymesh/core/obstacles/obstacle.h"
 #include "waymesh/server/cpu_budget.h"
@@ -31,12 +30,7 @@ absl::Status CheckPort(absl::string_view flag, int port, int lowest) {
   return Bad(flag, absl::StrCat(port, " is not a port (", lowest, "..65535)"));
 }
 
-bool IsLoopback(absl::string_view address) {
-  return address == "localhost" || address == "::1" || address == "[::1]" ||
-         absl::StartsWith(address, "127.");
-}
-
-// The viewer's port and address; it speaks plain HTTP, so with TLS on it stays on loopback.
+// The viewer's port and address (any address: with --tls-cert it speaks HTTPS).
 absl::Status ValidateViewer(const ServerConfig& c) {
   if (c.ui_port == 0) return absl::OkStatus();
   if (absl::Status s = CheckPort("ui-port", c.ui_port, -1); !s.ok()) return s;
@@ -48,12 +42,6 @@ absl::Status ValidateViewer(const ServerConfig& c) {
   if (c.ui_address.empty()) return Bad("ui-address", "is empty");
   if (c.ui_max_streams < 1 || c.ui_max_streams > 1000) {
     return Bad("ui-max-streams", absl::StrCat(c.ui_max_streams, " is outside 1..1000"));
-  }
-  if (!c.tls_cert.empty() && !IsLoopback(c.ui_address)) {
-    return Bad("ui-address",
-               absl::StrCat("'", c.ui_address,
-                            "' is not loopback: with --tls-cert the viewer (plain HTTP) must bind "
-                            "127.0.0.1 or ::1 so tokens never cross the network in clear"));
   }
   return absl::OkStatus();
 }

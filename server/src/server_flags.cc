@@ -28,8 +28,9 @@ ABSL_FLAG(
     "free one (logged). "
     "With --auth-token set, the viewer's API asks for the same token.");
 ABSL_FLAG(std::string, ui_address, "127.0.0.1",
-          "Interface the viewer port binds to. The viewer speaks plain HTTP: with --tls-cert it "
-          "must stay on loopback (reach it through an SSH tunnel or kubectl port-forward).");
+          "Interface the viewer port binds to. With --tls-cert the viewer speaks HTTPS only "
+          "(the gRPC port's certificate, and with --tls-client-ca it requires a client "
+          "certificate too); without, plain HTTP: keep it on loopback then.");
 ABSL_FLAG(int, ui_max_streams, 8,
           "Most crowd event streams (server-sent events, one per open viewer tab watching a "
           "crowd) the viewer serves at once, 1..1000; one more is refused with 429.");
@@ -83,7 +84,8 @@ ABSL_FLAG(uint32_t, max_search_nodes, 65536,
           "Most polygons one path search may visit; requests may ask for fewer.");
 ABSL_FLAG(int, max_message_bytes, 4 << 20, "Largest request or response message (bytes).");
 ABSL_FLAG(std::string, tls_cert, "",
-          "PEM certificate chain of the server; with --tls-key enables TLS.");
+          "PEM certificate chain of the server; with --tls-key enables TLS on the gRPC port and "
+          "the viewer's port (HTTPS); /metrics stays plain HTTP.");
 ABSL_FLAG(std::string, tls_key, "", "PEM private key of --tls-cert.");
 ABSL_FLAG(std::string, tls_client_ca, "",
           "PEM CA bundle; when set, clients must present a certificate it signed (mutual TLS).");

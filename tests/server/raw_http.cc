@@ -2,6 +2,7 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -35,21 +36,35 @@ absl::StatusOr<RawConnection> RawConnection::Open(int port, int receive_buffer) 
   return c;
 }
 
+absl::StatusOr<RawConnection> RawConnection::OpenTls(int port, const TlsClientOptions& options) {
+  absl::StatusOr<RawConnection> c = Open(port);
+  if (!c.ok()) return c.status();
+  absl::StatusOr<std::unique_ptr<TlsSession>> tls =
+      TlsSession::Connect(c->fd_, options, absl::Now() + absl::Seconds(5));
+  if (!tls.ok()) return tls.status();
+  c->tls_ = *std::move(tls);
+  return c;
+}
+
 RawConnection& RawConnection::operator=(RawConnection&& other) noexcept {
   if (this != &other) {
+    tls_ = std::move(other.tls_);  // freed before its socket closes
     if (fd_ >= 0) ::close(fd_);
     fd_ = other.fd_;
     other.fd_ = -1;
     pending_ = std::move(other.pending_);
+    clean_close_ = other.clean_close_;
   }
   return *this;
 }
 
 RawConnection::~RawConnection() {
+  tls_.reset();
   if (fd_ >= 0) ::close(fd_);
 }
 
 bool RawConnection::Send(const std::string& data) {
+  if (tls_) return tls_->Write(data, absl::Now() + absl::Seconds(5));
   size_t done = 0;
   while (done < data.size()) {
     const ssize_t n = ::send(fd_, data.data() + done, data.size() - done, MSG_NOSIGNAL);
@@ -58,6 +73,16 @@ bool RawConnection::Send(const std::string& data) {
     done += size_t(n);
   }
   return true;
+}
+
+bool RawConnection::SendTogether(const std::vector<std::string>& pieces) {
+  int cork = 1;  // held back until uncorked, then sent at once
+  ::setsockopt(fd_, IPPROTO_TCP, TCP_CORK, &cork, sizeof cork);
+  bool sent = true;
+  for (const std::string& piece : pieces) sent = sent && Send(piece);
+  cork = 0;
+  ::setsockopt(fd_, IPPROTO_TCP, TCP_CORK, &cork, sizeof cork);
+  return sent;
 }
 
 absl::StatusOr<int> RawConnection::ReadStatus(absl::Duration timeout, std::string* body,
@@ -105,6 +130,7 @@ absl::StatusOr<std::string> RawConnection::ReadUntil(const std::string& delimite
 }
 
 absl::Status RawConnection::ReceiveMore(absl::Time give_up) {
+  if (tls_) return tls_->Read(&pending_, give_up, &clean_close_);
   for (;;) {
     const absl::Duration left = give_up - absl::Now();
     if (left <= absl::ZeroDuration()) return absl::DeadlineExceededError("nothing in time");

@@ -12,57 +12,18 @@
 #include "nlohmann/json.hpp"
 #include "server_process.h"
 #include "support/demo_town.h"
+#include "test_certificates.h"
 #include "test_server.h"
 #include "waymesh/server/server_credentials.h"
 
 namespace waymesh::testing {
 namespace {
 
-class ServerTlsTest : public ::testing::Test {
+class ServerTlsTest : public TlsCertificatesTest {
  protected:
-  static void SetUpTestSuite() {
-    certs_ = new TempDir();
-    ok_ = MakeCa("ca") && MakeLeaf("server", "ca") && MakeLeaf("client", "ca") && MakeCa("rogue") &&
-          MakeLeaf("intruder", "rogue");
-  }
-  static void TearDownTestSuite() { delete certs_; }
-
   void SetUp() override {
-    ASSERT_TRUE(ok_) << "openssl could not make the test certificates";
+    TlsCertificatesTest::SetUp();
     maps_.Write("town.wmesh", Town().bytes);
-  }
-
-  static std::string Path(const std::string& name) { return certs_->path() + "/" + name; }
-  static std::string Read(const std::string& name) { return ReadFileOrEmpty(Path(name)); }
-  static std::string ReadFileOrEmpty(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-  }
-
-  static bool Openssl(const std::vector<std::string>& args) {
-    absl::StatusOr<std::string> openssl = FindProgram("openssl");
-    if (!openssl.ok()) return false;
-    std::vector<std::string> argv = {*openssl};
-    argv.insert(argv.end(), args.begin(), args.end());
-    std::string output;
-    absl::StatusOr<int> code = RunProgram(argv, "", &output);
-    if (!code.ok() || *code != 0) ADD_FAILURE() << "openssl failed: " << output;
-    return code.ok() && *code == 0;
-  }
-  static bool MakeCa(const std::string& name) {
-    return Openssl({"req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
-                    "-nodes", "-keyout", Path(name + ".key"), "-out", Path(name + ".pem"), "-days",
-                    "2", "-subj", "/CN=waymesh test " + name});
-  }
-  // A certificate for localhost / 127.0.0.1 signed by `ca`.
-  static bool MakeLeaf(const std::string& name, const std::string& ca) {
-    std::ofstream(Path("san.ext")) << "subjectAltName=DNS:localhost,IP:127.0.0.1\n";
-    return Openssl({"req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-                    "-keyout", Path(name + ".key"), "-out", Path(name + ".csr"), "-subj",
-                    "/CN=localhost"}) &&
-           Openssl({"x509", "-req", "-in", Path(name + ".csr"), "-CA", Path(ca + ".pem"), "-CAkey",
-                    Path(ca + ".key"), "-CAcreateserial", "-out", Path(name + ".pem"), "-days", "2",
-                    "-extfile", Path("san.ext")});
   }
 
   // A FindPath over a channel with `credentials`; the status only.
@@ -84,14 +45,9 @@ class ServerTlsTest : public ::testing::Test {
     return grpc::SslCredentials(options);
   }
 
-  static TempDir* certs_;
-  static bool ok_;
   TempDir maps_;
   std::unique_ptr<server::NavigationServer> server_;
 };
-
-TempDir* ServerTlsTest::certs_ = nullptr;
-bool ServerTlsTest::ok_ = false;
 
 TEST_F(ServerTlsTest, TlsServesTlsClientsOnly) {
   server::ServerConfig config = TestConfig(maps_.path());

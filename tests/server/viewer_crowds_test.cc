@@ -14,9 +14,8 @@
 #include "absl/cleanup/cleanup.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_split.h"
-#include "absl/strings/strip.h"
 #include "crowd_stream.h"
+#include "event_stream.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "raw_http.h"
@@ -68,47 +67,6 @@ void ExpectAgentsAt(const json& agents, const std::map<uint32_t, Vec3>& expected
     EXPECT_GT(a["radius"].get<double>(), 0.0);
   }
 }
-
-// One server-sent events stream read on a raw socket.
-class EventStream {
- public:
-  // GET `path` with `token` (when not empty); the answer's status.
-  int Open(int port, const std::string& path, const std::string& token = "") {
-    absl::StatusOr<RawConnection> c = RawConnection::Open(port);
-    if (!c.ok()) return 0;
-    connection_.emplace(*std::move(c));
-    std::string request = absl::StrCat("GET ", path, " HTTP/1.1\r\nHost: test\r\n");
-    if (!token.empty()) absl::StrAppend(&request, "Authorization: Bearer ", token, "\r\n");
-    if (!connection_->Send(request + "\r\n")) return 0;
-    absl::StatusOr<int> status = connection_->ReadStatus();
-    return status.ok() ? *status : 0;
-  }
-  // The next event that is not a comment: its `data:` as JSON, with `*name` its event name
-  // ("" for a plain frame); null when the stream closed or nothing came in time.
-  json Next(std::string* name = nullptr, int* comments = nullptr) {
-    for (;;) {
-      absl::StatusOr<std::string> event = connection_->ReadUntil("\n\n", absl::Seconds(10));
-      if (!event.ok()) return nullptr;
-      if (absl::StartsWith(*event, ":")) {
-        if (comments != nullptr) ++*comments;
-        continue;
-      }
-      std::string event_name;
-      for (absl::string_view line : absl::StrSplit(*event, '\n')) {
-        if (absl::ConsumePrefix(&line, "event: ")) event_name = std::string(line);
-        if (absl::ConsumePrefix(&line, "data: ")) {
-          if (name != nullptr) *name = event_name;
-          return json::parse(line, nullptr, false);
-        }
-      }
-    }
-  }
-  bool ClosedWithin(absl::Duration timeout) { return connection_->ClosedWithin(timeout); }
-  void Drop() { connection_.reset(); }
-
- private:
-  std::optional<RawConnection> connection_;
-};
 
 class ViewerCrowdsTest : public ServedMapsTest {
  protected:

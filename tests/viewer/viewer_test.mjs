@@ -11,22 +11,25 @@
 //     event stream and they move tick after tick; saves a screenshot.
 //   node viewer_test.mjs auth URL TOKEN
 //     the server has --auth-token: the page asks for the token and shows no map until it has
-//     it; the API answers 401 without it or with a wrong one.
+//     it; the API answers 401 without it or with a wrong one. With an https:// URL (a server
+//     with --tls-cert; chromium is told to accept its self-signed certificate) the same, over
+//     HTTPS, each check's name saying so.
 // Prints "PASS name" / "FAIL name: why" per check.
 import { execFileSync } from 'node:child_process';
 import puppeteer from 'puppeteer-core';
 
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const [mode, url, ...rest] = process.argv.slice(2);
+const overHttps = url.startsWith('https:');
 
 let failures = 0;
 async function check(name, body) {
   try {
     await body();
-    console.log(`PASS ${name}`);
+    console.log(`PASS ${name}${overHttps ? ' (over HTTPS)' : ''}`);
   } catch (e) {
     failures++;
-    console.log(`FAIL ${name}: ${e && e.message ? e.message : e}`);
+    console.log(`FAIL ${name}${overHttps ? ' (over HTTPS)' : ''}: ${e && e.message ? e.message : e}`);
   }
 }
 function expect(condition, message) {
@@ -263,7 +266,8 @@ async function authTests(browser) {
 const browser = await puppeteer.launch({
   executablePath: CHROMIUM,
   headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage',
+         ...(overHttps ? ['--ignore-certificate-errors'] : [])],
 });
 try {
   if (mode === 'open') await openTests(browser);

@@ -19,6 +19,11 @@
 // connection waits (busy: never evicted for a newcomer). A streamed answer (HttpStream: server-
 // sent events) keeps its connection, busy, until either end closes it; its pieces are written
 // within write_timeout each, and the client's input is read and dropped meanwhile.
+//
+// With TLS (HttpServerOptions::tls) every connection is HTTPS: it shakes hands first, within
+// request_timeout (waiting for its handshake it counts as waiting, evictable like an idle
+// one); a plain HTTP request fails the handshake and is closed unanswered, and so is a
+// newcomer when every connection is busy (no 503 without a handshake).
 
 #include <cstdint>
 #include <functional>
@@ -31,6 +36,7 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "waymesh/server/http_stream.h"
+#include "waymesh/server/http_tls.h"
 
 namespace waymesh::server {
 
@@ -86,16 +92,19 @@ struct HttpServerOptions {
   int port = 0;                     // 0 picks a free port (see HttpServer::port)
   HttpLimits limits;
   std::string name = "http";  // for log lines
+  // Set: HTTPS only, with this certificate (and client CA); null: plain HTTP.
+  std::shared_ptr<const HttpTls> tls = nullptr;
 };
 
 // Counts since start, for tests and metrics. Refusals are per reason.
 struct HttpServerStats {
   uint64_t requests = 0;           // answered by a handler (any status)
   uint64_t refused_too_large = 0;  // 413 and 431
-  uint64_t refused_timeout = 0;    // 408
+  uint64_t refused_timeout = 0;    // 408, and TLS handshakes not done within request_timeout
   uint64_t refused_busy = 0;       // 503 (every connection busy) or closed unanswered
   uint64_t evicted_idle = 0;       // waiting connections closed to make room
   uint64_t bad_requests = 0;       // 400 (unparseable) and 405
+  uint64_t failed_handshakes = 0;  // TLS handshakes that failed (plain HTTP, no client cert)
   int64_t open_connections = 0;    // now
   int64_t open_streams = 0;        // now: connections writing a streamed answer
 };

@@ -18,7 +18,7 @@ struct ServerConfig {
   std::string metrics_address = "0.0.0.0";  // interface of the metrics port
   int metrics_port = 9464;                  // /metrics and /healthz; 0 picks one, -1 disables
   int ui_port = 0;                          // map viewer (page + JSON API); 0 = off, -1 = any free
-  std::string ui_address = "127.0.0.1";     // interface of the viewer port (loopback with TLS)
+  std::string ui_address = "127.0.0.1";     // interface of the viewer port (HTTPS with TLS)
   int ui_max_streams = 8;                   // viewer: crowd event streams (SSE) open at once
   int health_port = -1;    // plaintext gRPC health only (for probes when TLS is on); -1 = none
   int workers = 0;         // query threads; 0 = one per usable CPU

@@ -7,14 +7,9 @@
 
 #include "absl/status/statusor.h"
 #include "grpcpp/security/server_credentials.h"
+#include "waymesh/server/tls_files.h"
 
 namespace waymesh::server {
-
-struct TlsFiles {
-  std::string cert;       // PEM certificate chain; empty = plaintext
-  std::string key;        // PEM private key
-  std::string client_ca;  // PEM CA bundle; non-empty = require and verify client certificates
-};
 
 // Reads the files (each at most 1 MiB) and builds the credentials. Errors name the flag and
 // the path: NotFound / PermissionDenied / InvalidArgument (empty, too large, not PEM).
