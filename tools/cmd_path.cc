@@ -18,6 +18,7 @@
 #include "map_arg.h"
 #include "obstacles_arg.h"
 #include "position_arg.h"
+#include "waymesh/core/exact_path.h"
 #include "waymesh/core/nav_query.h"
 #include "waymesh/query_files/path_queries.h"
 
@@ -90,16 +91,17 @@ int RunPath(const PathArgs& args) {
     std::cerr << "waymesh path: " << extents.status().message() << "\n";
     return kExitUsage;
   }
-  if (args.exact && !args.obstacles_path.empty()) {
-    // On carved polygons the exact search is not yet robust (docs/api.md).
-    std::cerr << "waymesh path: --exact and --obstacles: exact paths on a map with obstacles "
-                 "are not supported yet; use the approximate mode\n";
-    return kExitUsage;
-  }
   std::shared_ptr<const NavMap> map = LoadMapArg("path", args.map_path);
   if (map == nullptr) return kExitFailure;
   if (int rc = ApplyObstaclesArg("path", args.obstacles_path, &map, nullptr); rc != kExitOk) {
     return rc;
+  }
+  if (args.exact) {
+    // Queries vary only the flags, which exact mode does not mind: one check for all of them.
+    if (absl::Status s = CheckExactPathSupport(*map, QueryFilter(map->info())); !s.ok()) {
+      std::cerr << "waymesh path: --exact: " << s.message() << "\n";
+      return kExitUsage;
+    }
   }
   absl::StatusOr<std::vector<PathQuery>> queries = ReadPathQueries(args.queries_path);
   if (!queries.ok()) {
@@ -177,8 +179,8 @@ void RegisterPath(CLI::App* cmd, int* exit_code) {
                   "write results.csv: query,status,length,micros,waypoints ('x y z;...')");
   AddExtents(cmd, args->extents, "start and goal");
   cmd->add_flag("--exact", args->exact,
-                "exact shortest paths instead of the approximate A* (needs one cost over the "
-                "areas a query allows and no off-mesh links in them)");
+                "exact shortest paths (off-mesh links at their cost) instead of the "
+                "approximate A* (needs one cost over the areas a query allows)");
   cmd->callback([args, exit_code] { *exit_code = RunPath(*args); });
 }
 

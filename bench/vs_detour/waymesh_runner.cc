@@ -1,7 +1,9 @@
 #include "vs_detour/waymesh_runner.h"
 
-#include <cmath>
+#include <bit>
 #include <utility>
+
+#include "waymesh/core/exact_path.h"
 
 namespace waymesh::bench {
 
@@ -11,13 +13,8 @@ WaymeshRunner::WaymeshRunner(std::shared_ptr<const NavMap> map, Vec3 half_extent
   options_.half_extents = half_extents;
   exact_options_ = options_;
   exact_options_.mode = PathMode::kExact;
-  const MapDigest& digest = query_.map().digest();
-  for (int a = 0; a < kMaxAreas; ++a) {
-    if (std::isfinite(digest.link_cost_per_metre[a])) {
-      exact_filter_.SetAreaEnabled(a, false);
-      ++exact_disabled_areas_;
-    }
-  }
+  exact_filter_ = ExactReadyFilter(query_.map());
+  exact_disabled_areas_ = std::popcount(filter_.area_mask() & ~exact_filter_.area_mask());
 }
 
 PathOutcome RunPath(NavQuery& query, Vec3 start, Vec3 goal, const QueryFilter& filter,

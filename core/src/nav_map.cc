@@ -54,7 +54,8 @@ NavMap::NavMap(MapInfo info, std::vector<TileView> tiles, std::shared_ptr<const 
       digest_(std::move(digest)),
       tiles_(std::move(tiles)),
       generations_(std::move(generations)),
-      storage_(std::move(storage)) {
+      storage_(std::move(storage)),
+      carved_(true) {
   generations_.resize(tiles_.size(), kFirstGeneration);
   BuildGrid();
 }

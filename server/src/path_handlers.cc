@@ -52,15 +52,6 @@ absl::Status NavigationService::RunFindPath(WorkerState& w, const ServedMap& map
     if (absl::Status s = CheckExactPathSupport(q.query.map(), q.filter); !s.ok()) {
       return WithReason(std::move(s), reason::kExactModeUnsupported);
     }
-    // Carved versions have cut points on straight sides and corners collinear only to float
-    // precision, on which the exact search is not yet robust (docs/api.md): refused rather
-    // than answered with a partial or longer path.
-    if (!map.obstacle_layer().empty()) {
-      return WithReason(absl::UnimplementedError(
-                            "exact paths on an obstacle layer version are not supported yet: "
-                            "use approximate mode for queries naming a layer"),
-                        reason::kExactModeUnsupported);
-    }
   }
   // An in-process call (RunLocal) has no context: the node limit bounds its search.
   std::optional<CallInterrupt> interrupt;

@@ -12,10 +12,13 @@
 #include "gtest/gtest.h"
 #include "hand_built_map.h"
 #include "polyanya_data.h"
+#include "support/demo_town.h"
 #include "support/map_builder.h"
 #include "support/sanitizer.h"
 #include "support/test_data.h"
 #include "waymesh/core/nav_query.h"
+#include "waymesh/core/obstacles/carve_map.h"
+#include "waymesh/core/obstacles/carved_layer.h"
 #include "waymesh/core/search_tables.h"
 
 namespace waymesh {
@@ -213,18 +216,96 @@ TEST(ExactPathTest, NonUniformCostsAreRefusedWithTheReason) {
   EXPECT_TRUE(q.FindPath(Vec3{0.5f, 0, 5}, Vec3{9.5f, 0, 5}, costly, approximate, &r).ok());
 }
 
-TEST(ExactPathTest, AllowedOffMeshLinksAreRefusedClearly) {
-  // A link of area 5 from the first cell to the last.
-  NavQuery q(GridWithBlock({testing::HandLink{{0.5f, 0, 0.5f}, {9.5f, 0, 9.5f}, 0, 99, 3.0f, 5}}));
+// Links the filter allows are searched (exact_links_test.cc has the rest): this one, 3 for
+// 12.7 m, is taken from the first cell to the last, and left when walking is cheaper.
+TEST(ExactPathTest, AllowedOffMeshLinksAreSearched) {
+  const Vec3 first{0.5f, 0, 0.5f}, last{9.5f, 0, 9.5f};
+  NavQuery q(GridWithBlock({testing::HandLink{first, last, 0, 99, 3.0f, 5}}));
   PathResult r;
-  const absl::Status s =
-      q.FindPath(Vec3{0.5f, 0, 5}, Vec3{9.5f, 0, 5}, QueryFilter(), ExactOptions(), &r);
-  EXPECT_EQ(s.code(), absl::StatusCode::kUnimplemented);
-  EXPECT_NE(s.message().find("off-mesh links"), std::string::npos) << s.message();
-  QueryFilter no_links;
-  no_links.SetAreaEnabled(5, false);
-  ASSERT_TRUE(q.FindPath(Vec3{0.5f, 0, 5}, Vec3{9.5f, 0, 5}, no_links, ExactOptions(), &r).ok());
+  ASSERT_TRUE(q.FindPath(first, last, QueryFilter(), ExactOptions(), &r).ok());
+  ASSERT_EQ(r.status, QueryStatus::kComplete);
+  ASSERT_EQ(r.waypoints.size(), 2u);
+  EXPECT_EQ(r.waypoints[0].flags, kWaypointStart | kWaypointOffMeshLink);
+  EXPECT_NEAR(r.length, DistanceXZ(first, last), 1e-5);
+  ASSERT_TRUE(
+      q.FindPath(Vec3{0.5f, 0, 5}, Vec3{9.5f, 0, 5}, QueryFilter(), ExactOptions(), &r).ok());
+  EXPECT_NEAR(r.length, 9.0, 1e-5);
+  EXPECT_EQ(r.waypoints.size(), 2u);
+}
+
+// A map with obstacles cut into it is carved and refused (UNIMPLEMENTED); carving nothing (no
+// obstacle, or one off the mesh) gives back the base map, which exact mode answers.
+TEST(ExactPathTest, CarvedMapsAreRefusedAndUncutLayersAreNot) {
+  const auto base = GridWithBlock();
+  EXPECT_FALSE(base->carved());
+  const Obstacle in_the_way{"crate", BoxShape{{2.5f, 0, 5}, {0.5f, 1, 0.5f}}};
+  const Obstacle far_away{"far", BoxShape{{50, 0, 50}, {0.5f, 1, 0.5f}}};
+  const auto cut = CarveMap(base, std::vector<Obstacle>{in_the_way});
+  ASSERT_TRUE(cut.ok()) << cut.status();
+  EXPECT_TRUE((*cut)->carved());
+  const absl::Status refused = CheckExactPathSupport(**cut, QueryFilter());
+  EXPECT_EQ(refused.code(), absl::StatusCode::kUnimplemented);
+  EXPECT_NE(refused.message().find("obstacles carved in"), std::string::npos) << refused.message();
+  NavQuery q(*cut);
+  PathResult r;
+  EXPECT_EQ(
+      q.FindPath(Vec3{0.5f, 0, 5}, Vec3{9.5f, 0, 5}, QueryFilter(), ExactOptions(), &r).code(),
+      absl::StatusCode::kUnimplemented);
+  // Search tables attached to a carved version keep it carved.
+  EXPECT_TRUE(NavMap(**cut, base->shared_search_tables()).carved());
+  // The approximate mode goes round the crate.
+  PathOptions approximate = ExactOptions();
+  approximate.mode = PathMode::kApproximate;
+  ASSERT_TRUE(q.FindPath(Vec3{0.5f, 0, 5}, Vec3{9.5f, 0, 5}, QueryFilter(), approximate, &r).ok());
   EXPECT_EQ(r.status, QueryStatus::kComplete);
+  EXPECT_GT(r.length, 9.0 + 1e-3);
+
+  for (const std::vector<Obstacle>& nothing_cut : {std::vector<Obstacle>{}, {far_away}}) {
+    const auto same = CarveMap(base, nothing_cut);
+    ASSERT_TRUE(same.ok()) << same.status();
+    EXPECT_FALSE((*same)->carved()) << nothing_cut.size();
+    EXPECT_TRUE(CheckExactPathSupport(**same, QueryFilter()).ok());
+  }
+  // A layer whose only obstacle is removed is back at the base map.
+  auto layer = CarvedLayer::Empty(*CarveBase::Prepare(base));
+  const auto with = ApplyObstacleChanges(*layer, std::vector<Obstacle>{in_the_way}, {});
+  ASSERT_TRUE(with.ok()) << with.status();
+  EXPECT_TRUE((*with)->map()->carved());
+  const auto without = ApplyObstacleChanges(**with, {}, std::vector<std::string>{"crate"});
+  ASSERT_TRUE(without.ok()) << without.status();
+  EXPECT_FALSE((*without)->map()->carved());
+}
+
+// On the demo town (off-mesh links, and a road cheaper than the ground) the default filter is
+// refused and the exact-ready one is not; it only turns off the links' areas and evens costs.
+TEST(ExactPathTest, ExactReadyFilterIsAcceptedAndKeepsTheWalkableAreas) {
+  const testing::DemoTown& town = testing::Town();
+  const NavMap& map = *town.map;
+  EXPECT_FALSE(CheckExactPathSupport(map, QueryFilter(map.info())).ok());
+  const QueryFilter ready = ExactReadyFilter(map);
+  EXPECT_TRUE(CheckExactPathSupport(map, ready).ok());
+  const MapDigest& digest = map.digest();
+  int links = 0;
+  for (int a = 0; a < kMaxAreas; ++a) {
+    const bool link_area = std::isfinite(digest.link_cost_per_metre[a]);
+    links += link_area;
+    EXPECT_EQ(((ready.area_mask() >> a) & 1) != 0, !link_area) << a;
+    EXPECT_EQ(ready.Cost(a), 1.0f) << a;
+  }
+  EXPECT_GT(links, 0);
+  // Exact paths under it are never longer than approximate ones under it.
+  NavQuery q(town.map);
+  PathOptions approximate = ExactOptions();
+  approximate.mode = PathMode::kApproximate;
+  PathResult r, a;
+  const Vec3 from = testing::ProbeAt(town, kProbeWestBank);
+  const Vec3 to = testing::ProbeAt(town, kProbeEastBank);
+  ASSERT_TRUE(q.FindPath(from, to, ready, ExactOptions(), &r).ok());
+  ASSERT_TRUE(q.FindPath(from, to, ready, approximate, &a).ok());
+  ASSERT_EQ(r.status, a.status);
+  if (r.status == QueryStatus::kComplete) {
+    EXPECT_LE(r.length, a.length * (1 + 1e-6));
+  }
 }
 
 TEST(ExactPathTest, ClearanceIsRefused) {

@@ -12,6 +12,7 @@
 #include "gtest/gtest.h"
 #include "support/demo_town.h"
 #include "test_server.h"
+#include "waymesh/core/exact_path.h"
 #include "waymesh/core/nav_query.h"
 #include "waymesh/v1/obstacles.grpc.pb.h"
 
@@ -160,14 +161,12 @@ TEST_F(ObstacleServiceTest, ExactModeIsRefusedOnALayerVersion) {
   ASSERT_TRUE(ObstacleCall(*obstacles_, &ObstacleStub::PutObstacleLayer, PutWall(1), &put).ok());
   v1::FindPathRequest request = TownPathRequest(*start_, *goal_);
   request.mutable_options()->set_mode(v1::PATH_MODE_EXACT);
-  // What exact mode takes on the town: no off-mesh link areas, one cost over the others.
-  const MapDigest& digest = Town().map->digest();
-  uint64_t mask = ~uint64_t{0};
+  // What exact mode takes on the town.
+  const QueryFilter ready = ExactReadyFilter(*Town().map);
   for (uint32_t a = 0; a < kMaxAreas; ++a) {
-    if (std::isfinite(digest.link_cost_per_metre[a])) mask &= ~(uint64_t{1} << a);
-    (*request.mutable_filter()->mutable_area_costs())[a] = 1.0f;
+    (*request.mutable_filter()->mutable_area_costs())[a] = ready.Cost(a);
   }
-  request.mutable_filter()->set_area_mask(mask);
+  request.mutable_filter()->set_area_mask(ready.area_mask());
   v1::FindPathResponse response;
   grpc::Status call = Unary(*stub_, &NavigationStub::FindPath, request, &response);
   ASSERT_TRUE(call.ok()) << call.error_message();

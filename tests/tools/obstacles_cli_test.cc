@@ -77,7 +77,7 @@ TEST(ObstaclesCliTest, ExactPathsWithObstaclesAreRefused) {
   const std::string obstacles = WriteObstacleFile(a.dir + "/wall.json", kObstacleWallAcross);
   CliResult walled = RunArenaPaths(a, " --exact --obstacles " + ShellQuote(obstacles));
   EXPECT_EQ(walled.exit_code, 2) << walled.out;
-  EXPECT_THAT(walled.out, HasSubstr("--exact and --obstacles"));
+  EXPECT_THAT(walled.out, HasSubstr("--exact: exact paths on a map with obstacles carved in"));
 }
 
 TEST(ObstaclesCliTest, RenderDrawsTheFootprints) {

@@ -15,21 +15,26 @@ namespace waymesh::internal::exact {
 
 inline constexpr uint32_t kNone = 0xFFFFFFFFu;
 
-// A point the path may turn at: the start, or a wall corner of the mesh (or, for the final
-// step only, an end of the interval the goal is seen past).
+// A point the path may turn at: the start, a wall corner of the mesh, either end of an
+// off-mesh link (or, for the final step or a link's start only, an end of the interval the
+// target is seen past).
 struct Root {
   Vec3 pos;                 // on the surface
   Point2 at;                // pos in plan view
-  double g = 0;             // plan-view length of the path from the start
+  double g = 0;             // plan-view length of the path from the start (links at their cost)
   uint32_t parent = kNone;  // previous root, kNone for the start
   PolyIndex poly;           // polygon the path continues on from here
-  bool vertex = false;      // a mesh vertex, kept in the root table
+  bool in_table = false;    // a mesh vertex or a link's end, kept in the root table
+  bool fresh = false;       // the start or a link's end: sees every polygon it lies on whole
+  bool link_start = false;  // an off-mesh link leaves here; the next root is its end
+  uint8_t link_area = 0;    // that link's area
 };
 
 enum NodeFlag : uint8_t {
   kAtA = 1,    // a is the entry edge's corner A itself
   kAtB = 2,    // b is corner B itself
   kFinal = 4,  // the goal reached from the root: f is the whole path's length
+  kWhole = 8,  // a = b = the root (the start or a link's end), which sees all of poly
 };
 
 // A search node: the interval a-b of an edge, seen from a root, leading into `poly`. In
@@ -62,7 +67,8 @@ struct ExactBuffers {
   CornerCache turn_corners;            // IsTurnCorner verdicts (survive queries)
   std::vector<PolyIndex> start_polys;  // polygons holding the start (several on an edge/vertex)
   std::vector<PolyIndex> goal_polys;
-  std::vector<uint32_t> chain;  // scratch: roots or nodes of the answer, walked backwards
+  std::vector<PolyIndex> link_end_polys;  // scratch: polygons holding the end of a link taken
+  std::vector<uint32_t> chain;            // scratch: roots or nodes of the answer, walked backwards
 };
 
 }  // namespace waymesh::internal::exact

@@ -53,10 +53,19 @@ void BuildExactPath(QueryContext& ctx, const ExactOutcome& found, const SurfaceP
   out->waypoints.clear();
   for (auto it = b.chain.rbegin(); it != b.chain.rend(); ++it) {
     const Root& r = b.roots[*it];
-    // A turn at the very point of the previous waypoint (the start on a corner) is no turn.
-    if (!out->waypoints.empty() && out->waypoints.back().pos == r.pos) continue;
-    out->waypoints.push_back(
-        MakeWaypoint(ctx, r.pos, r.poly, out->waypoints.empty() ? kWaypointStart : 0));
+    // A turn at the very point of the previous waypoint (the start on a corner, a link from
+    // where another ends) is no turn.
+    if (out->waypoints.empty() || out->waypoints.back().pos != r.pos) {
+      out->waypoints.push_back(
+          MakeWaypoint(ctx, r.pos, r.poly, out->waypoints.empty() ? kWaypointStart : 0));
+    }
+    if (r.link_start) {
+      // As the approximate mode: the link's start names the polygon and area it leads into.
+      Waypoint& w = out->waypoints.back();
+      w.flags |= kWaypointOffMeshLink;
+      w.poly = ctx.Ref(b.roots[*std::next(it)].poly);
+      w.area = r.link_area;
+    }
   }
   const PolyIndex end_poly = end.poly.index();
   if (out->waypoints.size() > 1 && out->waypoints.back().pos == end.pos) {

@@ -1,6 +1,7 @@
 #include "exact/exact_search.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 
 #include "exact/turn_corner.h"
@@ -27,12 +28,12 @@ bool Holds(const std::vector<PolyIndex>& polys, PolyIndex p) {
 // Distance in plan view from p to segment a-b.
 double DistToSegment(Point2 p, Point2 a, Point2 b) { return Dist(p, ClosestOnSegment(a, b, p)); }
 
-// The polygons the filter accepts that hold `p` (within tol::kInsidePolygon), reached from
-// p.poly across the edges p lies on: a point on an edge or a vertex is in all of them.
-void TouchingPolygons(const QueryContext& ctx, const QueryFilter& filter, const SurfacePoint& p,
+// The polygons the filter accepts that hold `pos` (within tol::kInsidePolygon), reached from
+// `poly` across the edges it lies on: a point on an edge or a vertex is in all of them.
+void TouchingPolygons(const QueryContext& ctx, const QueryFilter& filter, PolyIndex poly, Vec3 pos,
                       std::vector<PolyIndex>* out) {
-  out->assign(1, p.poly.index());
-  const Point2 at = ToPoint2(p.pos);
+  out->assign(1, poly);
+  const Point2 at = ToPoint2(pos);
   for (size_t k = 0; k < out->size() && out->size() < kMaxTouching; ++k) {
     const PolyIndex cur = (*out)[k];
     const TileView& t = ctx.Tile(cur.tile);
@@ -43,14 +44,41 @@ void TouchingPolygons(const QueryContext& ctx, const QueryFilter& filter, const 
       if (DistToSegment(at, u, v) > tol::kInsidePolygon) continue;
       const std::optional<PolyIndex> nb = t.across(s + i);
       if (!nb || !ctx.Exists(*nb) || !ctx.Passes(filter, *nb) || Holds(*out, *nb)) continue;
-      if (PointInPolyXZ(ctx.Tile(nb->tile), nb->poly, p.pos, tol::kInsidePolygon)) {
+      if (PointInPolyXZ(ctx.Tile(nb->tile), nb->poly, pos, tol::kInsidePolygon)) {
         out->push_back(*nb);
       }
     }
   }
 }
 
+// Whether off-mesh links of `area` pass `filter`.
+bool LinkAreaAllowed(const QueryFilter& filter, uint8_t area) {
+  return (filter.area_mask() >> (area & (kMaxAreas - 1))) & 1;
+}
+
+// A link's cost below its plan-view span by at most this fraction could be float rounding of
+// the map's per-metre figure: the heuristic is scaled down by that much more.
+constexpr double kLinkScaleSlack = 1e-6;
+
 }  // namespace
+
+LinkTerms LinkTermsOf(const NavMap& map, const QueryFilter& filter) {
+  LinkTerms terms;
+  const MapDigest& digest = map.digest();
+  const uint64_t allowed = filter.area_mask() & digest.areas_present;
+  // CheckExactPathSupport: every allowed area costs the same.
+  if (allowed != 0) terms.walk_cost = filter.Cost(uint8_t(std::countr_zero(allowed)));
+  for (uint64_t m = allowed; m != 0; m &= m - 1) {
+    const int a = std::countr_zero(m);
+    if (!std::isfinite(digest.link_cost_per_metre[a])) continue;
+    terms.links = true;
+    // A link's cost per metre of its 3D span bounds it per metre of its plan span too.
+    const double per_metre = double(filter.Cost(uint8_t(a))) * digest.link_cost_per_metre[a];
+    terms.h_scale = std::min(terms.h_scale, per_metre / terms.walk_cost);
+  }
+  if (terms.h_scale < 1) terms.h_scale = std::max(0.0, terms.h_scale * (1 - kLinkScaleSlack));
+  return terms;
+}
 
 uint32_t TurnRoot(const QueryContext& ctx, ExactBuffers* b, const IntervalNode& node,
                   Point2 target) {
@@ -60,7 +88,7 @@ uint32_t TurnRoot(const QueryContext& ctx, ExactBuffers* b, const IntervalNode& 
   const float y =
       PolyHeightAt(ctx.Tile(node.poly.tile), node.poly.poly, float(end->x), float(end->z));
   b->roots.push_back(Root{Vec3{float(end->x), y, float(end->z)}, *end, from.g + Dist(from.at, *end),
-                          node.root, node.poly, false});
+                          node.root, node.poly});
   return uint32_t(b->roots.size() - 1);
 }
 
@@ -74,6 +102,7 @@ class IntervalSearch {
       : ctx_(ctx),
         b_(ctx.exact),
         filter_(filter),
+        links_(LinkTermsOf(*ctx.map, filter)),
         goal_(ToPoint2(goal.pos)),
         max_nodes_(max_nodes),
         dead_ends_(dead_ends),
@@ -88,16 +117,11 @@ class IntervalSearch {
     b_.turn_corners.Begin(ctx_.map, filter_);
     for (const PolyIndex s : b_.start_polys) {
       const uint32_t root = uint32_t(b_.roots.size());
-      b_.roots.push_back(Root{start.pos, ToPoint2(start.pos), 0, kNone, s, false});
-      if (Holds(b_.goal_polys, s)) {
-        PushFinal(kNone, root, b_.roots[root].at, b_.roots[root].at, s, true);
-        continue;
-      }
-      const TileView& t = ctx_.Tile(s.tile);
+      Root r{start.pos, ToPoint2(start.pos), 0, kNone, s};
+      r.fresh = true;
+      b_.roots.push_back(r);
       b_.successors.clear();
-      for (uint32_t e = 0, n = t.corner_count(s.poly); e < n; ++e) {
-        AddInterval(kNone, root, t, s, e, Range{0, 1});
-      }
+      ExpandWhole(kNone, WholeNode(root, s));
       CheapestSuccessor();  // sets f
       PushSuccessors();
     }
@@ -168,7 +192,7 @@ class IntervalSearch {
     for (size_t i = 0; i < b_.successors.size(); ++i) {
       IntervalNode& node = b_.successors[i];
       const Root& r = b_.roots[node.root];
-      node.f = r.g + IntervalHeuristic(r.at, node.a, node.b, goal_);
+      node.f = r.g + links_.h_scale * IntervalHeuristic(r.at, node.a, node.b, goal_);
       if (node.f < best_f) {
         best_f = node.f;
         best = i;
@@ -180,23 +204,29 @@ class IntervalSearch {
   // Whether the node's root (a corner) was reached more cheaply since the node was made.
   bool RootPruned(const IntervalNode& node) const {
     const Root& root = b_.roots[node.root];
-    return root.vertex && root.g > b_.best_root.Best(root.pos) + kRootSlack * (1 + root.g);
+    return root.in_table && root.g > b_.best_root.Best(root.pos) + kRootSlack * (1 + root.g);
   }
 
   // Collects in b_.successors the successors of node `ni` in the polygon its interval leads
   // into (a final node, reaching the goal, goes straight to the open list).
   void Expand(uint32_t ni) {
     const IntervalNode node = b_.nodes[ni];
+    if (node.flags & kWhole) {
+      ExpandWhole(ni, node);
+      return;
+    }
     const TileView& t = ctx_.Tile(node.poly.tile);
     const int found = FindCorner(t, node.poly.poly, node.corner_a);
     if (found < 0) return;  // adjacency without the shared corner: corrupt data, a wall
     const uint32_t n = t.corner_count(node.poly.poly), j = uint32_t(found);
-    const Root& root = b_.roots[node.root];
-    const Point2 r = root.at;
+    // A copy: taking links and turning add roots.
+    const Point2 r = b_.roots[node.root].at;
     if (Holds(b_.goal_polys, node.poly)) {
       ReachGoal(ni, node);
-      return;
+      // Any other way on is at least as long, unless a link is shorter than its span.
+      if (links_.h_scale == 1) return;
     }
+    if (links_.links) TakeLinks(ni, node);
     if (OnIntervalLine(r, node.a, node.b)) {
       ExpandCollinear(ni, node, t, j, n);
       return;
@@ -248,9 +278,9 @@ class IntervalSearch {
     const Point2 r = b_.roots[node.root].at;
     uint32_t root = node.root;
     const bool on_interval = BetweenOnLine(r, node.a, node.b);
-    // Every polygon the start lies on was seeded: going on round a start on a vertex or an
-    // edge would only circle it (round and round an inner vertex).
-    if (on_interval && b_.roots[node.root].parent == kNone) return;
+    // Every polygon the start (or a link's end) lies on was seeded: going on round it on a
+    // vertex or an edge would only circle it (round and round an inner vertex).
+    if (on_interval && b_.roots[node.root].fresh) return;
     if (!on_interval) {
       const bool a_nearer = Dist(r, node.a) <= Dist(r, node.b);
       const uint8_t at_end = a_nearer ? kAtA : kAtB;
@@ -282,6 +312,81 @@ class IntervalSearch {
     if (!b_.best_root.Improve(pos, g, kRootSlack * (1 + g))) return kNone;
     b_.roots.push_back(Root{pos, at, g, from, poly, true});
     return uint32_t(b_.roots.size() - 1);
+  }
+
+  // The node of a fresh root (the start, a link's end) in polygon `poly`, which it sees whole.
+  static IntervalNode WholeNode(uint32_t root, PolyIndex poly, Point2 at = {}) {
+    IntervalNode node;
+    node.a = node.b = at;
+    node.root = root;
+    node.poly = poly;
+    node.flags = kWhole;
+    return node;
+  }
+
+  // Successors of a fresh root in its polygon: the goal when it is there, every edge, and the
+  // links leaving the polygon.
+  void ExpandWhole(uint32_t ni, IntervalNode node) {
+    const Root& root = b_.roots[node.root];
+    node.a = node.b = root.at;
+    if (Holds(b_.goal_polys, node.poly)) {
+      PushFinal(ni, node.root, root.at, goal_, node.poly, root.parent == kNone);
+      if (links_.h_scale == 1) return;
+    }
+    const TileView& t = ctx_.Tile(node.poly.tile);
+    for (uint32_t e = 0, n = t.corner_count(node.poly.poly); e < n; ++e) {
+      AddInterval(ni, node.root, t, node.poly, e, Range{0, 1});
+    }
+    if (links_.links) TakeLinks(ni, node);
+  }
+
+  // The links leaving node's polygon that the filter and their end polygon allow: each is
+  // reached from the node's root like the goal (straight, or round an interval end) and opens
+  // a fresh root at its end.
+  void TakeLinks(uint32_t ni, const IntervalNode& node) {
+    const TileView& t = ctx_.Tile(node.poly.tile);
+    const auto links = t.off_mesh_links;
+    auto it = std::lower_bound(
+        links.begin(), links.end(), node.poly.poly,
+        [](const OffMeshLink& link, uint32_t poly) { return link.start_poly < poly; });
+    for (; it != links.end() && it->start_poly == node.poly.poly; ++it) {
+      if (!LinkAreaAllowed(filter_, it->area)) continue;
+      const PolyIndex end{it->end_tile, it->end_poly};
+      if (!ctx_.Exists(end) || !ctx_.Passes(filter_, end)) continue;
+      TakeLink(ni, node, *it, end);
+    }
+  }
+
+  // Takes `link` (ending on polygon `end`) from node `ni`: roots at its start and its end, and
+  // a node for each polygon its end lies on; nothing when its end was reached more cheaply.
+  void TakeLink(uint32_t ni, const IntervalNode& node, const OffMeshLink& link, PolyIndex end) {
+    const Root& from = b_.roots[node.root];
+    const Point2 start = ToPoint2(link.start);
+    const std::optional<Point2> turn = TurnTowards(from.at, node.a, node.b, start);
+    const double g_start =
+        from.g + (turn ? Dist(from.at, *turn) + Dist(*turn, start) : Dist(from.at, start));
+    const double g_end = g_start + LinkLength(link);
+    if (!b_.best_root.Improve(link.end, g_end, kRootSlack * (1 + g_end))) return;
+    const uint32_t before = TurnRoot(ctx_, &b_, node, start);
+    Root leave{link.start, start, g_start, before, node.poly};
+    leave.link_start = true;
+    leave.link_area = link.area;
+    b_.roots.push_back(leave);
+    Root arrive{link.end, ToPoint2(link.end), g_end, uint32_t(b_.roots.size() - 1), end, true};
+    arrive.fresh = true;
+    b_.roots.push_back(arrive);
+    const uint32_t root = uint32_t(b_.roots.size() - 1);
+    TouchingPolygons(ctx_, filter_, end, link.end, &b_.link_end_polys);
+    for (const PolyIndex p : b_.link_end_polys) {
+      IntervalNode whole = WholeNode(root, p, arrive.at);
+      whole.parent = ni;
+      b_.successors.push_back(whole);
+    }
+  }
+
+  // A link's cost in metres of walking under the filter (its area's cost already scales it).
+  double LinkLength(const OffMeshLink& link) const {
+    return std::max(double(ctx_.LinkCost(link, filter_)), 0.0) / links_.walk_cost;
   }
 
   // Offers the part `range` of edge e of `poly` (corners e, e + 1), seen from `root`, as a
@@ -387,6 +492,7 @@ class IntervalSearch {
   QueryContext& ctx_;
   ExactBuffers& b_;
   const QueryFilter& filter_;
+  const LinkTerms links_;
   const Point2 goal_;
   const uint32_t max_nodes_;
   const DeadEndTable* const dead_ends_;
@@ -400,8 +506,8 @@ class IntervalSearch {
 
 ExactOutcome SearchExact(QueryContext& ctx, const SurfacePoint& start, const SurfacePoint& goal,
                          const QueryFilter& filter, uint32_t max_nodes, QueryInterrupt* interrupt) {
-  TouchingPolygons(ctx, filter, start, &ctx.exact.start_polys);
-  TouchingPolygons(ctx, filter, goal, &ctx.exact.goal_polys);
+  TouchingPolygons(ctx, filter, start.poly.index(), start.pos, &ctx.exact.start_polys);
+  TouchingPolygons(ctx, filter, goal.poly.index(), goal.pos, &ctx.exact.goal_polys);
   max_nodes = std::max<uint32_t>(max_nodes, 1);
   // Dead ends hold a goal on one polygon only: one on an edge or a vertex may also be reached
   // through a neighbour in another tree.

@@ -8,6 +8,7 @@
 
 #include "absl/status/status.h"
 #include "query_context.h"
+#include "waymesh/core/nav_map.h"
 #include "waymesh/core/query_filter.h"
 #include "waymesh/core/query_interrupt.h"
 #include "waymesh/core/query_status.h"
@@ -25,6 +26,16 @@ struct ExactOutcome {
   bool limit_hit = false;
   absl::Status stop;  // the interrupt's status when it stopped the search
 };
+
+// How a search under a filter takes off-mesh links.
+struct LinkTerms {
+  bool links = false;    // the filter allows the area of some link on the map
+  double walk_cost = 1;  // cost per metre of every allowed area (one: CheckExactPathSupport)
+  // Factor of the heuristic: below 1 when an allowed link may cost less than its plan span
+  // (then the straight line to the goal could overestimate); 1 otherwise.
+  double h_scale = 1;
+};
+LinkTerms LinkTermsOf(const NavMap& map, const QueryFilter& filter);
 
 // A root for reaching `target` in node's polygon from node's interval: the node's root when
 // it sees the target, else a new root (not a corner of the mesh, kept out of the root table)

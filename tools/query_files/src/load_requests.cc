@@ -35,17 +35,14 @@ class RequestSampler {
   absl::Status ChooseExactFilter() {
     if (!options_.exact_paths) return absl::OkStatus();
     path_options_.mode = PathMode::kExact;
-    filter_ = QueryFilter(map_->info());  // the server's default filter
+    const QueryFilter server_default(map_->info());
+    filter_ = server_default;
     if (CheckExactPathSupport(*map_, filter_).ok()) return absl::OkStatus();
-    // Off-mesh links' areas out, and one cost over the other areas (exact mode's needs).
-    const MapDigest& digest = map_->digest();
+    // What differs from the server's default goes into the requests.
+    filter_ = ExactReadyFilter(*map_);
     Json costs = Json::object();
     for (int a = 0; a < kMaxAreas; ++a) {
-      if (std::isfinite(digest.link_cost_per_metre[a])) filter_.SetAreaEnabled(a, false);
-      if (filter_.Cost(a) != 1.0f) {
-        filter_.SetAreaCost(a, 1.0f);
-        costs[std::to_string(a)] = 1.0;
-      }
+      if (filter_.Cost(a) != server_default.Cost(a)) costs[std::to_string(a)] = filter_.Cost(a);
     }
     filter_json_ = Json{{"area_mask", std::to_string(filter_.area_mask())}};
     if (!costs.empty()) filter_json_["area_costs"] = std::move(costs);

@@ -193,8 +193,9 @@ class NavMap {
   // to a later generation than the map it was made from (obstacle carving).
   NavMap(MapInfo info, std::vector<TileView> tiles, std::shared_ptr<const void> storage,
          std::vector<uint32_t> generations);
-  // As above, with `digest` computed by the caller: it must be what AddTileToDigest gives for
-  // `tiles` in order (a carved version gathers it from parts kept per tile).
+  // The carving constructor (obstacles/carve_map.h): as above, with `digest` computed by the
+  // caller (it must be what AddTileToDigest gives for `tiles` in order; a carved version
+  // gathers it from parts kept per tile). The map is carved().
   NavMap(MapInfo info, std::vector<TileView> tiles, std::shared_ptr<const void> storage,
          std::vector<uint32_t> generations, MapDigest digest);
   // Paged. `digest` must describe exactly the tiles `source` serves.
@@ -209,6 +210,9 @@ class NavMap {
   uint32_t tile_count() const { return static_cast<uint32_t>(digest_.tiles.size()); }
   const TileSummary& summary(uint32_t i) const { return digest_.tiles[i]; }
   const MapDigest& digest() const { return digest_; }
+  // Whether obstacles were cut into this map (made by the carving constructor; kept when
+  // search tables are attached). A layer that cuts nothing gives back the base map: not carved.
+  bool carved() const { return carved_; }
   // Per tile, the dense global index of its first polygon, then the polygon total (tiles + 1
   // entries): the numbering of every per-polygon table of the map.
   std::vector<uint32_t> PolygonBases() const;
@@ -248,6 +252,7 @@ class NavMap {
   std::shared_ptr<const void> storage_;
   std::shared_ptr<const TileSource> source_;  // paged maps
   std::shared_ptr<const SearchTables> tables_;
+  bool carved_ = false;
 };
 
 }  // namespace waymesh

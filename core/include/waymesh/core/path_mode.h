@@ -9,8 +9,8 @@ namespace waymesh {
 enum class PathMode : uint8_t {
   // A* over polygons, then the funnel and a refinement pass: near-shortest.
   kApproximate,
-  // The Euclidean shortest path in plan view (interval search, exact_path.h). Needs one cost
-  // per metre over every area the filter allows and no usable off-mesh links.
+  // The Euclidean shortest path in plan view (interval search, exact_path.h), off-mesh links
+  // at their cost. Needs one cost per metre over every area the filter allows.
   kExact,
 };
 
