@@ -67,7 +67,7 @@ HandLink Link(Vec3 from, Vec3 to, float cost, uint8_t area = 5) {
 }
 
 // The 10 x 10 grid with a wall x in [4, 6), z in [2, 8), crossed from (0.5, 5) to (9.5, 5).
-const std::vector<Block> kWall{{4, 6, 2, 8}};
+const std::vector<Block> kMidWall{{4, 6, 2, 8}};
 const Vec3 kWest{0.5f, 0, 5}, kEast{9.5f, 0, 5};
 const Vec3 kBeforeWall{3.5f, 0, 5}, kAfterWall{6.5f, 0, 5};
 // Round the wall by its north corners (4, 8) and (6, 8).
@@ -79,7 +79,7 @@ const double kRoundTheWall = 2 * std::hypot(3.5, 3.0) + 2;
 TEST(ExactLinksTest, ALinkIsTakenExactlyWhenItIsCheaper) {
   PathResult r;
   for (const float cost : {1.0f, 5.0f}) {
-    NavQuery q(GridWithLinks(10, kWall, {Link(kBeforeWall, kAfterWall, cost)}));
+    NavQuery q(GridWithLinks(10, kMidWall, {Link(kBeforeWall, kAfterWall, cost)}));
     ASSERT_TRUE(q.FindPath(kWest, kEast, QueryFilter(), LinkExactOptions(), &r).ok());
     ASSERT_EQ(r.status, QueryStatus::kComplete) << cost;
     ASSERT_EQ(r.waypoints.size(), 4u) << cost;
@@ -93,7 +93,7 @@ TEST(ExactLinksTest, ALinkIsTakenExactlyWhenItIsCheaper) {
     EXPECT_NE(std::find(r.corridor.begin(), r.corridor.end(), r.waypoints[2].poly),
               r.corridor.end());
   }
-  NavQuery dear(GridWithLinks(10, kWall, {Link(kBeforeWall, kAfterWall, 5.5f)}));
+  NavQuery dear(GridWithLinks(10, kMidWall, {Link(kBeforeWall, kAfterWall, 5.5f)}));
   ASSERT_TRUE(dear.FindPath(kWest, kEast, QueryFilter(), LinkExactOptions(), &r).ok());
   ASSERT_EQ(r.status, QueryStatus::kComplete);
   EXPECT_NEAR(r.length, kRoundTheWall, 1e-5);
@@ -104,7 +104,7 @@ TEST(ExactLinksTest, ALinkIsTakenExactlyWhenItIsCheaper) {
 // out their area leaves them out of the search.
 TEST(ExactLinksTest, DirectionAndFilterDecide) {
   PathResult r;
-  NavQuery one_way(GridWithLinks(10, kWall, {Link(kBeforeWall, kAfterWall, 1)}));
+  NavQuery one_way(GridWithLinks(10, kMidWall, {Link(kBeforeWall, kAfterWall, 1)}));
   ASSERT_TRUE(one_way.FindPath(kEast, kWest, QueryFilter(), LinkExactOptions(), &r).ok());
   EXPECT_NEAR(r.length, kRoundTheWall, 1e-5);
   QueryFilter no_links;
@@ -112,7 +112,7 @@ TEST(ExactLinksTest, DirectionAndFilterDecide) {
   ASSERT_TRUE(one_way.FindPath(kWest, kEast, no_links, LinkExactOptions(), &r).ok());
   EXPECT_NEAR(r.length, kRoundTheWall, 1e-5);
   NavQuery two_way(GridWithLinks(
-      10, kWall, {Link(kBeforeWall, kAfterWall, 1), Link(kAfterWall, kBeforeWall, 1)}));
+      10, kMidWall, {Link(kBeforeWall, kAfterWall, 1), Link(kAfterWall, kBeforeWall, 1)}));
   ASSERT_TRUE(two_way.FindPath(kEast, kWest, QueryFilter(), LinkExactOptions(), &r).ok());
   ASSERT_EQ(r.waypoints.size(), 4u);
   EXPECT_EQ(r.waypoints[1].pos, kAfterWall);
@@ -130,7 +130,7 @@ TEST(ExactLinksTest, DirectionAndFilterDecide) {
 TEST(ExactLinksTest, LinkEndsOnVerticesAndShortcutsBeyondTheStraightLine) {
   PathResult r;
   const Vec3 on_vertex{7, 0, 5};
-  NavQuery vertex(GridWithLinks(10, kWall, {Link(kBeforeWall, on_vertex, 1)}));
+  NavQuery vertex(GridWithLinks(10, kMidWall, {Link(kBeforeWall, on_vertex, 1)}));
   ASSERT_TRUE(vertex.FindPath(kWest, kEast, QueryFilter(), LinkExactOptions(), &r).ok());
   ASSERT_EQ(r.status, QueryStatus::kComplete);
   ASSERT_EQ(r.waypoints.size(), 4u);

@@ -184,7 +184,7 @@ TEST(ClusterGraphTest, SmallMapsHaveNone) {
 TEST(HierarchySearchTest, DemoTownAnswersLikeThePlainSearch) {
   const auto& town = testing::Town(400, 7, 64);
   // Fewer pairs for the larger clusters (measured in bench/hierarchy_bench, not kept).
-  for (const auto [k, pairs] : {std::pair{1u, 60}, std::pair{2u, 30}}) {
+  for (const auto& [k, pairs] : {std::pair{1u, 60}, std::pair{2u, 30}}) {
     SCOPED_TRACE(k);
     const Comparison c = Compare(Guided(town.map, k), pairs, 3);
     EXPECT_EQ(c.pairs, pairs);

@@ -99,7 +99,7 @@ TEST(ObstaclesCliTest, ABadObstacleFileExitsTwoNamingTheObstacleAndTheField) {
   const std::string bad = WriteObstacleFile(a.dir + "/bad.json", R"({"obstacles": [
     {"id": "wall-9", "shape": "prism", "points": [[0, 0], [4, 0], [1, 1], [4, 4], [0, 4]],
      "y_min": 0, "y_max": 3, "effect": "block"}]})");
-  for (const std::string verb :
+  for (const std::string& verb :
        {"path " + ShellQuote(a.map) + " --queries " + ShellQuote(a.queries),
         "render " + ShellQuote(a.map) + " -o " + ShellQuote(a.dir + "/bad.png")}) {
     CliResult r = RunCli(verb + " --obstacles " + ShellQuote(bad));
