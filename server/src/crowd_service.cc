@@ -26,6 +26,7 @@ grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer>* CrowdService::RunCr
   env.crowd_metrics = &crowd_metrics_;
   env.sessions = sessions_.get();
   env.max_agents = options_.max_agents;
+  env.query = options_.query;
   return new CrowdSession(env, ctx);  // deletes itself when gRPC is done with the stream
 }
 

@@ -339,8 +339,9 @@ absl::Status CrowdSession::Open(const v1::RunCrowdRequest& command,
   absl::StatusOr<std::shared_ptr<const ServedMap>> map =
       env_.navigation->ResolveMap(open.map_id(), open.agent_type(), open.obstacles());
   if (!map.ok()) return map.status();
-  absl::StatusOr<crowd::Crowd> crowd =
-      crowd::Crowd::Create((*map)->map(), ToCrowdOptions(open, env_.max_agents));
+  crowd::CrowdOptions options = ToCrowdOptions(open, env_.max_agents);
+  options.query = env_.query;
+  absl::StatusOr<crowd::Crowd> crowd = crowd::Crowd::Create((*map)->map(), options);
   if (!crowd.ok()) return crowd.status();
   const absl::Duration period =
       open.tick_hz() > 0 ? absl::Seconds(1.0 / open.tick_hz()) : absl::ZeroDuration();

@@ -44,6 +44,7 @@ struct CrowdSessionEnv {
   CrowdMetrics* crowd_metrics = nullptr;
   CrowdSessions* sessions = nullptr;
   uint32_t max_agents = 10000;
+  NavQueryOptions query;  // options of every crowd's query objects
 };
 
 class CrowdSession final : public grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer> {

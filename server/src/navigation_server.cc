@@ -36,6 +36,14 @@ void AddKeepaliveEnforcement(const ServerConfig& config, grpc::ServerBuilder* bu
                               config.keepalive_permit_without_calls ? 1 : 0);
 }
 
+// Options of every query object the server builds (the workers' and the crowds').
+NavQueryOptions QueryOptions(const ServerConfig& config) {
+  NavQueryOptions options;
+  options.max_nodes = config.max_search_nodes;
+  options.hierarchy = config.path_hierarchy;
+  return options;
+}
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<NavigationServer>> NavigationServer::Start(
@@ -95,8 +103,7 @@ absl::Status NavigationServer::Init(const ServerConfig& config, ServerHooks hook
   WorkerPoolOptions pool_options;
   pool_options.workers = EffectiveWorkers(config);
   pool_options.queue_capacity = EffectiveQueueCapacity(config, pool_options.workers);
-  pool_options.query.max_nodes = config.max_search_nodes;
-  pool_options.query.hierarchy = config.path_hierarchy;
+  pool_options.query = QueryOptions(config);
   pool_options.on_queue_depth = [m = metrics_.get()](int64_t depth) { m->SetQueueDepth(depth); };
   pool_options.overload_shedding = config.overload_shedding;
   pool_options.on_overload = [m = metrics_.get()](bool overloaded) {
@@ -132,6 +139,7 @@ absl::Status NavigationServer::Init(const ServerConfig& config, ServerHooks hook
   CrowdServiceOptions crowd_options;
   crowd_options.max_sessions = config.max_crowd_sessions;
   crowd_options.max_agents = config.max_crowd_agents;
+  crowd_options.query = QueryOptions(config);
   crowd_service_ =
       std::make_unique<CrowdService>(service_.get(), pool_.get(), metrics_.get(), crowd_options);
   // Only now: the workers read the services, the maps and the layers built above.

@@ -216,6 +216,28 @@ TEST(CrowdMapVersionTest, AgentsReplanOnANewVersionAndStillArrive) {
   EXPECT_EQ(crowd.FindAgent(1)->state, AgentState::kArrived);
 }
 
+// CrowdOptions::query reaches the crowd's own searches (a server passes its flags through it):
+// a node pool of one polygon cannot find the way through the door that the default one finds.
+TEST(CrowdOptionsTest, QueryOptionsReachTheCrowdsSearches) {
+  const std::shared_ptr<const NavMap> map = testing::ArenaMap(DoorArena(10, 2, 0.5f));
+  for (const uint32_t pool : {1u, NavQueryOptions().max_nodes}) {
+    CrowdOptions options;
+    options.query.max_nodes = pool;
+    absl::StatusOr<Crowd> crowd = Crowd::Create(map, options);
+    ASSERT_TRUE(crowd.ok()) << crowd.status();
+    ASSERT_TRUE(crowd->AddAgent(1, {-5, 0, 3}, AgentParams()).ok());
+    ASSERT_TRUE(crowd->SetTarget(1, {5, 0, -3}).ok());
+    RunFor(*crowd, 15);
+    const AgentUpdate agent = *crowd->FindAgent(1);
+    if (pool == 1) {
+      EXPECT_NE(agent.state, AgentState::kArrived);
+      EXPECT_LT(agent.pos.x, 0.0f);  // still in the room it started in
+    } else {
+      EXPECT_EQ(agent.state, AgentState::kArrived);
+    }
+  }
+}
+
 TEST(CrowdMapVersionTest, AnAgentInsideABlockedAreaMovesToTheNearestFreePoint) {
   const std::shared_ptr<const NavMap> open = testing::ArenaMap(OpenSquareArena(20));
   // The next version has a 4 x 4 m block in the middle (four rectangles round it).

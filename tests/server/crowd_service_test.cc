@@ -57,58 +57,103 @@ class CrowdServiceTest : public ServedMapsTest {
   std::unique_ptr<v1::CrowdService::Stub> crowd_;
 };
 
-TEST_F(CrowdServiceTest, StreamsTheTicksOfTheCoreCrowdBitForBit) {
-  const Scene scene = WestBankScene(kAgents);
-  constexpr int kTicks = 160;
+constexpr int kSceneTicks = 160;
 
-  CrowdStream stream(*crowd_);
-  OpenStepped(stream);
+// Opens a caller-stepped session on `crowd`, sends `scene` and steps it kSceneTicks times;
+// returns the latest state of each agent as a caller keeps them.
+std::map<uint32_t, v1::CrowdAgent> StreamScene(v1::CrowdService::Stub& crowd, const Scene& scene) {
+  std::map<uint32_t, v1::CrowdAgent> last;
+  CrowdStream stream(crowd);
+  EXPECT_TRUE(stream.Send(Open()));
+  std::optional<v1::RunCrowdResponse> opened = stream.Read();
+  EXPECT_TRUE(opened.has_value() && opened->has_opened());
   uint64_t seq = 10;
-  for (int i = 0; i < kAgents; ++i) ASSERT_TRUE(stream.Send(Add(++seq, i + 1, scene.spawns[i])));
-  for (int i = 0; i < kAgents; ++i) ASSERT_TRUE(stream.Send(Target(++seq, i + 1, scene.goal)));
-  std::map<uint32_t, v1::CrowdAgent> last;  // as a caller keeps them: the latest of each agent
-  for (int t = 1; t <= kTicks; ++t) {
-    ASSERT_TRUE(stream.Send(Step(++seq)));
+  for (int i = 0; i < kAgents; ++i) EXPECT_TRUE(stream.Send(Add(++seq, i + 1, scene.spawns[i])));
+  for (int i = 0; i < kAgents; ++i) EXPECT_TRUE(stream.Send(Target(++seq, i + 1, scene.goal)));
+  for (int t = 1; t <= kSceneTicks; ++t) {
+    EXPECT_TRUE(stream.Send(Step(++seq)));
     std::optional<v1::RunCrowdResponse> e = stream.Read();
-    ASSERT_TRUE(e.has_value());
-    ASSERT_TRUE(e->has_tick()) << e->DebugString();
+    if (!e.has_value() || !e->has_tick()) {
+      ADD_FAILURE() << "tick " << t << ": " << (e ? e->DebugString() : "stream ended");
+      return last;
+    }
     EXPECT_EQ(e->tick().tick(), uint64_t(t));
     EXPECT_EQ(e->tick().seq(), seq);
     EXPECT_EQ(e->tick().agent_count(), uint32_t(kAgents));
     for (const v1::CrowdAgent& a : e->tick().agents()) last[a.id()] = a;
   }
   EXPECT_TRUE(stream.Close().ok());
+  return last;
+}
 
-  // The same commands on the core crowd, in process, on the map the server was given.
-  absl::StatusOr<crowd::Crowd> core = crowd::Crowd::Create(Town().map);
-  ASSERT_TRUE(core.ok()) << core.status();
+// The same commands on the core crowd, in process, on the map the server was given.
+std::vector<crowd::AgentUpdate> RunSceneInProcess(const Scene& scene,
+                                                  const crowd::CrowdOptions& options = {}) {
+  absl::StatusOr<crowd::Crowd> core = crowd::Crowd::Create(Town().map, options);
+  EXPECT_TRUE(core.ok()) << core.status();
+  if (!core.ok()) return {};
   crowd::AgentParams params;
   params.filter = QueryFilter(Town().map->info());
   for (int i = 0; i < kAgents; ++i)
-    ASSERT_TRUE(core->AddAgent(i + 1, scene.spawns[i], params).ok());
-  for (int i = 0; i < kAgents; ++i) ASSERT_TRUE(core->SetTarget(i + 1, scene.goal).ok());
+    EXPECT_TRUE(core->AddAgent(i + 1, scene.spawns[i], params).ok());
+  for (int i = 0; i < kAgents; ++i) EXPECT_TRUE(core->SetTarget(i + 1, scene.goal).ok());
   crowd::SerialChunkRunner runner;
-  for (int t = 0; t < kTicks; ++t) ASSERT_TRUE(core->Step(kDt, runner).ok());
+  for (int t = 0; t < kSceneTicks; ++t) EXPECT_TRUE(core->Step(kDt, runner).ok());
+  std::vector<crowd::AgentUpdate> agents;
+  core->Snapshot(&agents);
+  return agents;
+}
 
-  std::vector<crowd::AgentUpdate> expected;
-  core->Snapshot(&expected);
-  ASSERT_EQ(last.size(), expected.size());
-  int arrived = 0;
+bool SameBits(const v1::CrowdAgent& got, const crowd::AgentUpdate& want) {
+  return got.position().x() == want.pos.x && got.position().y() == want.pos.y &&
+         got.position().z() == want.pos.z && got.velocity().x() == want.vel.x &&
+         got.velocity().z() == want.vel.z && got.poly() == want.poly.bits() &&
+         (crowd::AgentStateName(want.state) == "arrived") ==
+             (got.state() == v1::CROWD_AGENT_STATE_ARRIVED);
+}
+
+// Agents of `expected` whose streamed state is not bit for bit theirs.
+int Mismatches(const std::map<uint32_t, v1::CrowdAgent>& streamed,
+               const std::vector<crowd::AgentUpdate>& expected) {
+  EXPECT_EQ(streamed.size(), expected.size());
+  int mismatches = 0;
   for (const crowd::AgentUpdate& want : expected) {
-    const v1::CrowdAgent& got = last.at(want.id);
-    EXPECT_EQ(got.position().x(), want.pos.x) << want.id;
-    EXPECT_EQ(got.position().y(), want.pos.y) << want.id;
-    EXPECT_EQ(got.position().z(), want.pos.z) << want.id;
-    EXPECT_EQ(got.velocity().x(), want.vel.x) << want.id;
-    EXPECT_EQ(got.velocity().z(), want.vel.z) << want.id;
-    EXPECT_EQ(got.poly(), want.poly.bits()) << want.id;
-    EXPECT_EQ(crowd::AgentStateName(want.state) == "arrived",
-              got.state() == v1::CROWD_AGENT_STATE_ARRIVED)
-        << want.id;
-    arrived += got.state() == v1::CROWD_AGENT_STATE_ARRIVED;
+    auto got = streamed.find(want.id);
+    mismatches += got == streamed.end() || !SameBits(got->second, want);
   }
+  return mismatches;
+}
+
+TEST_F(CrowdServiceTest, StreamsTheTicksOfTheCoreCrowdBitForBit) {
+  const Scene scene = WestBankScene(kAgents);
+  const std::map<uint32_t, v1::CrowdAgent> last = StreamScene(*crowd_, scene);
+  EXPECT_EQ(Mismatches(last, RunSceneInProcess(scene)), 0);
   // Surround: they share one goal, so they spread on a ring round it, and all get there.
+  int arrived = 0;
+  for (const auto& [id, agent] : last) arrived += agent.state() == v1::CROWD_AGENT_STATE_ARRIVED;
   EXPECT_EQ(arrived, kAgents);
+}
+
+// The server's search flags (--max-search-nodes, --path-hierarchy) reach its crowds: with the
+// node pool at its least the streamed ticks are the core crowd's with that pool, not the
+// default's.
+class CrowdSearchFlagsTest : public ServedMapsTest {
+ protected:
+  CrowdSearchFlagsTest() : ServedMapsTest(/*serve_in_set_up=*/false) {}
+};
+
+TEST_F(CrowdSearchFlagsTest, TheServersNodePoolIsTheCrowdsToo) {
+  server::ServerConfig config = TestConfig(maps_.path());
+  config.max_search_nodes = 16;
+  Serve(config);
+  std::unique_ptr<v1::CrowdService::Stub> crowd = v1::CrowdService::NewStub(channel_);
+  Scene scene = WestBankScene(kAgents);
+  scene.goal = ProbeAt(Town(), kProbeEastBank);  // across the river: paths of many polygons
+  const std::map<uint32_t, v1::CrowdAgent> last = StreamScene(*crowd, scene);
+  crowd::CrowdOptions small_pool;
+  small_pool.query.max_nodes = config.max_search_nodes;
+  EXPECT_EQ(Mismatches(last, RunSceneInProcess(scene, small_pool)), 0);
+  EXPECT_GT(Mismatches(last, RunSceneInProcess(scene)), 0);  // the scene needs more than 16
 }
 
 TEST_F(CrowdServiceTest, FailedCommandsAreAnsweredBySeqAndTheSessionGoesOn) {

@@ -199,7 +199,7 @@ void CrowdState::EnsureWorkers(uint32_t count) {
   while (workers.size() < count) workers.emplace_back();
   for (Worker& w : workers) {
     if (w.query == nullptr || &w.query->map() != map.get()) {
-      w.query = std::make_unique<NavQuery>(map);
+      w.query = std::make_unique<NavQuery>(map, options.query);
     }
   }
 }

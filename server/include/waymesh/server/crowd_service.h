@@ -24,6 +24,7 @@ using RawCrowdService = v1::CrowdService::WithRawCallbackMethod_RunCrowd<v1::Cro
 struct CrowdServiceOptions {
   uint32_t max_sessions = 64;   // --max-crowd-sessions
   uint32_t max_agents = 10000;  // --max-crowd-agents
+  NavQueryOptions query;        // the workers' own (--max-search-nodes, --path-hierarchy)
 };
 
 class CrowdService final : public RawCrowdService {

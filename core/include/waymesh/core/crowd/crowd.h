@@ -22,6 +22,7 @@
 #include "absl/status/statusor.h"
 #include "waymesh/core/crowd/chunk_runner.h"
 #include "waymesh/core/nav_map.h"
+#include "waymesh/core/nav_query.h"
 #include "waymesh/core/poly_ref.h"
 #include "waymesh/core/query_filter.h"
 #include "waymesh/core/vec3.h"
@@ -94,6 +95,9 @@ struct CrowdOptions {
   float goal_moved_distance = 1.0f;
   // A* node budget of one crowd path (paths beyond it are followed as far as found).
   uint32_t max_path_nodes = 8192;
+  // The crowd's query objects: node pool, landmarks, dead ends and the cluster graph for long
+  // paths (a server passes its own, so --path-hierarchy reaches its crowds too).
+  NavQueryOptions query;
 
   // Wall segments are gathered this much further (metres) than needed, so an agent re-reads
   // them only after walking that far.
