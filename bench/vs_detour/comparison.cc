@@ -128,7 +128,6 @@ MapComparison CompareOnMap(const std::string& name, const NavMap& nav_map,
   }
   ScoreLengths(queries, wm_paths, dt_paths, &out);
   ScoreExact(queries, ex_paths, &out.exact);
-  out.exact_areas_disabled = waymesh.exact_disabled_areas();
   ScoreRays(nav_map, queries, waymesh, detour, detour_rays, &out);
 
   Samples path, nearest, ray;

@@ -31,10 +31,8 @@ struct MapComparison {
   uint32_t repetitions = 0;
   LibraryResult waymesh, detour;
   // Waymesh's exact mode (path, length, complete, below_optimum, mean_expanded: interval
-  // nodes expanded); exact_areas_disabled > 0 when link areas were left out (exact mode does
-  // not take off-mesh links).
+  // nodes expanded).
   LibraryResult exact;
-  int exact_areas_disabled = 0;
   RatioSummary length_vs_detour;  // Waymesh length / Detour length, queries both complete  //
                                   // Raycasts stopping at the same fraction in Waymesh and in Detour
                                   // on the path mesh / on the

@@ -94,9 +94,8 @@ void PrintExact(const std::vector<MapReport>& reports, std::ostream& out) {
     const double median = c.exact.path.median_ns / c.detour.path.median_ns;
     const double p99 = c.exact.path.p99_ns / c.detour.path.p99_ns;
     out << absl::StrFormat(
-        "| %s%s | %s | %s | %s | %.3f %s | %.3f %s | %s | %s | %d / %d | %.0f |\n", c.map,
-        c.exact_areas_disabled > 0 ? " (link areas off)" : "", Micros(c.exact.path),
-        Micros(c.waymesh.path), Micros(c.detour.path), median,
+        "| %s | %s | %s | %s | %.3f %s | %.3f %s | %s | %s | %d / %d | %.0f |\n", c.map,
+        Micros(c.exact.path), Micros(c.waymesh.path), Micros(c.detour.path), median,
         Verdict(median <= kTargetExactMedianRatio), p99, Verdict(p99 <= kTargetExactP99Ratio),
         MeanWorst(c.exact.length), MeanWorst(c.waymesh.length), c.exact.complete,
         c.waymesh.complete, c.exact.mean_expanded);

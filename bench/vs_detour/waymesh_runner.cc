@@ -1,9 +1,6 @@
 #include "vs_detour/waymesh_runner.h"
 
-#include <bit>
 #include <utility>
-
-#include "waymesh/core/exact_path.h"
 
 namespace waymesh::bench {
 
@@ -13,8 +10,6 @@ WaymeshRunner::WaymeshRunner(std::shared_ptr<const NavMap> map, Vec3 half_extent
   options_.half_extents = half_extents;
   exact_options_ = options_;
   exact_options_.mode = PathMode::kExact;
-  exact_filter_ = ExactReadyFilter(query_.map());
-  exact_disabled_areas_ = std::popcount(filter_.area_mask() & ~exact_filter_.area_mask());
 }
 
 PathOutcome RunPath(NavQuery& query, Vec3 start, Vec3 goal, const QueryFilter& filter,
@@ -31,7 +26,7 @@ PathOutcome WaymeshRunner::FindPath(Vec3 start, Vec3 goal) {
 }
 
 PathOutcome WaymeshRunner::FindExactPath(Vec3 start, Vec3 goal) {
-  return RunPath(query_, start, goal, exact_filter_, exact_options_, &path_);
+  return RunPath(query_, start, goal, filter_, exact_options_, &path_);
 }
 
 bool WaymeshRunner::Nearest(Vec3 pos) {

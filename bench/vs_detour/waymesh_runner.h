@@ -19,11 +19,9 @@ class WaymeshRunner {
 
   // FindPath from positions: snaps both ends, A*, string pulling.
   PathOutcome FindPath(Vec3 start, Vec3 goal);
-  // FindPath in exact mode (waymesh/core/exact_path.h) under exact_filter().
+  // FindPath in exact mode (waymesh/core/exact_path.h) under the same filter: one cost for
+  // every area, off-mesh links included, which exact mode takes on any uncarved map.
   PathOutcome FindExactPath(Vec3 start, Vec3 goal);
-  // The filter of exact paths: the default one less the areas of off-mesh links (which exact
-  // mode does not take); how many areas that disabled.
-  int exact_disabled_areas() const { return exact_disabled_areas_; }
   // FindNearest alone; true when a polygon was found.
   bool Nearest(Vec3 pos);
   // Puts each query's start on the mesh once, so Raycast measures the ray alone.
@@ -38,9 +36,7 @@ class WaymeshRunner {
   NavQuery query_;
   QueryFilter filter_;
   PathOptions options_;
-  QueryFilter exact_filter_;
   PathOptions exact_options_;
-  int exact_disabled_areas_ = 0;
   PathResult path_;
   RaycastResult ray_;
   std::vector<std::optional<SurfacePoint>> ray_starts_;

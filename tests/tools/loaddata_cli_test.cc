@@ -143,8 +143,8 @@ TEST(LoadDataCliTest, BatchesHoldBatchSizeRequestsOfTheirSingleRpc) {
 }
 
 // --exact: every request asks for PATH_MODE_EXACT under a filter exact mode can answer on the
-// town (its off-mesh links' areas left out, one cost for its road and its ground), and exact
-// mode finds each pair's path.
+// town (one cost for its road, its ground and its links' areas), and exact mode finds each
+// pair's path.
 TEST(LoadDataCliTest, ExactRequestsAreAnsweredByExactMode) {
   const std::string dir = TempDir("loaddata_exact");
   const std::string map = BuildTown(dir);
@@ -159,7 +159,7 @@ TEST(LoadDataCliTest, ExactRequestsAreAnsweredByExactMode) {
   ASSERT_TRUE(loaded.ok()) << loaded.status();
   NavQuery q(*loaded);
   EXPECT_FALSE(CheckExactPathSupport(**loaded, QueryFilter((*loaded)->info())).ok())
-      << "the town has off-mesh links and a cheaper road, so the requests must carry a filter";
+      << "the town has a cheaper road, so the requests must carry a filter";
   PathOptions exact;
   exact.mode = PathMode::kExact;
   PathResult path;

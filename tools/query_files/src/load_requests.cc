@@ -31,7 +31,7 @@ class RequestSampler {
       : map_(std::move(map)), options_(options), query_(map_), rng_(options.seed) {}
 
   // Exact paths: the filter exact mode can answer on this map: the server's default filter,
-  // else that filter without the off-mesh links' areas and with one cost for all areas.
+  // else that filter with one cost for all areas (the same areas, off-mesh links' included).
   absl::Status ChooseExactFilter() {
     if (!options_.exact_paths) return absl::OkStatus();
     path_options_.mode = PathMode::kExact;

@@ -36,9 +36,8 @@ inline constexpr uint32_t kExactDefaultMaxNodes = 1u << 18;
 absl::Status CheckExactPathSupport(const NavMap& map, const QueryFilter& filter);
 
 // The map's default filter (QueryFilter(map.info())) made exact-ready: every area at cost 1,
-// so CheckExactPathSupport accepts it on any map that is not carved, and the areas of its
-// off-mesh links disabled (the surface alone: what the exact columns of vs_detour and the
-// load tools have measured since before exact mode took links).
+// so CheckExactPathSupport accepts it on any map that is not carved. The same areas stay
+// allowed, off-mesh links' included (exact mode takes links at that one cost per metre).
 QueryFilter ExactReadyFilter(const NavMap& map);
 
 }  // namespace waymesh

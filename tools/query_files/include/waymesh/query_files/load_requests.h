@@ -47,8 +47,8 @@ struct LoadRequestOptions {
   // that disc; 0 = anywhere on the start's island.
   float max_path_distance = 0;
   // FindPath: ask for exact paths (PATH_MODE_EXACT). On a map whose default filter exact mode
-  // cannot take (off-mesh links, areas of different costs), the requests' filter leaves the
-  // links' areas out and gives every area cost 1; pairs are drawn under it.
+  // cannot take (areas of different costs), the requests' filter gives every area cost 1
+  // (the same areas, off-mesh links' included); pairs are drawn under it.
   bool exact_paths = false;
   float move_length = 3;   // ValidateMove: length of a move (metres); max_distance is 2x
   float ray_length = 20;   // Raycast: length of a ray (metres)
