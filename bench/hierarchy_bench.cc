@@ -3,9 +3,11 @@
 // timed side by side, query by query, in one run; on paths longer than 500 m and shorter than
 // 50 m. Also prints the mean path length ratio, the A* nodes and the tiles each query touches
 // (counted on a paged copy of the map), and the graph's bytes and build time beside the map's.
+// With --detour, Detour's findPath + findStraightPath (the map converted as bench/vs_detour
+// does, the default filter's area costs) is timed on the same pairs, in the same rotation.
 // Run:
 //   build/dev/bench/hierarchy_bench --map town=town1024.wmesh [--map world=world16.wmesh]
-//       [--long 300] [--short 1000] [--reps 3] [--seed 1] [--cluster-tiles 1]
+//       [--long 300] [--short 1000] [--reps 3] [--seed 1] [--cluster-tiles 1] [--detour]
 // `--help` lists the flags; docs/PERFORMANCE.md ("Long paths (hierarchy)") has the maps.
 
 #include <algorithm>
@@ -20,6 +22,8 @@
 #include "CLI/CLI.hpp"
 #include "common/flags.h"
 #include "common/stopwatch.h"
+#include "vs_detour/detour_mesh.h"
+#include "vs_detour/detour_runner.h"
 #include "waymesh/core/nav_query.h"
 #include "waymesh/core/search_tables.h"
 #include "waymesh/core/tile_source.h"
@@ -29,9 +33,10 @@ namespace {
 
 using waymesh::bench::Stopwatch;
 
-constexpr float kLongPath = 500;    // metres (plan view), at least
-constexpr float kShortPath = 50;    // metres, less than
-constexpr double kTargetLong = 10;  // issue 31: long paths at least 10x faster
+constexpr float kLongPath = 500;        // metres (plan view), at least
+constexpr float kShortPath = 50;        // metres, less than
+constexpr double kTargetLong = 10;      // issue 31: long paths at least 10x faster
+constexpr double kTargetVsDetour = 20;  // and at least 20x faster than Detour
 constexpr int kMaxPairs = 100000;
 constexpr int kMaxReps = 1000;
 // Random draws per wanted pair before giving up (a map without long paths, say).
@@ -44,6 +49,7 @@ struct Args {
   int reps = 3;
   uint64_t seed = 1;
   uint32_t cluster_tiles = waymesh::ClusterGraph::kDefaultTilesPerSide;
+  bool detour = false;
 };
 
 Args ParseArgs(int argc, char** argv) {
@@ -74,6 +80,8 @@ Args ParseArgs(int argc, char** argv) {
   app.add_option("--cluster-tiles", a.cluster_tiles, "tiles per cluster side")
       ->capture_default_str()
       ->check(CLI::Range(1u, waymesh::ClusterGraph::kMaxTilesPerSide));
+  app.add_flag("--detour", a.detour,
+               "also time Detour's findPath + findStraightPath on the same pairs");
   waymesh::bench::ParseFlagsOrExit(app, argc, argv);
   return a;
 }
@@ -169,6 +177,27 @@ struct Kind {
   int hierarchical = 0;
 };
 
+// Detour on the same pairs: its runner (null without --detour) and what it measured.
+struct DetourKind {
+  waymesh::bench::DetourRunner* runner = nullptr;
+  std::vector<double> micros;
+  int complete = 0;         // pairs of the untimed pass Detour found whole
+  double length_ratio = 0;  // sum over those pairs of Detour's length / the plain search's
+};
+
+// One row of the Detour table, kept until every map has run.
+std::string DetourRow(const char* map, const char* band, size_t pairs, const Kind& plain,
+                      const Kind& hier, const DetourKind& detour) {
+  if (detour.micros.empty()) return {};
+  const double dm = Percentile(detour.micros, 0.5);
+  char row[256];
+  std::snprintf(row, sizeof row, "| %s | %s | %d / %zu | %.1f / %.1f | %.5f | %.2fx | %.2fx |", map,
+                band, detour.complete, pairs, dm, Percentile(detour.micros, 0.99),
+                detour.length_ratio / std::max(detour.complete, 1),
+                dm / Percentile(plain.micros, 0.5), dm / Percentile(hier.micros, 0.5));
+  return row;
+}
+
 void Report(const char* map, const char* band, const std::vector<Pair>& pairs, Kind& plain,
             Kind& hier) {
   if (pairs.empty()) {
@@ -189,9 +218,9 @@ void Report(const char* map, const char* band, const std::vector<Pair>& pairs, K
 
 // Times every pair with both kinds, alternating which goes first, then counts tiles on the
 // paged copy.
-void Measure(const char* map, const char* band, const std::vector<Pair>& pairs,
-             const Served& served, const std::shared_ptr<const waymesh::NavMap>& paged,
-             const CountingSource& source, int reps) {
+std::string Measure(const char* map, const char* band, const std::vector<Pair>& pairs,
+                    const Served& served, const std::shared_ptr<const waymesh::NavMap>& paged,
+                    const CountingSource& source, int reps, DetourKind detour) {
   const waymesh::QueryFilter filter(served.map->info());
   Kind kinds[2];
   for (int k = 0; k < 2; ++k) {
@@ -199,13 +228,19 @@ void Measure(const char* map, const char* band, const std::vector<Pair>& pairs,
         served.map, waymesh::NavQueryOptions{.hierarchy = k == 1});
   }
   waymesh::PathResult path;
+  const int timed = detour.runner != nullptr ? 3 : 2;  // kinds timed in turn: 2 is Detour
   for (int r = 0; r < reps; ++r) {
     for (size_t i = 0; i < pairs.size(); ++i) {
-      for (int j = 0; j < 2; ++j) {
-        Kind& kind = kinds[(i + r + j) % 2];
+      for (int j = 0; j < timed; ++j) {
+        const int k = int((i + r + j) % timed);
         Stopwatch w;
-        const auto status = kind.query->FindPath(pairs[i].a, pairs[i].b, filter, {}, &path);
-        kind.micros.push_back(w.ElapsedUs());
+        if (k == 2) {
+          detour.runner->FindPath(pairs[i].a, pairs[i].b);
+          detour.micros.push_back(w.ElapsedUs());
+          continue;
+        }
+        const auto status = kinds[k].query->FindPath(pairs[i].a, pairs[i].b, filter, {}, &path);
+        kinds[k].micros.push_back(w.ElapsedUs());
         if (!status.ok()) std::exit(1);
       }
     }
@@ -222,7 +257,39 @@ void Measure(const char* map, const char* band, const std::vector<Pair>& pairs,
       kinds[k].hierarchical += path.hierarchical ? 1 : 0;
     }
   }
+  for (size_t i = 0; detour.runner != nullptr && i < pairs.size(); ++i) {
+    const waymesh::bench::PathOutcome d = detour.runner->FindPath(pairs[i].a, pairs[i].b);
+    if (!d.complete) continue;
+    ++detour.complete;
+    detour.length_ratio += d.length / kinds[0].lengths[i];
+  }
   Report(map, band, pairs, kinds[0], kinds[1]);
+  return DetourRow(map, band, pairs.size(), kinds[0], kinds[1], detour);
+}
+
+// Detour's navmesh of `map` and a query on it under the default filter's area costs; exits
+// when the conversion fails.
+struct DetourSide {
+  std::unique_ptr<waymesh::bench::DetourMesh> mesh;
+  std::unique_ptr<waymesh::bench::DetourRunner> runner;
+};
+
+DetourSide BuildDetour(const waymesh::NavMap& map) {
+  DetourSide d;
+  auto mesh = waymesh::bench::DetourMesh::Build(map, waymesh::bench::DetourConversion{});
+  if (!mesh.ok()) {
+    std::fprintf(stderr, "Detour conversion: %s\n", std::string(mesh.status().message()).c_str());
+    std::exit(1);
+  }
+  d.mesh = *std::move(mesh);
+  auto runner = waymesh::bench::DetourRunner::Create(d.mesh->nav_mesh(), {2.0f, 4.0f, 2.0f});
+  if (!runner.ok()) {
+    std::fprintf(stderr, "%s\n", std::string(runner.status().message()).c_str());
+    std::exit(1);
+  }
+  d.runner = *std::move(runner);
+  d.runner->SetAreaCosts(waymesh::QueryFilter(map.info()));
+  return d;
 }
 
 }  // namespace
@@ -233,7 +300,7 @@ int main(int argc, char** argv) {
       "| map | paths | pairs | plain µs median / p99 | hierarchy µs median / p99 | speed-up "
       "(medians) | mean length hier / plain | A* nodes plain / hier | tiles touched plain / "
       "hier |\n|---|---|---|---|---|---|---|---|---|\n");
-  std::vector<std::string> summary;
+  std::vector<std::string> summary, detour_rows;
   for (const std::string& spec : args.maps) {
     const size_t eq = spec.find('=');  // ParseArgs checked the form
     const std::string name = spec.substr(0, eq), path = spec.substr(eq + 1);
@@ -247,8 +314,13 @@ int main(int argc, char** argv) {
     std::mt19937 rng(uint32_t(args.seed));
     const auto long_pairs = DrawPairs(placer, true, args.long_pairs, rng);
     const auto short_pairs = DrawPairs(placer, false, args.short_pairs, rng);
-    Measure(name.c_str(), "> 500 m", long_pairs, served, paged, *source, args.reps);
-    Measure(name.c_str(), "< 50 m", short_pairs, served, paged, *source, args.reps);
+    DetourSide detour;
+    if (args.detour) detour = BuildDetour(*served.map);
+    for (const auto& [band, pairs] :
+         {std::pair{"> 500 m", &long_pairs}, {"< 50 m", &short_pairs}}) {
+      detour_rows.push_back(Measure(name.c_str(), band, *pairs, served, paged, *source, args.reps,
+                                    DetourKind{detour.runner.get()}));
+    }
     const double map_bytes = double(std::filesystem::file_size(path));
     char line[512];
     std::snprintf(line, sizeof line,
@@ -265,5 +337,17 @@ int main(int argc, char** argv) {
   std::printf("\n");
   for (const std::string& s : summary) std::printf("- %s\n", s.c_str());
   std::printf("\nTarget on paths > 500 m: speed-up >= %.0fx (median over median).\n", kTargetLong);
+  if (args.detour) {
+    std::printf(
+        "\nDetour (findPath + findStraightPath, the default filter's area costs, same pairs in "
+        "the same rotation):\n\n| map | paths | complete Detour | Detour µs median / p99 | mean "
+        "length Detour / plain | plain vs Detour | hierarchy vs Detour |\n|---|---|---|---|---|---|"
+        "---|\n");
+    for (const std::string& row : detour_rows) {
+      if (!row.empty()) std::printf("%s\n", row.c_str());
+    }
+    std::printf("\nTarget on paths > 500 m: hierarchy >= %.0fx faster than Detour (medians).\n",
+                kTargetVsDetour);
+  }
   return 0;
 }

@@ -33,6 +33,10 @@ absl::StatusOr<std::unique_ptr<DetourRunner>> DetourRunner::Create(const dtNavMe
   return runner;
 }
 
+void DetourRunner::SetAreaCosts(const QueryFilter& filter) {
+  for (int a = 0; a < kMaxAreas && a < DT_MAX_AREAS; ++a) filter_.setAreaCost(a, filter.Cost(a));
+}
+
 PathOutcome DetourRunner::FindPath(Vec3 start, Vec3 goal) {
   const float s[3] = {start.x, start.y, start.z};
   const float g[3] = {goal.x, goal.y, goal.z};

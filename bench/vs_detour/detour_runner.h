@@ -11,6 +11,7 @@
 #include "absl/status/statusor.h"
 #include "vs_detour/path_outcome.h"
 #include "vs_detour/query_set.h"
+#include "waymesh/core/query_filter.h"
 #include "waymesh/core/vec3.h"
 
 namespace waymesh::bench {
@@ -24,6 +25,9 @@ class DetourRunner {
   static absl::StatusOr<std::unique_ptr<DetourRunner>> Create(const dtNavMesh* mesh,
                                                               Vec3 half_extents);
 
+  // Walking costs per area as `filter`'s (Detour's default: every area at cost 1). Detour has
+  // no area mask: areas `filter` disables keep their cost.
+  void SetAreaCosts(const QueryFilter& filter);
   // findNearestPoly for start and goal, findPath, findStraightPath (to the closest point of
   // the last polygon when partial).
   PathOutcome FindPath(Vec3 start, Vec3 goal);
