@@ -22,6 +22,12 @@ uint64_t Fold(std::span<const T> values, uint64_t h) {
   return FoldBytes(values.data(), values.size_bytes(), h);
 }
 
+template <typename... Spans>
+uint64_t FoldAll(uint64_t h, const Spans&... spans) {
+  ((h = Fold(spans, h)), ...);
+  return h;
+}
+
 }  // namespace
 
 uint64_t ChecksumVersion(const NavMap& map, uint64_t seed) {
@@ -32,18 +38,9 @@ uint64_t ChecksumVersion(const NavMap& map, uint64_t seed) {
     const TileView& v = map.tile(t);
     const uint32_t generation = map.generation(t);
     h = FoldBytes(&generation, sizeof(generation), h);
-    h = Fold(v.vertices, h);
-    h = Fold(v.poly_start, h);
-    h = Fold(v.poly_verts, h);
-    h = Fold(v.poly_neighbors, h);
-    h = Fold(v.poly_area, h);
-    h = Fold(v.poly_flags, h);
-    h = Fold(v.poly_island, h);
-    h = Fold(v.detail_tris, h);
-    h = Fold(v.area_prefix, h);
-    h = Fold(v.bv_nodes, h);
-    h = Fold(v.cross_links, h);
-    h = Fold(v.poly_origin, h);
+    h = FoldAll(h, v.vertices, v.poly_start, v.poly_verts, v.poly_neighbors, v.poly_area,
+                v.poly_flags, v.poly_island, v.detail_tris, v.area_prefix, v.bv_nodes,
+                v.cross_links, v.poly_origin);
   }
   return h;
 }
