@@ -290,16 +290,23 @@ class LayerBuilder {
     std::vector<Piece> pieces;
     bool any_reached = !keep_cuts_;
     for (uint32_t p = 0; p < tile.poly_count(); ++p) {
-      if (keep_cuts_) {
+      const std::vector<Piece>* kept = keep_cuts_ ? PiecesIn(before, p) : nullptr;
+      // A polygon cut before is cut again only when a changed footprint reaches it. One that
+      // was not is cut by the footprints now only if a changed one reaches it (the others
+      // did not cut it before), so its cut itself answers, without testing the changed ones.
+      if (kept != nullptr) {
         const bool reached =
             ChangedMayReach(tile, p, changed) && CutPolygon(tile, p, changed_, changed, &pieces);
         if (!reached) {
-          if (const std::vector<Piece>* kept = PiecesIn(before, p)) cut[p] = *kept;
+          cut[p] = *kept;
           continue;
         }
         any_reached = true;
       }
-      if (CutPolygon(tile, p, footprints_, fs, &pieces)) cut[p] = std::move(pieces);
+      if (CutPolygon(tile, p, footprints_, fs, &pieces)) {
+        cut[p] = std::move(pieces);
+        any_reached = true;
+      }
     }
     if (!any_reached) return previous_.cuts[t];
     if (cut.empty()) return nullptr;
