@@ -3,13 +3,13 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstring>
 #include <numeric>
 #include <optional>
 #include <tuple>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
-#include "absl/container/node_hash_map.h"
 #include "absl/strings/str_format.h"
 #include "carve_pieces.h"
 #include "map_islands.h"
@@ -148,6 +148,30 @@ bool SameCorners(const std::vector<PieceCorner>& a, const std::vector<PieceCorne
                                ? b[i].next.kind() == LineKey::kCutLine
                                : a[i].next == b[i].next;
     if (a[i].pos != b[i].pos || !same_line || a[i].base_edge != b[i].base_edge) return false;
+  }
+  return true;
+}
+
+bool SameBits(Vec3 a, Vec3 b) { return std::memcmp(&a, &b, sizeof(Vec3)) == 0; }
+
+bool SameBits(const std::vector<Vec3>& a, const std::vector<Vec3>& b) {
+  return a.size() == b.size() &&
+         (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(Vec3)) == 0);
+}
+
+// Whether two cuts of a polygon are the same bits, cut lines' keys included.
+bool IdenticalPieces(const std::vector<Piece>& a, const std::vector<Piece>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    const std::vector<PieceCorner>& x = a[i].corners;
+    const std::vector<PieceCorner>& y = b[i].corners;
+    if (a[i].area != b[i].area || x.size() != y.size()) return false;
+    for (size_t k = 0; k < x.size(); ++k) {
+      if (!SameBits(x[k].pos, y[k].pos) || x[k].next != y[k].next ||
+          x[k].base_edge != y[k].base_edge) {
+        return false;
+      }
+    }
   }
   return true;
 }
@@ -331,9 +355,11 @@ class LayerBuilder {
 
   // PointsFor(t), computed once per version: re-merging and building a tile both need them,
   // and the cuts they come from are final before either starts.
-  const PointsOnLine& PointsOf(uint32_t t) const {
+  const std::shared_ptr<const PointsOnLine>& PointsOf(uint32_t t) const {
     auto it = points_.find(t);
-    if (it == points_.end()) it = points_.emplace(t, PointsFor(t)).first;
+    if (it == points_.end()) {
+      it = points_.emplace(t, std::make_shared<const PointsOnLine>(PointsFor(t))).first;
+    }
     return it->second;
   }
 
@@ -385,16 +411,47 @@ class LayerBuilder {
     for (const uint32_t t : remerged_) {
       if (out_->cuts[t] == nullptr) continue;
       auto state = std::make_shared<TileState>();
-      const PointsOnLine& points = PointsOf(t);
-      state->merged = *out_->cuts[t];
-      for (auto& [poly, pieces] : state->merged) {
-        for (Piece& piece : pieces) InsertLinePoints(points, &piece.corners, nullptr);
-        MergePieces(&pieces);
+      state->merge_points = PointsOf(t);
+      const TileState* before = previous_.states[t].get();
+      if (before != nullptr && (!before->numbering || before->merge_points == nullptr)) {
+        before = nullptr;
+      }
+      for (const auto& [poly, pieces] : *out_->cuts[t]) {
+        std::vector<Piece>& merged = state->merged[poly];
+        if (const std::vector<Piece>* kept = MergedBefore(t, poly, pieces, before)) {
+          merged = *kept;
+          continue;
+        }
+        merged = pieces;
+        for (Piece& piece : merged) InsertLinePoints(*state->merge_points, &piece.corners, nullptr);
+        MergePieces(&merged);
       }
       state->numbering = Number(t, state->merged);
       building_[t] = std::move(state);
     }
     for (const uint32_t t : remerged_) NoteChangedPolygons(t);
+  }
+
+  // The previous version's merged pieces of `poly`, when they are what merging `pieces` would
+  // give now: its cut pieces are the same, bit for bit, and so are the points on every line
+  // their edges lie on (merging depends on nothing else).
+  const std::vector<Piece>* MergedBefore(uint32_t t, uint32_t poly,
+                                         const std::vector<Piece>& pieces,
+                                         const TileState* before) const {
+    if (before == nullptr) return nullptr;
+    const std::vector<Piece>* cut = PiecesIn(previous_.cuts[t].get(), poly);
+    const std::vector<Piece>* merged = PiecesIn(&before->merged, poly);
+    if (cut == nullptr || merged == nullptr || !IdenticalPieces(*cut, pieces)) return nullptr;
+    const PointsOnLine& now = *points_.at(t);
+    const PointsOnLine& then = *before->merge_points;
+    for (const Piece& piece : pieces) {
+      for (const PieceCorner& c : piece.corners) {
+        const auto a = now.find(c.next), b = then.find(c.next);
+        if ((a == now.end()) != (b == then.end())) return nullptr;
+        if (a != now.end() && !SameBits(a->second, b->second)) return nullptr;
+      }
+    }
+    return merged;
   }
 
   void NoteChangedPolygons(uint32_t t) {
@@ -506,6 +563,7 @@ class LayerBuilder {
         const TileState* before = previous_.states[t].get();
         if (out_->cuts[t] != nullptr && before != nullptr && before->numbering) {
           state->merged = before->merged;
+          state->merge_points = before->merge_points;
           state->numbering = before->numbering;
         }
         it = building_.emplace(t, std::move(state)).first;
@@ -587,7 +645,7 @@ class LayerBuilder {
 
   WorkTile BuildWorkTile(uint32_t t, const TileState& state) const {
     const TileView& tile = base_.tile(t);
-    const PointsOnLine& points = PointsOf(t);
+    const PointsOnLine& points = *PointsOf(t);
     const TileNumbering* num = state.numbering ? &*state.numbering : nullptr;
     const auto numbering_of = [this](uint32_t n) { return NumberingOf(n); };
     const EdgeLinePoints edge_points(points);
@@ -710,8 +768,8 @@ class LayerBuilder {
   absl::flat_hash_map<uint32_t, std::shared_ptr<TileState>> building_;
   absl::flat_hash_map<uint32_t, std::vector<bool>> changed_polys_;
   std::vector<uint32_t> rebuilt_;
-  // PointsOf's memo (node map: references stay valid while it grows).
-  mutable absl::node_hash_map<uint32_t, PointsOnLine> points_;
+  // PointsOf's memo.
+  mutable absl::flat_hash_map<uint32_t, std::shared_ptr<const PointsOnLine>> points_;
 };
 
 std::shared_ptr<const LayerTiles> EmptyLayerTiles(std::shared_ptr<const NavMap> base) {

@@ -58,8 +58,9 @@ struct WorkTile {
 // share it or to build its neighbours, and the arrays its view points into. Immutable once
 // published; shared by every version in which it stays the same.
 struct TileState {
-  TileCut merged;                          // cut polygons' pieces, points inserted, merged
-  std::optional<TileNumbering> numbering;  // when some polygon is cut
+  TileCut merged;  // cut polygons' pieces, points inserted, merged
+  std::shared_ptr<const PointsOnLine> merge_points;  // the points `merged` was made with
+  std::optional<TileNumbering> numbering;            // when some polygon is cut
   WorkTile work;
   TileArrays arrays;
   TileView view;  // poly_island: the ids of the version that built it
