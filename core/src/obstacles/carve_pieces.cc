@@ -14,6 +14,9 @@ namespace {
 
 // A point this close to a cut line (metres, plan view) lies on it: both halves keep it.
 constexpr double kOnCutLine = 1e-6;
+// How far (m) a piece's bounds may be taken to reach past its polygon's: far more than the
+// float steps a snapped crossing moves.
+constexpr double kPieceBoundsSlack = 1e-3;
 // Corners held without allocating in a split's per-corner scratch.
 constexpr size_t kInlineCorners = 16;
 // Pieces whose doubled plan area is below this (m²) are slivers of float noise and dropped.
@@ -211,6 +214,30 @@ struct Cutter {
 
 bool Degenerate(const Piece& p) { return p.corners.size() < 3 || PieceArea2(p) < kMinPieceArea2; }
 
+// Plan and height bounds.
+struct Bounds {
+  double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
+  double z0 = INFINITY, z1 = -INFINITY;
+  void Extend(Vec3 v) {
+    x0 = std::min(x0, double(v.x)), x1 = std::max(x1, double(v.x));
+    y0 = std::min(y0, double(v.y)), y1 = std::max(y1, double(v.y));
+    z0 = std::min(z0, double(v.z)), z1 = std::max(z1, double(v.z));
+  }
+};
+
+// Whether `f` may reach some piece of a polygon with bounds `b`: pieces lie inside their
+// polygon up to the float steps of snapped crossings, far less than kPieceBoundsSlack.
+bool MayReachPolygon(const Bounds& b, const Footprint& f) {
+  if (b.y1 + kPieceBoundsSlack < f.y_min || b.y0 - kPieceBoundsSlack > f.y_max) return false;
+  double fx0 = INFINITY, fx1 = -INFINITY, fz0 = INFINITY, fz1 = -INFINITY;
+  for (const PlanPoint& q : f.outline) {
+    fx0 = std::min(fx0, q.x), fx1 = std::max(fx1, q.x);
+    fz0 = std::min(fz0, q.z), fz1 = std::max(fz1, q.z);
+  }
+  return b.x0 - kPieceBoundsSlack <= fx1 && b.x1 + kPieceBoundsSlack >= fx0 &&
+         b.z0 - kPieceBoundsSlack <= fz1 && b.z1 + kPieceBoundsSlack >= fz0;
+}
+
 bool Reaches(const Piece& p, const Footprint& f) {
   double x0 = INFINITY, x1 = -INFINITY, z0 = INFINITY, z1 = -INFINITY;
   double y0 = INFINITY, y1 = -INFINITY;
@@ -254,9 +281,18 @@ double PieceArea2(const Piece& piece) {
 bool CutPolygon(const TileView& tile, uint32_t poly, std::span<const Footprint> footprints,
                 std::span<const uint32_t> candidate_footprints, std::vector<Piece>* pieces) {
   pieces->clear();
+  const uint32_t n = tile.corner_count(poly);
+  // Most polygons of a re-cut tile are nowhere near a footprint: skipping the footprints whose
+  // bounds miss the polygon's skips exactly the ones that could not reach any of its pieces.
+  Bounds bounds;
+  for (uint32_t i = 0; i < n; ++i) bounds.Extend(tile.corner(poly, i));
+  absl::InlinedVector<uint32_t, 8> near;
+  for (const uint32_t f : candidate_footprints) {
+    if (MayReachPolygon(bounds, footprints[f])) near.push_back(f);
+  }
+  if (near.empty()) return false;
   Piece whole;
   whole.area = tile.poly_area[poly];
-  const uint32_t n = tile.corner_count(poly);
   for (uint32_t i = 0; i < n; ++i) {
     whole.corners.push_back({tile.corner(poly, i),
                              BaseEdgeKey(tile.corner(poly, i), tile.corner(poly, (i + 1) % n)),
@@ -267,7 +303,7 @@ bool CutPolygon(const TileView& tile, uint32_t poly, std::span<const Footprint> 
   bool touched = false;
   std::vector<Piece> next;
   Piece inside, outside;
-  for (const uint32_t f : candidate_footprints) {
+  for (const uint32_t f : near) {
     const Footprint& fp = footprints[f];
     next.clear();
     for (Piece& piece : *pieces) {
