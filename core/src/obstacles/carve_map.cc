@@ -117,6 +117,16 @@ absl::flat_hash_map<uint32_t, std::vector<uint32_t>> FootprintsByTile(
 
 }  // namespace
 
+// A base edge between a tile and the next: the corners the tile's pieces put on it (sorted,
+// unique) and the tile across.
+struct SeamPoints {
+  std::vector<Vec3> points;
+  uint32_t across = 0;
+};
+
+// Per seam edge of a tile's cut (by line), the corners its pieces put there.
+using TileSeams = absl::flat_hash_map<LineKey, SeamPoints>;
+
 // An obstacle of a layer, placed once when it is added or moved.
 struct PlacedObstacle {
   Obstacle obstacle;
@@ -128,8 +138,11 @@ struct PlacedObstacle {
 // is owned through its own pointer, so versions share unchanged tiles and free the others
 // independently.
 struct LayerTiles {
-  std::shared_ptr<const NavMap> base;                    // the base tiles' bytes
-  std::vector<std::shared_ptr<const TileCut>> cuts;      // per tile (null: nothing cut)
+  std::shared_ptr<const NavMap> base;                // the base tiles' bytes
+  std::vector<std::shared_ptr<const TileCut>> cuts;  // per tile (null: nothing cut)
+  // Per tile with a cut, its seam edges' points: what its neighbours' points need of it
+  // (kept with the cut, so that a neighbour's points do not read all its pieces).
+  std::vector<std::shared_ptr<const TileSeams>> seams;
   std::vector<std::shared_ptr<const TileState>> states;  // per tile (null: the base tile)
   // Per tile, island ids replacing its view's own (null: the view's hold).
   std::vector<std::shared_ptr<const std::vector<uint32_t>>> islands;
@@ -184,17 +197,10 @@ bool SamePieces(const std::vector<Piece>& a, const std::vector<Piece>& b) {
   return true;
 }
 
-// A base edge between a tile and the next: the corners the tile's pieces put on it (sorted,
-// unique) and the tile across.
-struct SeamPoints {
-  std::vector<Vec3> points;
-  uint32_t across = 0;
-};
-
 // The seam edges' points of `cut` in `tile`: the next tile's merged pieces depend on nothing
 // else of this tile's cut.
-absl::flat_hash_map<LineKey, SeamPoints> SeamPointsOf(const TileView& tile, const TileCut* cut) {
-  absl::flat_hash_map<LineKey, SeamPoints> out;
+TileSeams SeamPointsOf(const TileView& tile, const TileCut* cut) {
+  TileSeams out;
   if (cut == nullptr) return out;
   for (const auto& [poly, pieces] : *cut) {
     for (const Piece& piece : pieces) {
@@ -272,6 +278,7 @@ class LayerBuilder {
     auto out = std::make_shared<LayerTiles>();
     out->base = prepared_.map();
     out->cuts = previous_.cuts;
+    out->seams = previous_.seams;
     out->states = previous_.states;
     out->islands = previous_.islands;
     out_ = out.get();
@@ -289,6 +296,12 @@ class LayerBuilder {
     }
     // A tile whose cut stayed the same changes only through its neighbours (below).
     std::erase_if(cut_again, [&](uint32_t t) { return out->cuts[t] == previous_.cuts[t]; });
+    for (const uint32_t t : cut_again) {
+      out->seams[t] =
+          out->cuts[t] == nullptr
+              ? nullptr
+              : std::make_shared<const TileSeams>(SeamPointsOf(base_.tile(t), out->cuts[t].get()));
+    }
     Remerge(cut_again);
     FindRebuilt(cut_again);
     absl::Status built = BuildTiles();
@@ -371,23 +384,11 @@ class LayerBuilder {
       for (const auto& [poly, pieces] : *cut) CollectLinePoints(pieces, &points);
     }
     for (const uint32_t n : prepared_.components().neighbours[t]) {
-      const auto& cut = out_->cuts[n];
-      if (cut == nullptr) continue;
-      const TileView& tile = base_.tile(n);
-      for (const auto& [poly, pieces] : *cut) {
-        for (const Piece& piece : pieces) {
-          const size_t k = piece.corners.size();
-          for (size_t i = 0; i < k; ++i) {
-            const PieceCorner& c = piece.corners[i];
-            if (c.base_edge < 0) continue;
-            const std::optional<PolyIndex> across =
-                tile.across(tile.poly_start[poly] + c.base_edge);
-            if (!across || across->tile != t) continue;
-            std::vector<Vec3>& on = points[c.next];
-            on.push_back(c.pos);
-            on.push_back(piece.corners[(i + 1) % k].pos);
-          }
-        }
+      if (out_->seams[n] == nullptr) continue;
+      for (const auto& [line, seam] : *out_->seams[n]) {
+        if (seam.across != t) continue;
+        std::vector<Vec3>& on = points[line];
+        on.insert(on.end(), seam.points.begin(), seam.points.end());
       }
     }
     return points;
@@ -398,8 +399,8 @@ class LayerBuilder {
   void Remerge(const std::vector<uint32_t>& cut_again) {
     for (const uint32_t t : cut_again) {
       remerged_.insert(t);
-      const auto before = SeamPointsOf(base_.tile(t), previous_.cuts[t].get());
-      const auto after = SeamPointsOf(base_.tile(t), out_->cuts[t].get());
+      const TileSeams& before = previous_.seams[t] ? *previous_.seams[t] : no_seams_;
+      const TileSeams& after = out_->seams[t] ? *out_->seams[t] : no_seams_;
       for (const auto& [line, seam] : before) {
         const auto it = after.find(line);
         if (it == after.end() || it->second.points != seam.points) remerged_.insert(seam.across);
@@ -768,6 +769,7 @@ class LayerBuilder {
   absl::flat_hash_map<uint32_t, std::shared_ptr<TileState>> building_;
   absl::flat_hash_map<uint32_t, std::vector<bool>> changed_polys_;
   std::vector<uint32_t> rebuilt_;
+  const TileSeams no_seams_;
   // PointsOf's memo.
   mutable absl::flat_hash_map<uint32_t, std::shared_ptr<const PointsOnLine>> points_;
 };
@@ -777,6 +779,7 @@ std::shared_ptr<const LayerTiles> EmptyLayerTiles(std::shared_ptr<const NavMap> 
   const uint32_t n = base->tile_count();
   tiles->base = std::move(base);
   tiles->cuts.resize(n);
+  tiles->seams.resize(n);
   tiles->states.resize(n);
   tiles->islands.resize(n);
   return tiles;
