@@ -8,11 +8,13 @@
 #include <tuple>
 
 #include "absl/container/flat_hash_set.h"
+#include "absl/hash/hash.h"
 #include "absl/strings/str_format.h"
 #include "map_islands.h"
 #include "tile_splice.h"
 #include "waymesh/core/bv_tree_builder.h"
 #include "waymesh/core/tolerances.h"
+#include "word_hash.h"
 
 namespace waymesh::obstacles {
 namespace {
@@ -23,6 +25,9 @@ constexpr double kLinkEndInPiece = 1e-3;
 constexpr double kMinEarArea2 = 1e-12;
 
 using MatchKey = std::array<uint32_t, 13>;
+struct MatchKeyHash {
+  size_t operator()(const MatchKey& k) const { return absl::HashOf(HashWords(k)); }
+};
 
 MatchKey MatchKeyOf(const LineKey& line, Vec3 a, Vec3 b) {
   if (std::tuple(b.x, b.y, b.z) < std::tuple(a.x, a.y, a.z)) std::swap(a, b);
@@ -195,7 +200,7 @@ void TileAssembler::MatchEdges() {
   struct OpenList {
     uint32_t first = kEnd, last = kEnd;
   };
-  absl::flat_hash_map<MatchKey, OpenList> open;
+  absl::flat_hash_map<MatchKey, OpenList, MatchKeyHash> open;
   std::vector<EdgeSide> sides;
   std::vector<uint32_t> next_side;
   std::vector<bool> matched_side;
