@@ -25,8 +25,8 @@
 #include "absl/strings/str_format.h"
 #include "common/flags.h"
 #include "common/stopwatch.h"
+#include "obstacle_world/version_checksum.h"
 #include "vs_tilecache/tile_cache_world.h"
-#include "vs_tilecache/version_checksum.h"
 #include "waymesh/bake/baker.h"
 #include "waymesh/core/nav_query.h"
 #include "waymesh/core/obstacles/carve_map.h"
@@ -228,7 +228,7 @@ double WaymeshUpdate(Contenders* c, const std::vector<waymesh::Obstacle>& add,
   c->published.store((*next)->map());
   const double ms = watch.ElapsedMs();
   *rebuilt += RebuiltTiles(*c->version->map(), *(*next)->map());
-  c->checksum = waymesh::bench::ChecksumVersion(*(*next)->map(), c->checksum);
+  c->checksum = waymesh::bench::ChecksumVersion(*c->version->map(), *(*next)->map(), c->checksum);
   c->version = *std::move(next);
   return ms;
 }
