@@ -11,6 +11,7 @@
 #include "absl/hash/hash.h"
 #include "absl/strings/str_format.h"
 #include "map_islands.h"
+#include "surface_area.h"
 #include "tile_splice.h"
 #include "waymesh/core/bv_tree_builder.h"
 #include "waymesh/core/tolerances.h"
@@ -120,15 +121,6 @@ std::vector<DetailTri> SplitDetail(const TileView& tile, const WorkPoly& w) {
     if (!split) out.push_back(t);
   }
   return out;
-}
-
-double SurfaceArea(std::span<const Vec3> pts, std::span<const DetailTri> tris) {
-  double area = 0;
-  for (const DetailTri& t : tris) {
-    const Vec3 a = pts[t.a];
-    area += 0.5 * double(Length(Cross(pts[t.b] - a, pts[t.c] - a)));
-  }
-  return area;
 }
 
 bool PieceHolds(const WorkPoly& w, Vec3 p) {
@@ -393,7 +385,7 @@ void TileAssembler::BuildArrays(const WorkTile& w, TileState* state) const {
     } else {
       tris = wp.piece ? Triangulate(wp.corners) : SplitDetail(bt, wp);
     }
-    area_sum += SurfaceArea(pts, tris);
+    area_sum += wp.spliced ? components_.surface_area[w.index][wp.origin] : SurfaceArea(pts, tris);
     a.detail_tris.insert(a.detail_tris.end(), tris.begin(), tris.end());
     a.area_prefix.push_back(float(area_sum));
     a.poly_area.push_back(wp.area);
