@@ -203,7 +203,7 @@ TileSeams SeamPointsOf(const TileView& tile, const TileCut* cut) {
   TileSeams out;
   if (cut == nullptr) return out;
   for (const auto& [poly, pieces] : *cut) {
-    for (const Piece& piece : pieces) {
+    for (const Piece& piece : *pieces) {
       const size_t n = piece.corners.size();
       for (size_t i = 0; i < n; ++i) {
         const PieceCorner& c = piece.corners[i];
@@ -225,14 +225,15 @@ TileSeams SeamPointsOf(const TileView& tile, const TileCut* cut) {
   return out;
 }
 
-const std::vector<Piece>* PiecesIn(const TileCut* cut, uint32_t poly) {
+const SharedPieces* PiecesIn(const TileCut* cut, uint32_t poly) {
   if (cut == nullptr) return nullptr;
   const auto it = cut->find(poly);
   return it == cut->end() ? nullptr : &it->second;
 }
 
-bool SameOptionalPieces(const std::vector<Piece>* a, const std::vector<Piece>* b) {
-  return (a == nullptr) == (b == nullptr) && (a == nullptr || SamePieces(*a, *b));
+bool SameOptionalPieces(const SharedPieces* a, const SharedPieces* b) {
+  if ((a == nullptr) != (b == nullptr)) return false;
+  return a == nullptr || *a == *b || SamePieces(**a, **b);
 }
 
 }  // namespace
@@ -327,7 +328,7 @@ class LayerBuilder {
     std::vector<Piece> pieces;
     bool any_reached = !keep_cuts_;
     for (uint32_t p = 0; p < tile.poly_count(); ++p) {
-      const std::vector<Piece>* kept = keep_cuts_ ? PiecesIn(before, p) : nullptr;
+      const SharedPieces* kept = keep_cuts_ ? PiecesIn(before, p) : nullptr;
       // A polygon cut before is cut again only when a changed footprint reaches it. One that
       // was not is cut by the footprints now only if a changed one reaches it (the others
       // did not cut it before), so its cut itself answers, without testing the changed ones.
@@ -341,7 +342,7 @@ class LayerBuilder {
         any_reached = true;
       }
       if (CutPolygon(tile, p, footprints_, fs, &pieces)) {
-        cut[p] = std::move(pieces);
+        cut[p] = std::make_shared<const std::vector<Piece>>(std::move(pieces));
         any_reached = true;
       }
     }
@@ -381,7 +382,7 @@ class LayerBuilder {
   PointsOnLine PointsFor(uint32_t t) const {
     PointsOnLine points;
     if (const auto& cut = out_->cuts[t]) {
-      for (const auto& [poly, pieces] : *cut) CollectLinePoints(pieces, &points);
+      for (const auto& [poly, pieces] : *cut) CollectLinePoints(*pieces, &points);
     }
     for (const uint32_t n : prepared_.components().neighbours[t]) {
       if (out_->seams[n] == nullptr) continue;
@@ -418,14 +419,14 @@ class LayerBuilder {
         before = nullptr;
       }
       for (const auto& [poly, pieces] : *out_->cuts[t]) {
-        std::vector<Piece>& merged = state->merged[poly];
-        if (const std::vector<Piece>* kept = MergedBefore(t, poly, pieces, before)) {
-          merged = *kept;
+        if (const SharedPieces* kept = MergedBefore(t, poly, pieces, before)) {
+          state->merged[poly] = *kept;
           continue;
         }
-        merged = pieces;
+        std::vector<Piece> merged = *pieces;
         for (Piece& piece : merged) InsertLinePoints(*state->merge_points, &piece.corners, nullptr);
         MergePieces(&merged);
+        state->merged[poly] = std::make_shared<const std::vector<Piece>>(std::move(merged));
       }
       state->numbering = Number(t, state->merged);
       building_[t] = std::move(state);
@@ -436,16 +437,16 @@ class LayerBuilder {
   // The previous version's merged pieces of `poly`, when they are what merging `pieces` would
   // give now: its cut pieces are the same, bit for bit, and so are the points on every line
   // their edges lie on (merging depends on nothing else).
-  const std::vector<Piece>* MergedBefore(uint32_t t, uint32_t poly,
-                                         const std::vector<Piece>& pieces,
-                                         const TileState* before) const {
+  const SharedPieces* MergedBefore(uint32_t t, uint32_t poly, const SharedPieces& pieces,
+                                   const TileState* before) const {
     if (before == nullptr) return nullptr;
-    const std::vector<Piece>* cut = PiecesIn(previous_.cuts[t].get(), poly);
-    const std::vector<Piece>* merged = PiecesIn(&before->merged, poly);
-    if (cut == nullptr || merged == nullptr || !IdenticalPieces(*cut, pieces)) return nullptr;
+    const SharedPieces* cut = PiecesIn(previous_.cuts[t].get(), poly);
+    const SharedPieces* merged = PiecesIn(&before->merged, poly);
+    if (cut == nullptr || merged == nullptr) return nullptr;
+    if (*cut != pieces && !IdenticalPieces(**cut, *pieces)) return nullptr;
     const PointsOnLine& now = *points_.at(t);
     const PointsOnLine& then = *before->merge_points;
-    for (const Piece& piece : pieces) {
+    for (const Piece& piece : *pieces) {
       for (const PieceCorner& c : piece.corners) {
         const auto a = now.find(c.next), b = then.find(c.next);
         if ((a == now.end()) != (b == then.end())) return nullptr;
@@ -620,7 +621,7 @@ class LayerBuilder {
     std::sort(cut_polys.begin(), cut_polys.end());
     std::vector<uint32_t> holes;
     for (const uint32_t p : cut_polys) {
-      const std::vector<Piece>& pieces = cut.at(p);
+      const std::vector<Piece>& pieces = *cut.at(p);
       num.new_index[p] = kCutPolygon;
       if (pieces.empty()) {
         holes.push_back(p);
@@ -660,7 +661,7 @@ class LayerBuilder {
       wp.origin = slot.origin;
       wp.flags = tile.poly_flags[slot.origin];
       if (slot.piece >= 0) {
-        const Piece& piece = state.merged.at(slot.origin)[slot.piece];
+        const Piece& piece = (*state.merged.at(slot.origin))[slot.piece];
         wp.piece = true;
         wp.area = piece.area;
         wp.corners = piece.corners;

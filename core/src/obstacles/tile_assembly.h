@@ -23,8 +23,11 @@ namespace waymesh::obstacles {
 
 inline constexpr uint32_t kCutPolygon = 0xFFFFFFFFu;
 
-// One tile's cut polygons (base polygon -> its pieces, possibly none).
-using TileCut = absl::flat_hash_map<uint32_t, std::vector<Piece>>;
+// One polygon's pieces (possibly none), immutable: versions and tiles whose cut or merge of a
+// polygon stays the same share them instead of copying every corner.
+using SharedPieces = std::shared_ptr<const std::vector<Piece>>;
+// One tile's cut polygons (base polygon -> its pieces).
+using TileCut = absl::flat_hash_map<uint32_t, SharedPieces>;
 
 // How a carved tile numbers its polygons.
 struct TileNumbering {
