@@ -392,6 +392,20 @@ class LayerBuilder {
         on.insert(on.end(), seam.points.begin(), seam.points.end());
       }
     }
+    // In the order of their bits, each once: the order pieces were met in follows the hash
+    // map of the cut, which changes with its size, and equal points let a polygon keep its
+    // merged pieces from the previous version (MergedBefore). Inserting points into an edge
+    // sorts them along it, so their order here changes nothing else.
+    const auto bits = [](Vec3 v) {
+      return std::tuple(std::bit_cast<uint32_t>(v.x), std::bit_cast<uint32_t>(v.y),
+                        std::bit_cast<uint32_t>(v.z));
+    };
+    for (auto& [line, on] : points) {
+      std::sort(on.begin(), on.end(), [&](Vec3 a, Vec3 b) { return bits(a) < bits(b); });
+      on.erase(
+          std::unique(on.begin(), on.end(), [&](Vec3 a, Vec3 b) { return bits(a) == bits(b); }),
+          on.end());
+    }
     return points;
   }
 
