@@ -382,7 +382,14 @@ class LayerBuilder {
   PointsOnLine PointsFor(uint32_t t) const {
     PointsOnLine points;
     if (const auto& cut = out_->cuts[t]) {
-      for (const auto& [poly, pieces] : *cut) CollectLinePoints(*pieces, &points);
+      // In polygon order: the hash map's order changes with its size, and a polygon keeps its
+      // merged pieces from the previous version only when the points on its lines are the
+      // same, in the same order (MergedBefore).
+      std::vector<std::pair<uint32_t, const std::vector<Piece>*>> polys;
+      polys.reserve(cut->size());
+      for (const auto& [poly, pieces] : *cut) polys.push_back({poly, pieces.get()});
+      std::sort(polys.begin(), polys.end());
+      for (const auto& [poly, pieces] : polys) CollectLinePoints(*pieces, &points);
     }
     for (const uint32_t n : prepared_.components().neighbours[t]) {
       if (out_->seams[n] == nullptr) continue;
@@ -391,20 +398,6 @@ class LayerBuilder {
         std::vector<Vec3>& on = points[line];
         on.insert(on.end(), seam.points.begin(), seam.points.end());
       }
-    }
-    // In the order of their bits, each once: the order pieces were met in follows the hash
-    // map of the cut, which changes with its size, and equal points let a polygon keep its
-    // merged pieces from the previous version (MergedBefore). Inserting points into an edge
-    // sorts them along it, so their order here changes nothing else.
-    const auto bits = [](Vec3 v) {
-      return std::tuple(std::bit_cast<uint32_t>(v.x), std::bit_cast<uint32_t>(v.y),
-                        std::bit_cast<uint32_t>(v.z));
-    };
-    for (auto& [line, on] : points) {
-      std::sort(on.begin(), on.end(), [&](Vec3 a, Vec3 b) { return bits(a) < bits(b); });
-      on.erase(
-          std::unique(on.begin(), on.end(), [&](Vec3 a, Vec3 b) { return bits(a) == bits(b); }),
-          on.end());
     }
     return points;
   }
