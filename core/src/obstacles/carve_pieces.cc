@@ -48,7 +48,6 @@ struct PlanLine {
 
 using SnapCandidates = std::array<float, 2 * kSnapUlps + 1>;
 
-// The floats from kSnapUlps steps below `v` to kSnapUlps steps above it, in increasing order.
 // std::nextafter(v, +-INFINITY) for finite non-zero v, by stepping the bits (the library call
 // was a tenth of cutting); zeros and non-finite values go to the library.
 float StepFloat(float v, bool up) {
@@ -57,6 +56,7 @@ float StepFloat(float v, bool up) {
   return std::bit_cast<float>((v > 0) == up ? bits + 1 : bits - 1);
 }
 
+// The floats from kSnapUlps steps below `v` to kSnapUlps steps above it, in increasing order.
 SnapCandidates FloatsAround(float v) {
   SnapCandidates out;
   out[kSnapUlps] = v;
