@@ -147,9 +147,19 @@ TileAssembler::TileAssembler(const NavMap& base, const BaseComponents& component
     : base_(base),
       components_(components),
       numbering_(std::move(numbering)),
+      numbering_memo_(base.tile_count(), nullptr),
+      numbering_known_(base.tile_count(), false),
       work_of_(std::move(work)) {}
 
 TileAssembler::~TileAssembler() = default;
+
+const TileNumbering* TileAssembler::NumberingFor(uint32_t tile) const {
+  if (!numbering_known_[tile]) {
+    numbering_memo_[tile] = numbering_(tile);
+    numbering_known_[tile] = true;
+  }
+  return numbering_memo_[tile];
+}
 
 absl::Status TileAssembler::AddTile(const WorkTile* work, bool build) {
   for (const WorkPoly& w : work->polys) {
@@ -167,7 +177,7 @@ absl::Status TileAssembler::AddTile(const WorkTile* work, bool build) {
 // Where a link to `base_target` now points; nullopt when that polygon was cut and no piece
 // holds `point` (the link's end is under a block).
 std::optional<PolyIndex> TileAssembler::Resolve(PolyIndex base_target, Vec3 point) const {
-  const TileNumbering* num = numbering_(base_target.tile);
+  const TileNumbering* num = NumberingFor(base_target.tile);
   if (num == nullptr) return base_target;
   const uint32_t index = num->new_index[base_target.poly];
   if (index != kCutPolygon) return PolyIndex{base_target.tile, index};
@@ -221,7 +231,7 @@ void TileAssembler::MatchEdges() {
     std::vector<uint32_t> polys;
     if (context) {
       // Only polygons of base polygons on a seam can face a built tile.
-      const TileNumbering* num = numbering_(t);
+      const TileNumbering* num = NumberingFor(t);
       for (const uint32_t o : components_.seam_polys[t]) {
         const uint32_t index = num == nullptr ? o : num->new_index[o];
         if (index != kCutPolygon) {
@@ -248,7 +258,10 @@ void TileAssembler::MatchEdges() {
         // Spliced when a previous version built it: a cut across it since then would have
         // rebuilt its tile (it links into a changed polygon), so it faces none and has nothing
         // to match. Should it face one, its corners are matched as they were.
-        if (SplicesUntouched(bt, polygon->origin, no_points, numbering_(t), numbering_)) continue;
+        const auto numbering_of = [this](uint32_t n) { return NumberingFor(n); };
+        if (SplicesUntouched(bt, polygon->origin, no_points, NumberingFor(t), numbering_of)) {
+          continue;
+        }
         unspliced = *polygon;
         unspliced.spliced = false;
         unspliced.corners = BaseCorners(bt, polygon->origin);
@@ -265,7 +278,7 @@ void TileAssembler::MatchEdges() {
           continue;
         }
         if (!wp.piece && base_nb) {
-          const TileNumbering* num = numbering_(base_nb->tile);
+          const TileNumbering* num = NumberingFor(base_nb->tile);
           const bool nb_cut = num != nullptr && num->new_index[base_nb->poly] == kCutPolygon;
           if (!nb_cut) {
             if (!context) links.at(p, c) = Resolve(*base_nb, pc.pos);
