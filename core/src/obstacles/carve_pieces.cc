@@ -215,7 +215,7 @@ struct Cutter {
 bool Degenerate(const Piece& p) { return p.corners.size() < 3 || PieceArea2(p) < kMinPieceArea2; }
 
 // Plan and height bounds.
-struct Bounds {
+struct PolygonBounds {
   double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
   double z0 = INFINITY, z1 = -INFINITY;
   void Extend(Vec3 v) {
@@ -227,7 +227,7 @@ struct Bounds {
 
 // Whether `f` may reach some piece of a polygon with bounds `b`: pieces lie inside their
 // polygon up to the float steps of snapped crossings, far less than kPieceBoundsSlack.
-bool MayReachPolygon(const Bounds& b, const Footprint& f) {
+bool MayReachPolygon(const PolygonBounds& b, const Footprint& f) {
   if (b.y1 + kPieceBoundsSlack < f.y_min || b.y0 - kPieceBoundsSlack > f.y_max) return false;
   double fx0 = INFINITY, fx1 = -INFINITY, fz0 = INFINITY, fz1 = -INFINITY;
   for (const PlanPoint& q : f.outline) {
@@ -284,7 +284,7 @@ bool CutPolygon(const TileView& tile, uint32_t poly, std::span<const Footprint> 
   const uint32_t n = tile.corner_count(poly);
   // Most polygons of a re-cut tile are nowhere near a footprint: skipping the footprints whose
   // bounds miss the polygon's skips exactly the ones that could not reach any of its pieces.
-  Bounds bounds;
+  PolygonBounds bounds;
   for (uint32_t i = 0; i < n; ++i) bounds.Extend(tile.corner(poly, i));
   absl::InlinedVector<uint32_t, 8> near;
   for (const uint32_t f : candidate_footprints) {
