@@ -22,6 +22,7 @@
 #include "common/flags.h"
 #include "common/stopwatch.h"
 #include "obstacle_world/obstacle_world.h"
+#include "obstacle_world/version_checksum.h"
 #include "waymesh/core/nav_query.h"
 #include "waymesh/core/obstacles/carve_map.h"
 #include "waymesh/core/obstacles/carved_layer.h"
@@ -70,6 +71,7 @@ struct Result {
   std::vector<double> ms;
   uint64_t changed_tiles = 0;  // at a new generation (polygons or links changed)
   uint64_t rebuilt_tiles = 0;  // incremental: arrays built again (full carve: as changed)
+  uint64_t checksum = 0;       // of every version made (version_checksum.h)
 };
 
 // Counts the tiles of `next` at another generation than in `before`, and those not shared.
@@ -111,6 +113,7 @@ bool RunLayer(const Args& args, const std::shared_ptr<const waymesh::CarveBase>&
       published.store((*next)->map());
       r->ms.push_back(update_watch.ElapsedMs());
       CountTiles(*version->map(), *(*next)->map(), r);
+      r->checksum = waymesh::bench::ChecksumVersion(*version->map(), *(*next)->map(), r->checksum);
       version = *std::move(next);
     }
     return true;
@@ -127,6 +130,7 @@ bool RunLayer(const Args& args, const std::shared_ptr<const waymesh::CarveBase>&
     published.store(*carved);
     r->ms.push_back(update_watch.ElapsedMs());
     CountTiles(*base, **carved, r);
+    r->checksum = waymesh::bench::ChecksumVersion(*base, **carved, r->checksum);
   }
   return true;
 }
@@ -150,8 +154,9 @@ int main(int argc, char** argv) {
   std::printf("CarveBase::Prepare: %.1f ms\n", prepare_watch.ElapsedMs());
   std::printf("obstacle update (%s, carve + publish), %d updates per layer size\n",
               args.incremental ? "incremental add/remove" : "full carve", args.updates);
-  std::printf("%-22s %10s %10s %10s %10s %16s %16s\n", "obstacles in layer", "median ms", "p90 ms",
-              "p99 ms", "max ms", "tiles changed/upd", "tiles rebuilt/upd");
+  std::printf("%-22s %10s %10s %10s %10s %16s %16s %17s\n", "obstacles in layer", "median ms",
+              "p90 ms", "p99 ms", "max ms", "tiles changed/upd", "tiles rebuilt/upd",
+              "versions checksum");
   for (const int layer : args.layers) {
     Result r;
     if (!RunLayer(args, *prepared, q, layer, &r) || r.ms.empty()) return 1;
@@ -159,9 +164,11 @@ int main(int argc, char** argv) {
     const auto pct = [&](double p) {
       return r.ms[std::min(r.ms.size() - 1, size_t(p * r.ms.size()))];
     };
-    std::printf("%-22d %10.3f %10.3f %10.3f %10.3f %16.2f %16.2f\n", layer, pct(0.5), pct(0.9),
-                pct(0.99), r.ms.back(), double(r.changed_tiles) / args.updates,
-                double(r.rebuilt_tiles) / args.updates);
+    // Two builds given the same flags print the same checksum when they carve alike.
+    std::printf("%-22d %10.3f %10.3f %10.3f %10.3f %16.2f %16.2f  %016llx\n", layer, pct(0.5),
+                pct(0.9), pct(0.99), r.ms.back(), double(r.changed_tiles) / args.updates,
+                double(r.rebuilt_tiles) / args.updates,
+                static_cast<unsigned long long>(r.checksum));
   }
   return 0;
 }

@@ -7,6 +7,7 @@
 // requests between updates). Run:
 //   build/rel/bench/vs_tilecache [--dungeon] [--updates 2000] [--layer 0|100] [--seed 29]
 // `--help` lists the bake settings (defaults: Recast's usual 0.3 m voxels, 48-voxel tiles).
+// The last line, a checksum of every Waymesh version made, shows whether two builds carve alike.
 
 #include <DetourStatus.h>
 
@@ -24,6 +25,7 @@
 #include "absl/strings/str_format.h"
 #include "common/flags.h"
 #include "common/stopwatch.h"
+#include "obstacle_world/version_checksum.h"
 #include "vs_tilecache/tile_cache_world.h"
 #include "waymesh/bake/baker.h"
 #include "waymesh/core/nav_query.h"
@@ -155,6 +157,7 @@ struct Contenders {
   std::atomic<std::shared_ptr<const waymesh::NavMap>> published;
   std::unique_ptr<TileCacheWorld> detour;
   std::vector<unsigned int> detour_refs;  // obstacles now in the tile cache, in order added
+  uint64_t checksum = 0;  // of every Waymesh version made so far (version_checksum.h)
 };
 
 void BuildBoth(const Args& a, Contenders* c) {
@@ -225,6 +228,7 @@ double WaymeshUpdate(Contenders* c, const std::vector<waymesh::Obstacle>& add,
   c->published.store((*next)->map());
   const double ms = watch.ElapsedMs();
   *rebuilt += RebuiltTiles(*c->version->map(), *(*next)->map());
+  c->checksum = waymesh::bench::ChecksumVersion(*c->version->map(), *(*next)->map(), c->checksum);
   c->version = *std::move(next);
   return ms;
 }
@@ -361,5 +365,8 @@ int main(int argc, char** argv) {
   PrintAreas("before the burst", c);
   BurstTest(a, points, &c);
   PrintAreas("after the burst", c);
+  // Two builds given the same flags must print the same: carving is bit-identical.
+  std::printf("checksum of every Waymesh version: %016llx\n",
+              static_cast<unsigned long long>(c.checksum));
   return 0;
 }

@@ -3,13 +3,13 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstring>
 #include <numeric>
 #include <optional>
 #include <tuple>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
-#include "absl/container/node_hash_map.h"
 #include "absl/strings/str_format.h"
 #include "carve_pieces.h"
 #include "map_islands.h"
@@ -117,6 +117,16 @@ absl::flat_hash_map<uint32_t, std::vector<uint32_t>> FootprintsByTile(
 
 }  // namespace
 
+// A base edge between a tile and the next: the corners the tile's pieces put on it (sorted,
+// unique) and the tile across.
+struct SeamPoints {
+  std::vector<Vec3> points;
+  uint32_t across = 0;
+};
+
+// Per seam edge of a tile's cut (by line), the corners its pieces put there.
+using TileSeams = absl::flat_hash_map<LineKey, SeamPoints>;
+
 // An obstacle of a layer, placed once when it is added or moved.
 struct PlacedObstacle {
   Obstacle obstacle;
@@ -128,8 +138,11 @@ struct PlacedObstacle {
 // is owned through its own pointer, so versions share unchanged tiles and free the others
 // independently.
 struct LayerTiles {
-  std::shared_ptr<const NavMap> base;                    // the base tiles' bytes
-  std::vector<std::shared_ptr<const TileCut>> cuts;      // per tile (null: nothing cut)
+  std::shared_ptr<const NavMap> base;                // the base tiles' bytes
+  std::vector<std::shared_ptr<const TileCut>> cuts;  // per tile (null: nothing cut)
+  // Per tile with a cut, its seam edges' points: what its neighbours' points need of it
+  // (kept with the cut, so that a neighbour's points do not read all its pieces).
+  std::vector<std::shared_ptr<const TileSeams>> seams;
   std::vector<std::shared_ptr<const TileState>> states;  // per tile (null: the base tile)
   // Per tile, island ids replacing its view's own (null: the view's hold).
   std::vector<std::shared_ptr<const std::vector<uint32_t>>> islands;
@@ -152,6 +165,30 @@ bool SameCorners(const std::vector<PieceCorner>& a, const std::vector<PieceCorne
   return true;
 }
 
+bool SameBits(Vec3 a, Vec3 b) { return std::memcmp(&a, &b, sizeof(Vec3)) == 0; }
+
+bool SameBits(const std::vector<Vec3>& a, const std::vector<Vec3>& b) {
+  return a.size() == b.size() &&
+         (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(Vec3)) == 0);
+}
+
+// Whether two cuts of a polygon are the same bits, cut lines' keys included.
+bool IdenticalPieces(const std::vector<Piece>& a, const std::vector<Piece>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    const std::vector<PieceCorner>& x = a[i].corners;
+    const std::vector<PieceCorner>& y = b[i].corners;
+    if (a[i].area != b[i].area || x.size() != y.size()) return false;
+    for (size_t k = 0; k < x.size(); ++k) {
+      if (!SameBits(x[k].pos, y[k].pos) || x[k].next != y[k].next ||
+          x[k].base_edge != y[k].base_edge) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
 bool SamePieces(const std::vector<Piece>& a, const std::vector<Piece>& b) {
   if (a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i) {
@@ -160,20 +197,13 @@ bool SamePieces(const std::vector<Piece>& a, const std::vector<Piece>& b) {
   return true;
 }
 
-// A base edge between a tile and the next: the corners the tile's pieces put on it (sorted,
-// unique) and the tile across.
-struct SeamPoints {
-  std::vector<Vec3> points;
-  uint32_t across = 0;
-};
-
 // The seam edges' points of `cut` in `tile`: the next tile's merged pieces depend on nothing
 // else of this tile's cut.
-absl::flat_hash_map<LineKey, SeamPoints> SeamPointsOf(const TileView& tile, const TileCut* cut) {
-  absl::flat_hash_map<LineKey, SeamPoints> out;
+TileSeams SeamPointsOf(const TileView& tile, const TileCut* cut) {
+  TileSeams out;
   if (cut == nullptr) return out;
   for (const auto& [poly, pieces] : *cut) {
-    for (const Piece& piece : pieces) {
+    for (const Piece& piece : *pieces) {
       const size_t n = piece.corners.size();
       for (size_t i = 0; i < n; ++i) {
         const PieceCorner& c = piece.corners[i];
@@ -195,14 +225,15 @@ absl::flat_hash_map<LineKey, SeamPoints> SeamPointsOf(const TileView& tile, cons
   return out;
 }
 
-const std::vector<Piece>* PiecesIn(const TileCut* cut, uint32_t poly) {
+const SharedPieces* PiecesIn(const TileCut* cut, uint32_t poly) {
   if (cut == nullptr) return nullptr;
   const auto it = cut->find(poly);
   return it == cut->end() ? nullptr : &it->second;
 }
 
-bool SameOptionalPieces(const std::vector<Piece>* a, const std::vector<Piece>* b) {
-  return (a == nullptr) == (b == nullptr) && (a == nullptr || SamePieces(*a, *b));
+bool SameOptionalPieces(const SharedPieces* a, const SharedPieces* b) {
+  if ((a == nullptr) != (b == nullptr)) return false;
+  return a == nullptr || *a == *b || SamePieces(**a, **b);
 }
 
 }  // namespace
@@ -248,6 +279,7 @@ class LayerBuilder {
     auto out = std::make_shared<LayerTiles>();
     out->base = prepared_.map();
     out->cuts = previous_.cuts;
+    out->seams = previous_.seams;
     out->states = previous_.states;
     out->islands = previous_.islands;
     out_ = out.get();
@@ -265,6 +297,12 @@ class LayerBuilder {
     }
     // A tile whose cut stayed the same changes only through its neighbours (below).
     std::erase_if(cut_again, [&](uint32_t t) { return out->cuts[t] == previous_.cuts[t]; });
+    for (const uint32_t t : cut_again) {
+      out->seams[t] =
+          out->cuts[t] == nullptr
+              ? nullptr
+              : std::make_shared<const TileSeams>(SeamPointsOf(base_.tile(t), out->cuts[t].get()));
+    }
     Remerge(cut_again);
     FindRebuilt(cut_again);
     absl::Status built = BuildTiles();
@@ -290,16 +328,23 @@ class LayerBuilder {
     std::vector<Piece> pieces;
     bool any_reached = !keep_cuts_;
     for (uint32_t p = 0; p < tile.poly_count(); ++p) {
-      if (keep_cuts_) {
+      const SharedPieces* kept = keep_cuts_ ? PiecesIn(before, p) : nullptr;
+      // A polygon cut before is cut again only when a changed footprint reaches it. One that
+      // was not is cut by the footprints now only if a changed one reaches it (the others
+      // did not cut it before), so its cut itself answers, without testing the changed ones.
+      if (kept != nullptr) {
         const bool reached =
             ChangedMayReach(tile, p, changed) && CutPolygon(tile, p, changed_, changed, &pieces);
         if (!reached) {
-          if (const std::vector<Piece>* kept = PiecesIn(before, p)) cut[p] = *kept;
+          cut[p] = *kept;
           continue;
         }
         any_reached = true;
       }
-      if (CutPolygon(tile, p, footprints_, fs, &pieces)) cut[p] = std::move(pieces);
+      if (CutPolygon(tile, p, footprints_, fs, &pieces)) {
+        cut[p] = std::make_shared<const std::vector<Piece>>(std::move(pieces));
+        any_reached = true;
+      }
     }
     if (!any_reached) return previous_.cuts[t];
     if (cut.empty()) return nullptr;
@@ -324,9 +369,11 @@ class LayerBuilder {
 
   // PointsFor(t), computed once per version: re-merging and building a tile both need them,
   // and the cuts they come from are final before either starts.
-  const PointsOnLine& PointsOf(uint32_t t) const {
+  const std::shared_ptr<const PointsOnLine>& PointsOf(uint32_t t) const {
     auto it = points_.find(t);
-    if (it == points_.end()) it = points_.emplace(t, PointsFor(t)).first;
+    if (it == points_.end()) {
+      it = points_.emplace(t, std::make_shared<const PointsOnLine>(PointsFor(t))).first;
+    }
     return it->second;
   }
 
@@ -335,26 +382,21 @@ class LayerBuilder {
   PointsOnLine PointsFor(uint32_t t) const {
     PointsOnLine points;
     if (const auto& cut = out_->cuts[t]) {
-      for (const auto& [poly, pieces] : *cut) CollectLinePoints(pieces, &points);
+      // In polygon order: the hash map's order changes with its size, and a polygon keeps its
+      // merged pieces from the previous version only when the points on its lines are the
+      // same, in the same order (MergedBefore).
+      std::vector<std::pair<uint32_t, const std::vector<Piece>*>> polys;
+      polys.reserve(cut->size());
+      for (const auto& [poly, pieces] : *cut) polys.push_back({poly, pieces.get()});
+      std::sort(polys.begin(), polys.end());
+      for (const auto& [poly, pieces] : polys) CollectLinePoints(*pieces, &points);
     }
     for (const uint32_t n : prepared_.components().neighbours[t]) {
-      const auto& cut = out_->cuts[n];
-      if (cut == nullptr) continue;
-      const TileView& tile = base_.tile(n);
-      for (const auto& [poly, pieces] : *cut) {
-        for (const Piece& piece : pieces) {
-          const size_t k = piece.corners.size();
-          for (size_t i = 0; i < k; ++i) {
-            const PieceCorner& c = piece.corners[i];
-            if (c.base_edge < 0) continue;
-            const std::optional<PolyIndex> across =
-                tile.across(tile.poly_start[poly] + c.base_edge);
-            if (!across || across->tile != t) continue;
-            std::vector<Vec3>& on = points[c.next];
-            on.push_back(c.pos);
-            on.push_back(piece.corners[(i + 1) % k].pos);
-          }
-        }
+      if (out_->seams[n] == nullptr) continue;
+      for (const auto& [line, seam] : *out_->seams[n]) {
+        if (seam.across != t) continue;
+        std::vector<Vec3>& on = points[line];
+        on.insert(on.end(), seam.points.begin(), seam.points.end());
       }
     }
     return points;
@@ -365,8 +407,8 @@ class LayerBuilder {
   void Remerge(const std::vector<uint32_t>& cut_again) {
     for (const uint32_t t : cut_again) {
       remerged_.insert(t);
-      const auto before = SeamPointsOf(base_.tile(t), previous_.cuts[t].get());
-      const auto after = SeamPointsOf(base_.tile(t), out_->cuts[t].get());
+      const TileSeams& before = previous_.seams[t] ? *previous_.seams[t] : no_seams_;
+      const TileSeams& after = out_->seams[t] ? *out_->seams[t] : no_seams_;
       for (const auto& [line, seam] : before) {
         const auto it = after.find(line);
         if (it == after.end() || it->second.points != seam.points) remerged_.insert(seam.across);
@@ -378,16 +420,47 @@ class LayerBuilder {
     for (const uint32_t t : remerged_) {
       if (out_->cuts[t] == nullptr) continue;
       auto state = std::make_shared<TileState>();
-      const PointsOnLine& points = PointsOf(t);
-      state->merged = *out_->cuts[t];
-      for (auto& [poly, pieces] : state->merged) {
-        for (Piece& piece : pieces) InsertLinePoints(points, &piece.corners, nullptr);
-        MergePieces(&pieces);
+      state->merge_points = PointsOf(t);
+      const TileState* before = previous_.states[t].get();
+      if (before != nullptr && (!before->numbering || before->merge_points == nullptr)) {
+        before = nullptr;
+      }
+      for (const auto& [poly, pieces] : *out_->cuts[t]) {
+        if (const SharedPieces* kept = MergedBefore(t, poly, pieces, before)) {
+          state->merged[poly] = *kept;
+          continue;
+        }
+        std::vector<Piece> merged = *pieces;
+        for (Piece& piece : merged) InsertLinePoints(*state->merge_points, &piece.corners, nullptr);
+        MergePieces(&merged);
+        state->merged[poly] = std::make_shared<const std::vector<Piece>>(std::move(merged));
       }
       state->numbering = Number(t, state->merged);
       building_[t] = std::move(state);
     }
     for (const uint32_t t : remerged_) NoteChangedPolygons(t);
+  }
+
+  // The previous version's merged pieces of `poly`, when they are what merging `pieces` would
+  // give now: its cut pieces are the same, bit for bit, and so are the points on every line
+  // their edges lie on (merging depends on nothing else).
+  const SharedPieces* MergedBefore(uint32_t t, uint32_t poly, const SharedPieces& pieces,
+                                   const TileState* before) const {
+    if (before == nullptr) return nullptr;
+    const SharedPieces* cut = PiecesIn(previous_.cuts[t].get(), poly);
+    const SharedPieces* merged = PiecesIn(&before->merged, poly);
+    if (cut == nullptr || merged == nullptr) return nullptr;
+    if (*cut != pieces && !IdenticalPieces(**cut, *pieces)) return nullptr;
+    const PointsOnLine& now = *points_.at(t);
+    const PointsOnLine& then = *before->merge_points;
+    for (const Piece& piece : *pieces) {
+      for (const PieceCorner& c : piece.corners) {
+        const auto a = now.find(c.next), b = then.find(c.next);
+        if ((a == now.end()) != (b == then.end())) return nullptr;
+        if (a != now.end() && !SameBits(a->second, b->second)) return nullptr;
+      }
+    }
+    return merged;
   }
 
   void NoteChangedPolygons(uint32_t t) {
@@ -499,6 +572,7 @@ class LayerBuilder {
         const TileState* before = previous_.states[t].get();
         if (out_->cuts[t] != nullptr && before != nullptr && before->numbering) {
           state->merged = before->merged;
+          state->merge_points = before->merge_points;
           state->numbering = before->numbering;
         }
         it = building_.emplace(t, std::move(state)).first;
@@ -554,7 +628,7 @@ class LayerBuilder {
     std::sort(cut_polys.begin(), cut_polys.end());
     std::vector<uint32_t> holes;
     for (const uint32_t p : cut_polys) {
-      const std::vector<Piece>& pieces = cut.at(p);
+      const std::vector<Piece>& pieces = *cut.at(p);
       num.new_index[p] = kCutPolygon;
       if (pieces.empty()) {
         holes.push_back(p);
@@ -580,7 +654,7 @@ class LayerBuilder {
 
   WorkTile BuildWorkTile(uint32_t t, const TileState& state) const {
     const TileView& tile = base_.tile(t);
-    const PointsOnLine& points = PointsOf(t);
+    const PointsOnLine& points = *PointsOf(t);
     const TileNumbering* num = state.numbering ? &*state.numbering : nullptr;
     const auto numbering_of = [this](uint32_t n) { return NumberingOf(n); };
     const EdgeLinePoints edge_points(points);
@@ -594,7 +668,7 @@ class LayerBuilder {
       wp.origin = slot.origin;
       wp.flags = tile.poly_flags[slot.origin];
       if (slot.piece >= 0) {
-        const Piece& piece = state.merged.at(slot.origin)[slot.piece];
+        const Piece& piece = (*state.merged.at(slot.origin))[slot.piece];
         wp.piece = true;
         wp.area = piece.area;
         wp.corners = piece.corners;
@@ -703,8 +777,9 @@ class LayerBuilder {
   absl::flat_hash_map<uint32_t, std::shared_ptr<TileState>> building_;
   absl::flat_hash_map<uint32_t, std::vector<bool>> changed_polys_;
   std::vector<uint32_t> rebuilt_;
-  // PointsOf's memo (node map: references stay valid while it grows).
-  mutable absl::node_hash_map<uint32_t, PointsOnLine> points_;
+  const TileSeams no_seams_;
+  // PointsOf's memo.
+  mutable absl::flat_hash_map<uint32_t, std::shared_ptr<const PointsOnLine>> points_;
 };
 
 std::shared_ptr<const LayerTiles> EmptyLayerTiles(std::shared_ptr<const NavMap> base) {
@@ -712,6 +787,7 @@ std::shared_ptr<const LayerTiles> EmptyLayerTiles(std::shared_ptr<const NavMap> 
   const uint32_t n = base->tile_count();
   tiles->base = std::move(base);
   tiles->cuts.resize(n);
+  tiles->seams.resize(n);
   tiles->states.resize(n);
   tiles->islands.resize(n);
   return tiles;

@@ -6,6 +6,7 @@
 #include <optional>
 #include <tuple>
 
+#include "absl/container/inlined_vector.h"
 #include "poly_geometry.h"
 
 namespace waymesh::obstacles {
@@ -13,6 +14,11 @@ namespace {
 
 // A point this close to a cut line (metres, plan view) lies on it: both halves keep it.
 constexpr double kOnCutLine = 1e-6;
+// How far (m) a piece's bounds may be taken to reach past its polygon's: far more than the
+// float steps a snapped crossing moves.
+constexpr double kPieceBoundsSlack = 1e-3;
+// Corners held without allocating in a split's per-corner scratch.
+constexpr size_t kInlineCorners = 16;
 // Pieces whose doubled plan area is below this (m²) are slivers of float noise and dropped.
 constexpr double kMinPieceArea2 = 1e-8;
 
@@ -28,8 +34,9 @@ std::tuple<float, float, float> Tie(Vec3 v) { return {v.x, v.y, v.z}; }
 // A line in plan view through (x0, z0) with unit direction (dx, dz).
 struct PlanLine {
   double x0, z0, dx, dz;
-  PlanLine(double ax, double az, double bx, double bz) : x0(ax), z0(az) {
-    const double len = std::hypot(bx - ax, bz - az);
+  double len;  // of the segment it was made from
+  PlanLine(double ax, double az, double bx, double bz)
+      : x0(ax), z0(az), len(std::hypot(bx - ax, bz - az)) {
     dx = (bx - ax) / len, dz = (bz - az) / len;
   }
   // The two products whose difference is the signed distance of (x, z) from the line, split so
@@ -41,13 +48,21 @@ struct PlanLine {
 
 using SnapCandidates = std::array<float, 2 * kSnapUlps + 1>;
 
+// std::nextafter(v, +-INFINITY) for finite non-zero v, by stepping the bits (the library call
+// was a tenth of cutting); zeros and non-finite values go to the library.
+float StepFloat(float v, bool up) {
+  if (v == 0 || !std::isfinite(v)) return std::nextafter(v, up ? INFINITY : -INFINITY);
+  const uint32_t bits = std::bit_cast<uint32_t>(v);
+  return std::bit_cast<float>((v > 0) == up ? bits + 1 : bits - 1);
+}
+
 // The floats from kSnapUlps steps below `v` to kSnapUlps steps above it, in increasing order.
 SnapCandidates FloatsAround(float v) {
   SnapCandidates out;
   out[kSnapUlps] = v;
   for (int i = 1; i <= kSnapUlps; ++i) {
-    out[kSnapUlps + i] = std::nextafter(out[kSnapUlps + i - 1], INFINITY);
-    out[kSnapUlps - i] = std::nextafter(out[kSnapUlps - i + 1], -INFINITY);
+    out[kSnapUlps + i] = StepFloat(out[kSnapUlps + i - 1], true);
+    out[kSnapUlps - i] = StepFloat(out[kSnapUlps - i + 1], false);
   }
   return out;
 }
@@ -77,17 +92,24 @@ std::pair<float, float> Snap(double x, double z, const PlanLine& l1, const PlanL
   return {best_x, best_z};
 }
 
+// A footprint edge's line, with what every corner's side test and crossing needs of it
+// computed once per line.
 struct CutLine {
+  CutLine(PlanPoint a, PlanPoint b, LineKey k, uint32_t f, uint32_t e)
+      : p0(a), p1(b), key(k), footprint(f), edge(e), plan(a.x, a.z, b.x, b.z) {
+    dx = p1.x - p0.x, dz = p1.z - p0.z;
+    len = std::sqrt(dx * dx + dz * dz);
+  }
   PlanPoint p0, p1;
   LineKey key;
   uint32_t footprint, edge;
+  PlanLine plan;
+  double dx, dz, len;  // p1 - p0 and its length
 };
 
 // Signed distance of `v` from the line, > 0 on the inside (left, map winding) of the footprint.
 double Side(const CutLine& l, Vec3 v) {
-  const double dx = l.p1.x - l.p0.x, dz = l.p1.z - l.p0.z;
-  const double len = std::sqrt(dx * dx + dz * dz);
-  return (dx * (double(v.z) - l.p0.z) - dz * (double(v.x) - l.p0.x)) / len;
+  return (l.dx * (double(v.z) - l.p0.z) - l.dz * (double(v.x) - l.p0.x)) / l.len;
 }
 
 struct Cutter {
@@ -107,12 +129,11 @@ struct Cutter {
       const double sa = Side(line, a), sb = Side(line, b);
       const double s = sa / (sa - sb);
       // Near the cut line too: the point may end up inside a long edge along that line.
-      const PlanLine edge(a.x, a.z, b.x, b.z), cut(line.p0.x, line.p0.z, line.p1.x, line.p1.z);
+      const PlanLine edge(a.x, a.z, b.x, b.z);
       const auto [x, z] =
-          Snap(a.x + s * (double(b.x) - a.x), a.z + s * (double(b.z) - a.z), edge, cut);
+          Snap(a.x + s * (double(b.x) - a.x), a.z + s * (double(b.z) - a.z), edge, line.plan);
       // Height along the edge at the snapped point, as the neighbour computes it.
-      const double len = std::hypot(double(b.x) - a.x, double(b.z) - a.z);
-      const double t = ((x - double(a.x)) * edge.dx + (z - double(a.z)) * edge.dz) / len;
+      const double t = ((x - double(a.x)) * edge.dx + (z - double(a.z)) * edge.dz) / edge.len;
       return {x, float(a.y + std::clamp(t, 0.0, 1.0) * (double(b.y) - a.y)), z};
     }
     // Two footprint lines: intersect them in the order of their keys.
@@ -124,18 +145,19 @@ struct Cutter {
     const double d2x = l2.p1.x - l2.p0.x, d2z = l2.p1.z - l2.p0.z;
     const double den = d1x * d2z - d1z * d2x;
     const double t = ((l2.p0.x - l1.p0.x) * d2z - (l2.p0.z - l1.p0.z) * d2x) / den;
-    const PlanLine m1(l1.p0.x, l1.p0.z, l1.p1.x, l1.p1.z), m2(l2.p0.x, l2.p0.z, l2.p1.x, l2.p1.z);
-    const auto [x, z] = Snap(l1.p0.x + t * d1x, l1.p0.z + t * d1z, m1, m2);
+    const auto [x, z] = Snap(l1.p0.x + t * d1x, l1.p0.z + t * d1z, l1.plan, l2.plan);
     return {x, internal::PolyHeightAt(tile, poly, x, z), z};
   }
 
-  static bool SameLine(const CutLine& a, const CutLine& b) {
+  // Whether footprint f's edge e lies on line a.
+  bool SameLine(const CutLine& a, uint32_t f, uint32_t e) const {
+    const auto& o = footprints[f].outline;
+    const PlanPoint b0 = o[e], b1 = o[(e + 1) % o.size()];
     const double ax = a.p1.x - a.p0.x, az = a.p1.z - a.p0.z;
-    const double bx = b.p1.x - b.p0.x, bz = b.p1.z - b.p0.z;
+    const double bx = b1.x - b0.x, bz = b1.z - b0.z;
     const double len = std::sqrt((ax * ax + az * az) * (bx * bx + bz * bz));
     if (!(len > 0) || std::abs(ax * bz - az * bx) > kParallelSine * len) return false;
-    const double off =
-        (ax * (b.p0.z - a.p0.z) - az * (b.p0.x - a.p0.x)) / std::sqrt(ax * ax + az * az);
+    const double off = (ax * (b0.z - a.p0.z) - az * (b0.x - a.p0.x)) / std::sqrt(ax * ax + az * az);
     return std::abs(off) <= kOnCutLine;
   }
 
@@ -147,7 +169,7 @@ struct Cutter {
   // Splits `in` by `line` into the part inside (left) and the part outside.
   void Split(const Piece& in, const CutLine& line, Piece* inside, Piece* outside) const {
     const size_t n = in.corners.size();
-    std::vector<int> side(n);
+    absl::InlinedVector<int, kInlineCorners> side(n);
     for (size_t i = 0; i < n; ++i) {
       const double s = Side(line, in.corners[i].pos);
       side[i] = s > kOnCutLine ? 1 : (s < -kOnCutLine ? -1 : 0);
@@ -157,7 +179,13 @@ struct Cutter {
     for (size_t i = 0; i < n; ++i) {
       if (in.corners[i].next.kind() != LineKey::kCutLine) continue;
       const auto& w = in.corners[i].next.words;
-      if (SameLine(line, LineOf(w[3], w[4]))) side[i] = side[(i + 1) % n] = 0;
+      if (SameLine(line, w[3], w[4])) side[i] = side[(i + 1) % n] = 0;
+    }
+    // An edge whose ends lie strictly on opposite sides crosses the line; both halves take
+    // that point, computed once.
+    absl::InlinedVector<Vec3, kInlineCorners> crossing(n);
+    for (size_t i = 0; i < n; ++i) {
+      if (side[i] * side[(i + 1) % n] < 0) crossing[i] = Crossing(line, in.corners[i]);
     }
     inside->corners.clear();
     outside->corners.clear();
@@ -174,10 +202,10 @@ struct Cutter {
           if (!there && side[i] != 0) {
             out->corners.back().next = c.next;
             out->corners.back().base_edge = c.base_edge;
-            out->corners.push_back({Crossing(line, c), line.key, -1});
+            out->corners.push_back({crossing[i], line.key, -1});
           }
         } else if (there && side[j] != 0) {
-          out->corners.push_back({Crossing(line, c), c.next, c.base_edge});
+          out->corners.push_back({crossing[i], c.next, c.base_edge});
         }
       }
     }
@@ -185,6 +213,30 @@ struct Cutter {
 };
 
 bool Degenerate(const Piece& p) { return p.corners.size() < 3 || PieceArea2(p) < kMinPieceArea2; }
+
+// Plan and height bounds.
+struct PolygonBounds {
+  double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
+  double z0 = INFINITY, z1 = -INFINITY;
+  void Extend(Vec3 v) {
+    x0 = std::min(x0, double(v.x)), x1 = std::max(x1, double(v.x));
+    y0 = std::min(y0, double(v.y)), y1 = std::max(y1, double(v.y));
+    z0 = std::min(z0, double(v.z)), z1 = std::max(z1, double(v.z));
+  }
+};
+
+// Whether `f` may reach some piece of a polygon with bounds `b`: pieces lie inside their
+// polygon up to the float steps of snapped crossings, far less than kPieceBoundsSlack.
+bool MayReachPolygon(const PolygonBounds& b, const Footprint& f) {
+  if (b.y1 + kPieceBoundsSlack < f.y_min || b.y0 - kPieceBoundsSlack > f.y_max) return false;
+  double fx0 = INFINITY, fx1 = -INFINITY, fz0 = INFINITY, fz1 = -INFINITY;
+  for (const PlanPoint& q : f.outline) {
+    fx0 = std::min(fx0, q.x), fx1 = std::max(fx1, q.x);
+    fz0 = std::min(fz0, q.z), fz1 = std::max(fz1, q.z);
+  }
+  return b.x0 - kPieceBoundsSlack <= fx1 && b.x1 + kPieceBoundsSlack >= fx0 &&
+         b.z0 - kPieceBoundsSlack <= fz1 && b.z1 + kPieceBoundsSlack >= fz0;
+}
 
 bool Reaches(const Piece& p, const Footprint& f) {
   double x0 = INFINITY, x1 = -INFINITY, z0 = INFINITY, z1 = -INFINITY;
@@ -229,9 +281,18 @@ double PieceArea2(const Piece& piece) {
 bool CutPolygon(const TileView& tile, uint32_t poly, std::span<const Footprint> footprints,
                 std::span<const uint32_t> candidate_footprints, std::vector<Piece>* pieces) {
   pieces->clear();
+  const uint32_t n = tile.corner_count(poly);
+  // Most polygons of a re-cut tile are nowhere near a footprint: skipping the footprints whose
+  // bounds miss the polygon's skips exactly the ones that could not reach any of its pieces.
+  PolygonBounds bounds;
+  for (uint32_t i = 0; i < n; ++i) bounds.Extend(tile.corner(poly, i));
+  absl::InlinedVector<uint32_t, 8> near;
+  for (const uint32_t f : candidate_footprints) {
+    if (MayReachPolygon(bounds, footprints[f])) near.push_back(f);
+  }
+  if (near.empty()) return false;
   Piece whole;
   whole.area = tile.poly_area[poly];
-  const uint32_t n = tile.corner_count(poly);
   for (uint32_t i = 0; i < n; ++i) {
     whole.corners.push_back({tile.corner(poly, i),
                              BaseEdgeKey(tile.corner(poly, i), tile.corner(poly, (i + 1) % n)),
@@ -242,7 +303,7 @@ bool CutPolygon(const TileView& tile, uint32_t poly, std::span<const Footprint> 
   bool touched = false;
   std::vector<Piece> next;
   Piece inside, outside;
-  for (const uint32_t f : candidate_footprints) {
+  for (const uint32_t f : near) {
     const Footprint& fp = footprints[f];
     next.clear();
     for (Piece& piece : *pieces) {

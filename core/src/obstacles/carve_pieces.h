@@ -12,6 +12,7 @@
 #include "waymesh/core/nav_map.h"
 #include "waymesh/core/obstacles/footprint.h"
 #include "waymesh/core/vec3.h"
+#include "word_hash.h"
 
 namespace waymesh::obstacles {
 
@@ -25,7 +26,7 @@ struct LineKey {
   friend bool operator==(const LineKey&, const LineKey&) = default;
   template <typename H>
   friend H AbslHashValue(H h, const LineKey& k) {
-    return H::combine(std::move(h), k.words);
+    return H::combine(std::move(h), HashWords(k.words));
   }
   Kind kind() const { return Kind(words[0]); }
 };

@@ -4,6 +4,8 @@
 #include <numeric>
 #include <tuple>
 
+#include "surface_area.h"
+
 namespace waymesh::obstacles {
 namespace {
 
@@ -96,6 +98,13 @@ BaseComponents BuildBaseComponents(const NavMap& base) {
     out.tiles[t.index] = ComponentsOfTile(t);
     out.vertices.emplace_back(t);
     out.digests.push_back(DigestOfTile(base.info(), t));
+    std::vector<double>& areas = out.surface_area.emplace_back();
+    std::vector<Vec3> corners;
+    for (uint32_t p = 0; p < t.poly_count(); ++p) {
+      corners.clear();
+      for (uint32_t i = 0; i < t.corner_count(p); ++i) corners.push_back(t.corner(p, i));
+      areas.push_back(SurfaceArea(corners, t.detail(p)));
+    }
     for (uint32_t p = 0; p < t.poly_count(); ++p) {
       for (uint32_t c = t.poly_start[p]; c < t.poly_start[p + 1]; ++c) {
         if (t.poly_neighbors[c] != kWall && (t.poly_neighbors[c] & kCrossTileBit)) {

@@ -58,6 +58,9 @@ struct BaseComponents {
   std::vector<BaseVertexIndex> vertices;
   // Per tile, its part of the map digest.
   std::vector<TileDigest> digests;
+  // Per tile, per polygon, its detail surface's area (surface_area.h): a spliced polygon's
+  // share of its carved tile's area prefix.
+  std::vector<std::vector<double>> surface_area;
 };
 
 BaseComponents BuildBaseComponents(const NavMap& base);

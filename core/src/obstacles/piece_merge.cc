@@ -10,6 +10,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/inlined_vector.h"
 #include "waymesh/core/tolerances.h"
+#include "word_hash.h"
 
 namespace waymesh::obstacles {
 namespace {
@@ -74,7 +75,7 @@ struct PieceEdgeKey {
   friend bool operator==(const PieceEdgeKey&, const PieceEdgeKey&) = default;
   template <typename H>
   friend H AbslHashValue(H h, const PieceEdgeKey& k) {
-    return H::combine(std::move(h), k.bits);
+    return H::combine(std::move(h), HashWords(k.bits));
   }
 };
 

@@ -8,11 +8,14 @@
 #include <tuple>
 
 #include "absl/container/flat_hash_set.h"
+#include "absl/hash/hash.h"
 #include "absl/strings/str_format.h"
 #include "map_islands.h"
+#include "surface_area.h"
 #include "tile_splice.h"
 #include "waymesh/core/bv_tree_builder.h"
 #include "waymesh/core/tolerances.h"
+#include "word_hash.h"
 
 namespace waymesh::obstacles {
 namespace {
@@ -23,6 +26,9 @@ constexpr double kLinkEndInPiece = 1e-3;
 constexpr double kMinEarArea2 = 1e-12;
 
 using MatchKey = std::array<uint32_t, 13>;
+struct MatchKeyHash {
+  size_t operator()(const MatchKey& k) const { return absl::HashOf(HashWords(k)); }
+};
 
 MatchKey MatchKeyOf(const LineKey& line, Vec3 a, Vec3 b) {
   if (std::tuple(b.x, b.y, b.z) < std::tuple(a.x, a.y, a.z)) std::swap(a, b);
@@ -117,15 +123,6 @@ std::vector<DetailTri> SplitDetail(const TileView& tile, const WorkPoly& w) {
   return out;
 }
 
-double SurfaceArea(std::span<const Vec3> pts, std::span<const DetailTri> tris) {
-  double area = 0;
-  for (const DetailTri& t : tris) {
-    const Vec3 a = pts[t.a];
-    area += 0.5 * double(Length(Cross(pts[t.b] - a, pts[t.c] - a)));
-  }
-  return area;
-}
-
 bool PieceHolds(const WorkPoly& w, Vec3 p) {
   const size_t n = w.corners.size();
   for (size_t i = 0; i < n; ++i) {
@@ -150,9 +147,19 @@ TileAssembler::TileAssembler(const NavMap& base, const BaseComponents& component
     : base_(base),
       components_(components),
       numbering_(std::move(numbering)),
+      numbering_memo_(base.tile_count(), nullptr),
+      numbering_known_(base.tile_count(), false),
       work_of_(std::move(work)) {}
 
 TileAssembler::~TileAssembler() = default;
+
+const TileNumbering* TileAssembler::NumberingFor(uint32_t tile) const {
+  if (!numbering_known_[tile]) {
+    numbering_memo_[tile] = numbering_(tile);
+    numbering_known_[tile] = true;
+  }
+  return numbering_memo_[tile];
+}
 
 absl::Status TileAssembler::AddTile(const WorkTile* work, bool build) {
   for (const WorkPoly& w : work->polys) {
@@ -170,7 +177,7 @@ absl::Status TileAssembler::AddTile(const WorkTile* work, bool build) {
 // Where a link to `base_target` now points; nullopt when that polygon was cut and no piece
 // holds `point` (the link's end is under a block).
 std::optional<PolyIndex> TileAssembler::Resolve(PolyIndex base_target, Vec3 point) const {
-  const TileNumbering* num = numbering_(base_target.tile);
+  const TileNumbering* num = NumberingFor(base_target.tile);
   if (num == nullptr) return base_target;
   const uint32_t index = num->new_index[base_target.poly];
   if (index != kCutPolygon) return PolyIndex{base_target.tile, index};
@@ -195,7 +202,7 @@ void TileAssembler::MatchEdges() {
   struct OpenList {
     uint32_t first = kEnd, last = kEnd;
   };
-  absl::flat_hash_map<MatchKey, OpenList> open;
+  absl::flat_hash_map<MatchKey, OpenList, MatchKeyHash> open;
   std::vector<EdgeSide> sides;
   std::vector<uint32_t> next_side;
   std::vector<bool> matched_side;
@@ -224,7 +231,7 @@ void TileAssembler::MatchEdges() {
     std::vector<uint32_t> polys;
     if (context) {
       // Only polygons of base polygons on a seam can face a built tile.
-      const TileNumbering* num = numbering_(t);
+      const TileNumbering* num = NumberingFor(t);
       for (const uint32_t o : components_.seam_polys[t]) {
         const uint32_t index = num == nullptr ? o : num->new_index[o];
         if (index != kCutPolygon) {
@@ -251,7 +258,10 @@ void TileAssembler::MatchEdges() {
         // Spliced when a previous version built it: a cut across it since then would have
         // rebuilt its tile (it links into a changed polygon), so it faces none and has nothing
         // to match. Should it face one, its corners are matched as they were.
-        if (SplicesUntouched(bt, polygon->origin, no_points, numbering_(t), numbering_)) continue;
+        const auto numbering_of = [this](uint32_t n) { return NumberingFor(n); };
+        if (SplicesUntouched(bt, polygon->origin, no_points, NumberingFor(t), numbering_of)) {
+          continue;
+        }
         unspliced = *polygon;
         unspliced.spliced = false;
         unspliced.corners = BaseCorners(bt, polygon->origin);
@@ -268,7 +278,7 @@ void TileAssembler::MatchEdges() {
           continue;
         }
         if (!wp.piece && base_nb) {
-          const TileNumbering* num = numbering_(base_nb->tile);
+          const TileNumbering* num = NumberingFor(base_nb->tile);
           const bool nb_cut = num != nullptr && num->new_index[base_nb->poly] == kCutPolygon;
           if (!nb_cut) {
             if (!context) links.at(p, c) = Resolve(*base_nb, pc.pos);
@@ -388,7 +398,7 @@ void TileAssembler::BuildArrays(const WorkTile& w, TileState* state) const {
     } else {
       tris = wp.piece ? Triangulate(wp.corners) : SplitDetail(bt, wp);
     }
-    area_sum += SurfaceArea(pts, tris);
+    area_sum += wp.spliced ? components_.surface_area[w.index][wp.origin] : SurfaceArea(pts, tris);
     a.detail_tris.insert(a.detail_tris.end(), tris.begin(), tris.end());
     a.area_prefix.push_back(float(area_sum));
     a.poly_area.push_back(wp.area);

@@ -23,8 +23,11 @@ namespace waymesh::obstacles {
 
 inline constexpr uint32_t kCutPolygon = 0xFFFFFFFFu;
 
-// One tile's cut polygons (base polygon -> its pieces, possibly none).
-using TileCut = absl::flat_hash_map<uint32_t, std::vector<Piece>>;
+// One polygon's pieces (possibly none), immutable: versions and tiles whose cut or merge of a
+// polygon stays the same share them instead of copying every corner.
+using SharedPieces = std::shared_ptr<const std::vector<Piece>>;
+// One tile's cut polygons (base polygon -> its pieces).
+using TileCut = absl::flat_hash_map<uint32_t, SharedPieces>;
 
 // How a carved tile numbers its polygons.
 struct TileNumbering {
@@ -58,8 +61,9 @@ struct WorkTile {
 // share it or to build its neighbours, and the arrays its view points into. Immutable once
 // published; shared by every version in which it stays the same.
 struct TileState {
-  TileCut merged;                          // cut polygons' pieces, points inserted, merged
-  std::optional<TileNumbering> numbering;  // when some polygon is cut
+  TileCut merged;  // cut polygons' pieces, points inserted, merged
+  std::shared_ptr<const PointsOnLine> merge_points;  // the points `merged` was made with
+  std::optional<TileNumbering> numbering;            // when some polygon is cut
   WorkTile work;
   TileArrays arrays;
   TileView view;  // poly_island: the ids of the version that built it
@@ -94,7 +98,12 @@ class TileAssembler {
 
   const NavMap& base_;
   const BaseComponents& components_;
+  // numbering_(tile), asked once per tile: it is fixed while the assembler lives, and asking
+  // it per corner of every spliced polygon was a tenth of an update on the town.
+  const TileNumbering* NumberingFor(uint32_t tile) const;
   NumberingOf numbering_;
+  mutable std::vector<const TileNumbering*> numbering_memo_;  // per tile
+  mutable std::vector<bool> numbering_known_;                 // per tile
   WorkOf work_of_;
   absl::flat_hash_map<uint32_t, const WorkTile*> work_;
   std::vector<uint32_t> build_;
