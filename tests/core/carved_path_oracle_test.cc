@@ -5,7 +5,8 @@
 // random obstacle sets (overlapping ones, ones on the map border, walls that split the map,
 // some with a door gap): a complete path stays in the free region and is never shorter than
 // the oracle's, a pair the oracle cannot join is never a complete path, and a pair it joins is
-// never NO_PATH.
+// never NO_PATH. Exact mode (issue 32) on the same pairs is also never longer than the
+// oracle's path kept off the outline, nor than the approximate path.
 
 #include <algorithm>
 #include <cmath>
@@ -57,6 +58,8 @@ struct OracleTally {
   int no_path = 0;
   int unreachable = 0;  // no path in the grown region
   int ambiguous = 0;    // joined in the grown region, not in the shrunk one (or an end off it)
+  int exact_complete = 0;
+  int exact_bounded = 0;  // exact paths held to the length kept off the outline
   double ratio_sum = 0;
   int ratio_count = 0;
   size_t max_corners = 0;
@@ -68,7 +71,8 @@ struct OracleTally {
               << " ambiguous; mean FindPath / oracle length "
               << (ratio_count > 0 ? ratio_sum / ratio_count : 0) << " over " << ratio_count
               << " pairs; largest graph " << max_corners << " corners, " << max_edges
-              << " outline edges\n";
+              << " outline edges; exact mode " << exact_complete << " complete, " << exact_bounded
+              << " of them bounded from above\n";
   }
 };
 
@@ -153,6 +157,59 @@ std::vector<Obstacle> OracleObstacles(const std::shared_ptr<const NavMap>& base,
   return obstacles;
 }
 
+// Length of `path` in plan view (the oracle's measure; PathResult::length is along slopes).
+double PlanLength(const PathResult& path) {
+  double length = 0;
+  for (size_t k = 0; k + 1 < path.waypoints.size(); ++k) {
+    const Vec3 s = path.waypoints[k].pos, e = path.waypoints[k + 1].pos;
+    length += std::hypot(double(e.x) - s.x, double(e.z) - s.z);
+  }
+  return length;
+}
+
+// Exact mode on the same pair: complete whenever the free region kept off its outline
+// (`inner`, nullopt when it does not join the ends or holds neither) joins the ends, never when
+// the grown one (`outer`) does not; its length between the two regions' shortest paths and
+// never above the approximate path's; every segment in the free region.
+void CheckExactPath(NavQuery& q, const SurfacePoint& a, const SurfacePoint& b,
+                    const PathResult& approximate, const VisibilityGraphOracle& grown,
+                    std::optional<double> outer, std::optional<double> inner,
+                    const std::string& where, OracleTally* tally) {
+  PathOptions options;
+  options.mode = PathMode::kExact;
+  PathResult exact;
+  ASSERT_TRUE(q.FindPath(a, b, QueryFilter(), options, &exact).ok()) << where;
+  if (!outer.has_value()) {
+    EXPECT_NE(exact.status, QueryStatus::kComplete)
+        << where << ": an exact path where the free region joins no path";
+    return;
+  }
+  if (inner.has_value()) {
+    EXPECT_EQ(exact.status, QueryStatus::kComplete)
+        << where << ": exact mode did not join ends the free region kept off its outline joins, "
+        << *inner << " m";
+  }
+  if (exact.status != QueryStatus::kComplete) return;
+  ++tally->exact_complete;
+  tally->exact_bounded += inner.has_value();
+  const double plan = PlanLength(exact);
+  EXPECT_GE(plan, *outer * (1 - kLengthRelative) - kLengthAbsolute)
+      << where << ": exact path shorter than the shortest path around the footprints";
+  if (inner.has_value()) {
+    EXPECT_LE(plan, *inner * (1 + kLengthRelative) + kLengthAbsolute)
+        << where << ": exact path longer than the shortest path kept off the outline";
+  }
+  if (approximate.status == QueryStatus::kComplete) {
+    EXPECT_LE(plan, PlanLength(approximate) * (1 + kLengthRelative) + kLengthAbsolute)
+        << where << ": exact path longer than the approximate one";
+  }
+  for (size_t k = 0; k + 1 < exact.waypoints.size(); ++k) {
+    const Vec3 s = exact.waypoints[k].pos, e = exact.waypoints[k + 1].pos;
+    EXPECT_TRUE(grown.SegmentInside({s.x, s.z}, {e.x, e.z}))
+        << where << ": exact segment " << k << " leaves the free region";
+  }
+}
+
 // Carves `obstacles` into `base` and checks `pairs` random pairs of carved surface points
 // against the oracle; adds to `tally`.
 void CheckPathsAgainstOracle(const std::shared_ptr<const NavMap>& base,
@@ -163,6 +220,10 @@ void CheckPathsAgainstOracle(const std::shared_ptr<const NavMap>& base,
   const std::vector<Footprint> footprints = testing::Footprints(*base, obstacles);
   const VisibilityGraphOracle grown(testing::PlanFreeRegion(*base, footprints, kRegionSlack));
   const VisibilityGraphOracle shrunk(testing::PlanFreeRegion(*base, footprints, -kRegionSlack));
+  // Exact mode is bounded from above by paths that keep off the outline, which cannot slip
+  // through a point where two polygons of the map meet only at a corner.
+  const VisibilityGraphOracle strict(
+      testing::PlanFreeRegionKeptOff(*base, footprints, kRegionSlack));
   tally->max_corners = std::max(tally->max_corners, grown.corner_count());
   tally->max_edges = std::max(tally->max_edges, grown.edge_count());
   NavQuery q(*carved);
@@ -180,6 +241,9 @@ void CheckPathsAgainstOracle(const std::shared_ptr<const NavMap>& base,
     ASSERT_TRUE(outer.ok()) << where << ": " << outer.status();
     const auto inner = shrunk.ShortestPath(pa, pb);
     ASSERT_TRUE(q.FindPath(**a, **b, all, {}, &path).ok()) << where;
+    const auto kept_off = strict.ShortestPath(pa, pb);
+    CheckExactPath(q, **a, **b, path, grown, *outer, kept_off.ok() ? *kept_off : std::nullopt,
+                   where, tally);
     ++tally->pairs;
     tally->no_path += path.status == QueryStatus::kNoPath;
     if (!outer->has_value()) {
@@ -260,6 +324,7 @@ TEST_P(CarvedPathOracleTest, PathsAgreeWithVisibilityGraph) {
   EXPECT_GT(tally.complete, tally.pairs / 5);
   EXPECT_GT(tally.unreachable, 0);
   EXPECT_LE(tally.ambiguous, tally.pairs / 20);
+  EXPECT_GT(tally.exact_bounded, tally.pairs / 5);
 }
 
 INSTANTIATE_TEST_SUITE_P(

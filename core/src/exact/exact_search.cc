@@ -114,6 +114,7 @@ class IntervalSearch {
     b_.roots.clear();
     b_.heap.clear();
     b_.best_root.Reset();
+    b_.sent.Reset();
     b_.turn_corners.Begin(ctx_.map, filter_);
     for (const PolyIndex s : b_.start_polys) {
       const uint32_t root = uint32_t(b_.roots.size());
@@ -406,6 +407,8 @@ class IntervalSearch {
         dead_ends_->Skippable(ctx_.TableIndex(poly), ctx_.TableIndex(*nb), goal_table_)) {
       return;
     }
+    range = b_.sent.Claim(root, poly, e, range);
+    if (!(range.lo < range.hi)) return;
     const uint32_t n = t.corner_count(poly.poly);
     const Vec3 u3 = t.corner(poly.poly, e), v3 = t.corner(poly.poly, (e + 1) % n);
     const Point2 u = ToPoint2(u3), v = ToPoint2(v3);

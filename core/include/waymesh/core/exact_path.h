@@ -11,9 +11,8 @@
 // Refused (INVALID_ARGUMENT, with the reason): a filter whose allowed areas have different
 // costs per metre. The cheapest path is then the weighted-region problem, for which no exact
 // practical algorithm is known (paths refract at area borders like light, and the optimum is
-// not made of straight runs between corners), so "exact" could not be kept. A carved map is
-// refused too (NavMap::carved(), UNIMPLEMENTED): on carved polygons the search is not yet
-// robust.
+// not made of straight runs between corners), so "exact" could not be kept. Carved maps
+// (obstacle layer versions) are searched like any other.
 //
 // Off-mesh links the filter allows are edges of their own cost (as in approximate mode, in
 // metres of walking at the one cost): the answer is then the cheapest sequence of straight
@@ -36,7 +35,7 @@ inline constexpr uint32_t kExactDefaultMaxNodes = 1u << 18;
 absl::Status CheckExactPathSupport(const NavMap& map, const QueryFilter& filter);
 
 // The map's default filter (QueryFilter(map.info())) made exact-ready: every area at cost 1,
-// so CheckExactPathSupport accepts it on any map that is not carved, and the areas of its
+// so CheckExactPathSupport accepts it on any map, and the areas of its
 // off-mesh links disabled (the surface alone: what the exact columns of vs_detour and the
 // load tools have measured since before exact mode took links).
 QueryFilter ExactReadyFilter(const NavMap& map);
