@@ -411,10 +411,8 @@ class IntervalSearch {
     const Vec3 u3 = t.corner(poly.poly, e), v3 = t.corner(poly.poly, (e + 1) % n);
     const Point2 u = ToPoint2(u3), v = ToPoint2(v3);
     // Only a cone collapsed to float precision can come round to an edge part its root has
-    // already sent (sent_intervals.h). Carving leaves corners collinear to float precision
-    // along its cuts; on uncut maps the check changed no expansion count of the published
-    // queries and cost time (PERFORMANCE.md), so they skip it.
-    if (carved_ && ThinCone(b_.roots[root].at, Along(u, v, range.lo), Along(u, v, range.hi))) {
+    // already sent (sent_intervals.h): wider ones pass without the table's cost.
+    if (ThinCone(b_.roots[root].at, Along(u, v, range.lo), Along(u, v, range.hi))) {
       range = b_.sent.Claim(root, poly, e, range);
       if (!(range.lo < range.hi)) return;
     }
@@ -506,7 +504,6 @@ class IntervalSearch {
   const uint32_t max_nodes_;
   const DeadEndTable* const dead_ends_;
   const uint32_t goal_table_;  // the goal polygon's index in the search tables
-  const bool carved_ = ctx_.map->carved();
   double goal_f_ = INFINITY;  // length of the best path to the goal found so far
   uint32_t best_final_ = kNone;
   bool limit_hit_ = false;
