@@ -20,6 +20,7 @@
 #include "gtest/gtest.h"
 #include "hand_built_map.h"
 #include "support/map_builder.h"
+#include "support/plan_length.h"
 #include "support/sanitizer.h"
 #include "support/test_data.h"
 #include "visibility_graph_oracle.h"
@@ -157,16 +158,6 @@ std::vector<Obstacle> OracleObstacles(const std::shared_ptr<const NavMap>& base,
   return obstacles;
 }
 
-// Length of `path` in plan view (the oracle's measure; PathResult::length is along slopes).
-double PlanLength(const PathResult& path) {
-  double length = 0;
-  for (size_t k = 0; k + 1 < path.waypoints.size(); ++k) {
-    const Vec3 s = path.waypoints[k].pos, e = path.waypoints[k + 1].pos;
-    length += std::hypot(double(e.x) - s.x, double(e.z) - s.z);
-  }
-  return length;
-}
-
 // Exact mode on the same pair: complete whenever the free region kept off its outline
 // (`inner`, nullopt when it does not join the ends or holds neither) joins the ends, never when
 // the grown one (`outer`) does not; its length between the two regions' shortest paths and
@@ -192,7 +183,7 @@ void CheckExactPath(NavQuery& q, const SurfacePoint& a, const SurfacePoint& b,
   if (exact.status != QueryStatus::kComplete) return;
   ++tally->exact_complete;
   tally->exact_bounded += inner.has_value();
-  const double plan = PlanLength(exact);
+  const double plan = testing::PlanLength(exact);
   EXPECT_GE(plan, *outer * (1 - kLengthRelative) - kLengthAbsolute)
       << where << ": exact path shorter than the shortest path around the footprints";
   if (inner.has_value()) {
@@ -200,7 +191,7 @@ void CheckExactPath(NavQuery& q, const SurfacePoint& a, const SurfacePoint& b,
         << where << ": exact path longer than the shortest path kept off the outline";
   }
   if (approximate.status == QueryStatus::kComplete) {
-    EXPECT_LE(plan, PlanLength(approximate) * (1 + kLengthRelative) + kLengthAbsolute)
+    EXPECT_LE(plan, testing::PlanLength(approximate) * (1 + kLengthRelative) + kLengthAbsolute)
         << where << ": exact path longer than the approximate one";
   }
   for (size_t k = 0; k + 1 < exact.waypoints.size(); ++k) {

@@ -3,28 +3,18 @@
 // interval nodes without completing before a root was kept from sending two intervals over
 // one part of an edge. Carved maps are covered by carved_path_oracle_test.cc.
 
-#include <cmath>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "gtest/gtest.h"
 #include "support/demo_town.h"
+#include "support/plan_length.h"
 #include "waymesh/core/exact_path.h"
 #include "waymesh/core/nav_query.h"
 
 namespace waymesh {
 namespace {
-
-// Plan-view length of a path's waypoints (what exact mode minimises).
-double PlanLengthOf(const PathResult& path) {
-  double length = 0;
-  for (size_t k = 0; k + 1 < path.waypoints.size(); ++k) {
-    const Vec3 s = path.waypoints[k].pos, e = path.waypoints[k + 1].pos;
-    length += std::hypot(double(e.x) - s.x, double(e.z) - s.z);
-  }
-  return length;
-}
 
 TEST(ExactThinConeTest, LongDemoTownQueriesCompleteWithinTheDefaultLimit) {
   const testing::DemoTown& town = testing::Town(256, 7);
@@ -48,9 +38,9 @@ TEST(ExactThinConeTest, LongDemoTownQueriesCompleteWithinTheDefaultLimit) {
     ASSERT_EQ(approximate.status, QueryStatus::kComplete);
     ASSERT_TRUE(q.FindPath(from, to, filter, exact_options, &exact).ok());
     EXPECT_EQ(exact.status, QueryStatus::kComplete) << exact.nodes_expanded << " nodes";
-    EXPECT_LE(PlanLengthOf(exact), PlanLengthOf(approximate) * (1 + 1e-6) + 1e-4);
+    EXPECT_LE(testing::PlanLength(exact), testing::PlanLength(approximate) * (1 + 1e-6) + 1e-4);
     // A long way across the town, not a short cut through a wall.
-    EXPECT_GT(PlanLengthOf(exact), 0.9 * PlanLengthOf(approximate));
+    EXPECT_GT(testing::PlanLength(exact), 0.9 * testing::PlanLength(approximate));
   }
 }
 
