@@ -2,7 +2,7 @@
 // approximate mode on maps with block obstacles carved in (the demo town and Polyanya's arena),
 // timed side by side query by query in one run, with their plan-view lengths. Run:
 //   build/rel/bench/exact_obstacles [--size 256] [--seed 7] [--obstacles 300]
-//       [--arena-obstacles 40] [--queries 1000]
+//       [--arena-obstacles 40] [--queries 1000] [--max-nodes 0]
 // `--help` lists the flags. Prints, per map, the median and p99 time of each mode, their ratio,
 // the complete paths of each and the exact / approximate length ratio (mean, best, worst).
 
@@ -36,6 +36,7 @@ struct Args {
   int obstacles = 300;
   int arena_obstacles = 40;
   int queries = 1000;
+  uint32_t max_nodes = 0;  // exact mode's node limit; 0: kExactDefaultMaxNodes
   std::string arena = WAYMESH_SHARED_DATA "/polyanya/meshes/arena-merged.mesh";
 };
 
@@ -54,6 +55,9 @@ Args ParseArgs(int argc, char** argv) {
   app.add_option("--queries", a.queries, "random FindPath queries per map, each in both modes")
       ->capture_default_str()
       ->check(CLI::Range(1, kMaxQueries));
+  app.add_option("--max-nodes", a.max_nodes, "exact mode's interval node limit (0: the default)")
+      ->capture_default_str()
+      ->check(CLI::Range(0u, 1u << 26));
   app.add_option("--arena", a.arena, "the arena's Polyanya .mesh")->capture_default_str();
   waymesh::bench::ParseFlagsOrExit(app, argc, argv);
   return a;
@@ -106,20 +110,21 @@ std::shared_ptr<const waymesh::NavMap> Carve(const std::shared_ptr<const waymesh
   return *carved;
 }
 
-// Runs `queries` random pairs of `map` in both modes (order alternating) and prints a line.
-void CompareModes(const char* name, const std::shared_ptr<const waymesh::NavMap>& map, int queries,
-                  std::mt19937& rng) {
+// Runs args.queries random pairs of `map` in both modes (order alternating) and prints a line.
+void CompareModes(const char* name, const std::shared_ptr<const waymesh::NavMap>& map,
+                  const Args& args, std::mt19937& rng) {
   // What exact mode takes: one cost per metre (links off), the same for both modes.
   const waymesh::QueryFilter filter = waymesh::ExactReadyFilter(*map);
   waymesh::NavQuery q(map);
   waymesh::PathOptions exact_options;
   exact_options.mode = waymesh::PathMode::kExact;
+  exact_options.max_nodes = args.max_nodes;
   const waymesh::PathOptions approximate_options;
   ModeRun exact, approximate;
   LengthRatios ratios;
   int longer = 0;
   waymesh::PathResult paths[2];
-  for (int i = 0; i < queries; ++i) {
+  for (int i = 0; i < args.queries; ++i) {
     const auto a = q.RandomPoint(filter, rng), b = q.RandomPoint(filter, rng);
     if (!a.ok() || !b.ok() || !*a || !*b) continue;
     for (int k = 0; k < 2; ++k) {
@@ -185,9 +190,9 @@ int main(int argc, char** argv) {
       "| map | exact µs median / p99 | approximate µs median / p99 | exact / approximate median "
       "| complete exact / approximate | plan length exact / approximate: mean / best / worst | "
       "exact longer |\n|---|---|---|---|---|---|---|\n");
-  CompareModes("town, carved", carved_town, args.queries, rng);
-  CompareModes("town, uncut", town, args.queries, rng);
-  CompareModes("arena, carved", carved_arena, args.queries, rng);
-  CompareModes("arena, uncut", arena->map, args.queries, rng);
+  CompareModes("town, carved", carved_town, args, rng);
+  CompareModes("town, uncut", town, args, rng);
+  CompareModes("arena, carved", carved_arena, args, rng);
+  CompareModes("arena, uncut", arena->map, args, rng);
   return 0;
 }
