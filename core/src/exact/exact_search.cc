@@ -17,6 +17,9 @@ constexpr uint32_t kExactPollNodes = 256;
 // A root reached again at a cost within this fraction of its best is not pruned: both
 // arrivals may open different sides of the corner.
 constexpr double kRootSlack = 1e-9;
+// A corner this close (m) to the ray from a root through an interval end, behind that end,
+// lies on the ray (carving rounds corners by a few µm).
+constexpr double kFoldWidth = 1e-5;
 // Most polygons one point can lie on (a vertex where many polygons meet).
 constexpr size_t kMaxTouching = 32;
 
@@ -246,14 +249,31 @@ class IntervalSearch {
     // from r through that end leaves part of the polygon on its far side: the corner next to
     // the end lies there (the polygon is convex), else turning opens nothing.
     const uint32_t p = node.poly.poly;
-    if ((node.flags & kAtB) && Orient(r, node.b, ToPoint2(t.corner(p, (j + 2) % n))) < 0 &&
+    if ((node.flags & kAtB) && OpensPast(r, node.b, t, p, n, (j + 2) % n, 1) &&
         TurnCorner(node.poly, (j + 1) % n)) {
       TurnAt(ni, node, t, j, n, (j + 1) % n, node.b, /*b_side=*/true);
     }
-    if ((node.flags & kAtA) && Orient(r, node.a, ToPoint2(t.corner(p, (j + n - 1) % n))) > 0 &&
+    if ((node.flags & kAtA) && OpensPast(r, node.a, t, p, n, (j + n - 1) % n, -1) &&
         TurnCorner(node.poly, j)) {
       TurnAt(ni, node, t, j, n, j, node.a, /*b_side=*/false);
     }
+  }
+
+  // Whether polygon `p` extends past the ray from r through its corner `end` on the side a
+  // turn there would see: corner `next` (beside `end`; `step` +1 past corner B, -1 past A)
+  // lies there. A corner carving left a few µm behind `end` on that ray (a fold where a
+  // footprint corner was rounded differently on two sides of a tile seam) decides nothing:
+  // the corner after it does.
+  bool OpensPast(Point2 r, Point2 end, const TileView& t, uint32_t p, uint32_t n, uint32_t next,
+                 int step) const {
+    const double reach = Dist(r, end);
+    for (uint32_t k = 0; k + 2 < n; ++k, next = (next + n + step) % n) {
+      const Point2 c = ToPoint2(t.corner(p, next));
+      const double side = step * Orient(r, end, c);
+      const bool behind = (c.x - end.x) * (end.x - r.x) + (c.z - end.z) * (end.z - r.z) < 0;
+      if (!behind || std::abs(side) > kFoldWidth * reach) return side < 0;
+    }
+    return false;
   }
 
   // Successors with root at corner `c` (the interval end `end`) over the part of the far side
@@ -504,7 +524,7 @@ class IntervalSearch {
   const uint32_t max_nodes_;
   const DeadEndTable* const dead_ends_;
   const uint32_t goal_table_;  // the goal polygon's index in the search tables
-  double goal_f_ = INFINITY;  // length of the best path to the goal found so far
+  double goal_f_ = INFINITY;   // length of the best path to the goal found so far
   uint32_t best_final_ = kNone;
   bool limit_hit_ = false;
 };
