@@ -318,6 +318,32 @@ TEST_P(CarvedPathOracleTest, PathsAgreeWithVisibilityGraph) {
   EXPECT_GT(tally.exact_bounded, tally.pairs / 5);
 }
 
+// Seed 16 of the arena case puts a footprint corner on a tile seam: carving rounds it to two
+// corners 2 µm apart, one on each side of the seam, so one piece folds back on itself. Exact
+// mode must still turn at that corner (it took a 0.2 % longer way round before), as the
+// approximate mode does.
+TEST(CarvedExactPathTest, TurnsAtAFootprintCornerFoldedAtATileSeam) {
+  const std::shared_ptr<const NavMap> base = testing::CarveArena(8);
+  ASSERT_NE(base, nullptr);
+  std::mt19937 rng(16);
+  const std::vector<Obstacle> obstacles =
+      OracleObstacles(base, testing::PlanFreeRegion(*base, {}), 100, 16, 2, rng);
+  auto carved = CarveMap(base, obstacles);
+  ASSERT_TRUE(carved.ok()) << carved.status();
+  NavQuery q(*carved);
+  const Vec3 from{35.307514f, 0, 7.028093f}, to{36.833576f, 0, 28.710745f};
+  PathResult approximate, exact;
+  ASSERT_TRUE(q.FindPath(from, to, QueryFilter(), {}, &approximate).ok());
+  PathOptions options;
+  options.mode = PathMode::kExact;
+  ASSERT_TRUE(q.FindPath(from, to, QueryFilter(), options, &exact).ok());
+  ASSERT_EQ(approximate.status, QueryStatus::kComplete);
+  ASSERT_EQ(exact.status, QueryStatus::kComplete);
+  // The footprint corner both modes turn at, near (36.2266, 15).
+  EXPECT_EQ(exact.waypoints.size(), 3u);
+  EXPECT_LE(testing::PlanLength(exact), testing::PlanLength(approximate) + kLengthAbsolute);
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Maps, CarvedPathOracleTest,
     ::testing::Values(
