@@ -247,7 +247,7 @@ class IntervalSearch {
     }
     // Past an end that is a wall corner the polygon is seen by turning there, when the ray
     // from r through that end leaves part of the polygon on its far side: the corner next to
-    // the end lies there (the polygon is convex), else turning opens nothing.
+    // the end lies there (the polygon is convex; OpensPast), else turning opens nothing.
     const uint32_t p = node.poly.poly;
     if ((node.flags & kAtB) && OpensPast(r, node.b, t, p, n, (j + 2) % n, 1) &&
         TurnCorner(node.poly, (j + 1) % n)) {

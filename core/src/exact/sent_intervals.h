@@ -2,8 +2,9 @@
 // The parts of polygon edges each root has already sent an interval across, in the current
 // search. From one root every point of an edge is seen along one straight ray only, so two
 // intervals of one root over the same part of one edge can only come from float rounding
-// (cones collapsed onto a line of nearly collinear corners, as carving leaves along a cut)
-// and would let that root circle the same polygons for ever. Open addressing with per-entry
+// (cones collapsed onto a line of corners collinear only to float precision, as carving
+// leaves along its cuts and the demo town along its streets) and would let that root circle
+// the same polygons for ever. Open addressing with per-entry
 // query stamps, as RootTable: starting a query is O(1) and a warm table never allocates.
 
 #include <cstdint>
