@@ -344,6 +344,30 @@ TEST(CarvedExactPathTest, TurnsAtAFootprintCornerFoldedAtATileSeam) {
   EXPECT_LE(testing::PlanLength(exact), testing::PlanLength(approximate) + kLengthAbsolute);
 }
 
+// The dense arena in 5 m tiles, seed 9: carving leaves a footprint corner doubled (a
+// zero-length wall between two copies) where the path turns. Exact mode took the first copy
+// for the corner its interval entered by, and swept back and forth over the edge it came in
+// by instead of turning there (1.6 % longer than the approximate path).
+TEST(CarvedExactPathTest, TurnsAtADoubledFootprintCorner) {
+  const std::shared_ptr<const NavMap> base = testing::CarveArena(5);
+  ASSERT_NE(base, nullptr);
+  std::mt19937 rng(9);
+  const std::vector<Obstacle> obstacles =
+      OracleObstacles(base, testing::PlanFreeRegion(*base, {}), 200, 30, 0, rng);
+  auto carved = CarveMap(base, obstacles);
+  ASSERT_TRUE(carved.ok()) << carved.status();
+  NavQuery q(*carved);
+  const Vec3 from{16.377815f, 0, 12.227733f}, to{46.049904f, 0, 46.626068f};
+  PathResult approximate, exact;
+  ASSERT_TRUE(q.FindPath(from, to, QueryFilter(), {}, &approximate).ok());
+  PathOptions options;
+  options.mode = PathMode::kExact;
+  ASSERT_TRUE(q.FindPath(from, to, QueryFilter(), options, &exact).ok());
+  ASSERT_EQ(approximate.status, QueryStatus::kComplete);
+  ASSERT_EQ(exact.status, QueryStatus::kComplete);
+  EXPECT_LE(testing::PlanLength(exact), testing::PlanLength(approximate) + kLengthAbsolute);
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Maps, CarvedPathOracleTest,
     ::testing::Values(

@@ -222,7 +222,7 @@ class IntervalSearch {
     const TileView& t = ctx_.Tile(node.poly.tile);
     const int found = FindCorner(t, node.poly.poly, node.corner_a);
     if (found < 0) return;  // adjacency without the shared corner: corrupt data, a wall
-    const uint32_t n = t.corner_count(node.poly.poly), j = uint32_t(found);
+    const uint32_t n = t.corner_count(node.poly.poly), j = EntryCorner(t, node.poly.poly, found);
     // A copy: taking links and turning add roots.
     const Point2 r = b_.roots[node.root].at;
     if (Holds(b_.goal_polys, node.poly)) {
@@ -259,18 +259,29 @@ class IntervalSearch {
     }
   }
 
+  // The entry edge's corner A from the first corner at its position (`found`): the last of
+  // the copies when carving left that corner doubled, since the zero-length side between the
+  // copies is a wall, never the edge an interval crossed.
+  static uint32_t EntryCorner(const TileView& t, uint32_t p, int found) {
+    const uint32_t n = t.corner_count(p);
+    uint32_t j = EntryCorner(t, node.poly.poly, found);
+    for (uint32_t k = 1; k < n && t.corner(p, (j + 1) % n) == t.corner(p, j); ++k) j = (j + 1) % n;
+    return j;
+  }
+
   // Whether polygon `p` extends past the ray from r through its corner `end` on the side a
   // turn there would see: corner `next` (beside `end`; `step` +1 past corner B, -1 past A)
-  // lies there. A corner carving left a few µm behind `end` on that ray (a fold where a
-  // footprint corner was rounded differently on two sides of a tile seam) decides nothing:
-  // the corner after it does.
+  // lies there. A corner carving left on `end` or a few µm behind it on that ray (a doubled
+  // corner, or a fold where a footprint corner was rounded differently on two sides of a tile
+  // seam) decides nothing: the corner after it does.
   bool OpensPast(Point2 r, Point2 end, const TileView& t, uint32_t p, uint32_t n, uint32_t next,
                  int step) const {
     const double reach = Dist(r, end);
     for (uint32_t k = 0; k + 2 < n; ++k, next = (next + n + step) % n) {
       const Point2 c = ToPoint2(t.corner(p, next));
       const double side = step * Orient(r, end, c);
-      const bool behind = (c.x - end.x) * (end.x - r.x) + (c.z - end.z) * (end.z - r.z) < 0;
+      // At `end` itself (a corner carving doubled) counts as behind it.
+      const bool behind = (c.x - end.x) * (end.x - r.x) + (c.z - end.z) * (end.z - r.z) <= 0;
       if (!behind || std::abs(side) > kFoldWidth * reach) return side < 0;
     }
     return false;
