@@ -264,7 +264,7 @@ class IntervalSearch {
   // copies is a wall, never the edge an interval crossed.
   static uint32_t EntryCorner(const TileView& t, uint32_t p, int found) {
     const uint32_t n = t.corner_count(p);
-    uint32_t j = EntryCorner(t, node.poly.poly, found);
+    uint32_t j = uint32_t(found);
     for (uint32_t k = 1; k < n && t.corner(p, (j + 1) % n) == t.corner(p, j); ++k) j = (j + 1) % n;
     return j;
   }
