@@ -179,8 +179,8 @@ void RegisterPath(CLI::App* cmd, int* exit_code) {
                   "write results.csv: query,status,length,micros,waypoints ('x y z;...')");
   AddExtents(cmd, args->extents, "start and goal");
   cmd->add_flag("--exact", args->exact,
-                "exact shortest paths (off-mesh links at their cost) instead of the "
-                "approximate A* (needs one cost over the areas a query allows)");
+                "exact shortest paths (off-mesh links at their cost, round any --obstacles) "
+                "instead of the approximate A* (needs one cost over the areas a query allows)");
   cmd->callback([args, exit_code] { *exit_code = RunPath(*args); });
 }
 

@@ -5,7 +5,8 @@
 // random obstacle sets (overlapping ones, ones on the map border, walls that split the map,
 // some with a door gap): a complete path stays in the free region and is never shorter than
 // the oracle's, a pair the oracle cannot join is never a complete path, and a pair it joins is
-// never NO_PATH.
+// never NO_PATH. Exact mode (issue 32) on the same pairs is also never longer than the
+// oracle's path kept off the outline, nor than the approximate path.
 
 #include <algorithm>
 #include <cmath>
@@ -19,6 +20,7 @@
 #include "gtest/gtest.h"
 #include "hand_built_map.h"
 #include "support/map_builder.h"
+#include "support/plan_length.h"
 #include "support/sanitizer.h"
 #include "support/test_data.h"
 #include "visibility_graph_oracle.h"
@@ -57,6 +59,8 @@ struct OracleTally {
   int no_path = 0;
   int unreachable = 0;  // no path in the grown region
   int ambiguous = 0;    // joined in the grown region, not in the shrunk one (or an end off it)
+  int exact_complete = 0;
+  int exact_bounded = 0;  // exact paths held to the length kept off the outline
   double ratio_sum = 0;
   int ratio_count = 0;
   size_t max_corners = 0;
@@ -68,7 +72,8 @@ struct OracleTally {
               << " ambiguous; mean FindPath / oracle length "
               << (ratio_count > 0 ? ratio_sum / ratio_count : 0) << " over " << ratio_count
               << " pairs; largest graph " << max_corners << " corners, " << max_edges
-              << " outline edges\n";
+              << " outline edges; exact mode " << exact_complete << " complete, " << exact_bounded
+              << " of them bounded from above\n";
   }
 };
 
@@ -153,6 +158,49 @@ std::vector<Obstacle> OracleObstacles(const std::shared_ptr<const NavMap>& base,
   return obstacles;
 }
 
+// Exact mode on the same pair: complete whenever the free region kept off its outline
+// (`inner`, nullopt when it does not join the ends or holds neither) joins the ends, never when
+// the grown one (`outer`) does not; its length between the two regions' shortest paths and
+// never above the approximate path's; every segment in the free region.
+void CheckExactPath(NavQuery& q, const SurfacePoint& a, const SurfacePoint& b,
+                    const PathResult& approximate, const VisibilityGraphOracle& grown,
+                    std::optional<double> outer, std::optional<double> inner,
+                    const std::string& where, OracleTally* tally) {
+  PathOptions options;
+  options.mode = PathMode::kExact;
+  PathResult exact;
+  ASSERT_TRUE(q.FindPath(a, b, QueryFilter(), options, &exact).ok()) << where;
+  if (!outer.has_value()) {
+    EXPECT_NE(exact.status, QueryStatus::kComplete)
+        << where << ": an exact path where the free region joins no path";
+    return;
+  }
+  if (inner.has_value()) {
+    EXPECT_EQ(exact.status, QueryStatus::kComplete)
+        << where << ": exact mode did not join ends the free region kept off its outline joins, "
+        << *inner << " m";
+  }
+  if (exact.status != QueryStatus::kComplete) return;
+  ++tally->exact_complete;
+  tally->exact_bounded += inner.has_value();
+  const double plan = testing::PlanLength(exact);
+  EXPECT_GE(plan, *outer * (1 - kLengthRelative) - kLengthAbsolute)
+      << where << ": exact path shorter than the shortest path around the footprints";
+  if (inner.has_value()) {
+    EXPECT_LE(plan, *inner * (1 + kLengthRelative) + kLengthAbsolute)
+        << where << ": exact path longer than the shortest path kept off the outline";
+  }
+  if (approximate.status == QueryStatus::kComplete) {
+    EXPECT_LE(plan, testing::PlanLength(approximate) * (1 + kLengthRelative) + kLengthAbsolute)
+        << where << ": exact path longer than the approximate one";
+  }
+  for (size_t k = 0; k + 1 < exact.waypoints.size(); ++k) {
+    const Vec3 s = exact.waypoints[k].pos, e = exact.waypoints[k + 1].pos;
+    EXPECT_TRUE(grown.SegmentInside({s.x, s.z}, {e.x, e.z}))
+        << where << ": exact segment " << k << " leaves the free region";
+  }
+}
+
 // Carves `obstacles` into `base` and checks `pairs` random pairs of carved surface points
 // against the oracle; adds to `tally`.
 void CheckPathsAgainstOracle(const std::shared_ptr<const NavMap>& base,
@@ -163,6 +211,10 @@ void CheckPathsAgainstOracle(const std::shared_ptr<const NavMap>& base,
   const std::vector<Footprint> footprints = testing::Footprints(*base, obstacles);
   const VisibilityGraphOracle grown(testing::PlanFreeRegion(*base, footprints, kRegionSlack));
   const VisibilityGraphOracle shrunk(testing::PlanFreeRegion(*base, footprints, -kRegionSlack));
+  // Exact mode is bounded from above by paths that keep off the outline, which cannot slip
+  // through a point where two polygons of the map meet only at a corner.
+  const VisibilityGraphOracle strict(
+      testing::PlanFreeRegionKeptOff(*base, footprints, kRegionSlack));
   tally->max_corners = std::max(tally->max_corners, grown.corner_count());
   tally->max_edges = std::max(tally->max_edges, grown.edge_count());
   NavQuery q(*carved);
@@ -180,6 +232,9 @@ void CheckPathsAgainstOracle(const std::shared_ptr<const NavMap>& base,
     ASSERT_TRUE(outer.ok()) << where << ": " << outer.status();
     const auto inner = shrunk.ShortestPath(pa, pb);
     ASSERT_TRUE(q.FindPath(**a, **b, all, {}, &path).ok()) << where;
+    const auto kept_off = strict.ShortestPath(pa, pb);
+    CheckExactPath(q, **a, **b, path, grown, *outer, kept_off.ok() ? *kept_off : std::nullopt,
+                   where, tally);
     ++tally->pairs;
     tally->no_path += path.status == QueryStatus::kNoPath;
     if (!outer->has_value()) {
@@ -260,6 +315,47 @@ TEST_P(CarvedPathOracleTest, PathsAgreeWithVisibilityGraph) {
   EXPECT_GT(tally.complete, tally.pairs / 5);
   EXPECT_GT(tally.unreachable, 0);
   EXPECT_LE(tally.ambiguous, tally.pairs / 20);
+  EXPECT_GT(tally.exact_bounded, tally.pairs / 5);
+}
+
+// Carves the arena in `tile_size` m tiles with the obstacle set of `seed` (as the oracle cases
+// draw it) and expects exact mode from `from` to `to` complete and no longer than the
+// approximate path.
+void ExpectExactNoLongerThanApproximate(float tile_size, int seed, int scattered, int on_border,
+                                        int walls, Vec3 from, Vec3 to) {
+  const std::shared_ptr<const NavMap> base = testing::CarveArena(tile_size);
+  ASSERT_NE(base, nullptr);
+  std::mt19937 rng(seed);
+  const std::vector<Obstacle> obstacles =
+      OracleObstacles(base, testing::PlanFreeRegion(*base, {}), scattered, on_border, walls, rng);
+  auto carved = CarveMap(base, obstacles);
+  ASSERT_TRUE(carved.ok()) << carved.status();
+  NavQuery q(*carved);
+  PathResult approximate, exact;
+  ASSERT_TRUE(q.FindPath(from, to, QueryFilter(), {}, &approximate).ok());
+  PathOptions options;
+  options.mode = PathMode::kExact;
+  ASSERT_TRUE(q.FindPath(from, to, QueryFilter(), options, &exact).ok());
+  ASSERT_EQ(approximate.status, QueryStatus::kComplete);
+  ASSERT_EQ(exact.status, QueryStatus::kComplete);
+  EXPECT_LE(testing::PlanLength(exact), testing::PlanLength(approximate) + kLengthAbsolute);
+}
+
+// Seed 16 of the arena case puts a footprint corner on a tile seam: carving rounds it to two
+// corners 2 µm apart, one on each side of the seam, so one piece folds back on itself. Exact
+// mode must still turn at that corner (it took a 0.2 % longer way round before).
+TEST(CarvedExactPathTest, TurnsAtAFootprintCornerFoldedAtATileSeam) {
+  ExpectExactNoLongerThanApproximate(8, 16, 100, 16, 2, {35.307514f, 0, 7.028093f},
+                                     {36.833576f, 0, 28.710745f});
+}
+
+// The dense arena in 5 m tiles, seed 9: carving leaves a footprint corner doubled (a
+// zero-length wall between two copies) where the path turns. Exact mode took the first copy
+// for the corner its interval entered by, and swept back and forth over the edge it came in
+// by instead of turning there (1.6 % longer than the approximate path).
+TEST(CarvedExactPathTest, TurnsAtADoubledFootprintCorner) {
+  ExpectExactNoLongerThanApproximate(5, 9, 200, 30, 0, {16.377815f, 0, 12.227733f},
+                                     {46.049904f, 0, 46.626068f});
 }
 
 INSTANTIATE_TEST_SUITE_P(

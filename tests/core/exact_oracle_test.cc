@@ -13,6 +13,7 @@
 #include "gtest/gtest.h"
 #include "polyanya_data.h"
 #include "support/map_builder.h"
+#include "support/plan_length.h"
 #include "support/query_points.h"
 #include "support/test_data.h"
 #include "visibility_graph_oracle.h"
@@ -27,14 +28,6 @@ using testing::VisibilityGraphOracle;
 // geometry: lengths agree to this much (metres) plus kAgreeRelative of the length.
 constexpr double kAgreeAbsolute = 1e-5;
 constexpr double kAgreeRelative = 1e-6;
-
-double PlanLength(const PathResult& r) {
-  double sum = 0;
-  for (size_t i = 1; i < r.waypoints.size(); ++i) {
-    sum += DistanceXZ(r.waypoints[i - 1].pos, r.waypoints[i].pos);
-  }
-  return sum;
-}
 
 PathOptions ExactMode() {
   PathOptions po;
@@ -61,7 +54,7 @@ bool ExpectOracleLength(NavQuery& q, const VisibilityGraphOracle& oracle, const 
   }
   if (pinches) {
     if (r.status != QueryStatus::kComplete) return true;
-    EXPECT_GE(PlanLength(r), **truth - kAgreeAbsolute) << what;
+    EXPECT_GE(testing::PlanLength(r), **truth - kAgreeAbsolute) << what;
     PathOptions approximate = ExactMode();
     approximate.mode = PathMode::kApproximate;
     PathResult ar;
@@ -71,7 +64,7 @@ bool ExpectOracleLength(NavQuery& q, const VisibilityGraphOracle& oracle, const 
     return true;
   }
   EXPECT_EQ(r.status, QueryStatus::kComplete) << what;
-  EXPECT_NEAR(PlanLength(r), **truth, kAgreeAbsolute + kAgreeRelative * **truth)
+  EXPECT_NEAR(testing::PlanLength(r), **truth, kAgreeAbsolute + kAgreeRelative * **truth)
       << what << " (" << a.pos.x << ", " << a.pos.z << ") -> (" << b.pos.x << ", " << b.pos.z
       << ")";
   return true;

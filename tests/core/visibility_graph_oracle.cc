@@ -95,6 +95,30 @@ PlanRegion PlanFreeRegion(const NavMap& map, std::span<const Footprint> footprin
   return free;
 }
 
+PlanRegion PlanFreeRegionKeptOff(const NavMap& map, std::span<const Footprint> footprints,
+                                 double margin) {
+  // Each polygon grown by half the margin overlaps its neighbours, so the union has no seams
+  // that shrinking could open; shrinking by the margin and that half takes it back off.
+  const PlanRegion joined = PlanFreeRegion(map, {}, 0.5 * margin);
+  ClipperLib::ClipperOffset offset(kOracleMiterLimit);
+  offset.AddPaths(joined, ClipperLib::jtMiter, ClipperLib::etClosedPolygon);
+  ClipperLib::Paths surface;
+  offset.Execute(surface, -1.5 * margin * kOracleUnitsPerMetre);
+  ClipperLib::Paths blocks;
+  for (const Footprint& f : footprints) {
+    if (f.effect != ObstacleEffect::kBlock) continue;
+    ClipperLib::Path path;
+    for (const PlanPoint& q : f.outline) path.push_back(ToOracleUnits(q.x, q.z));
+    AppendOffset(Positive(std::move(path)), margin, &blocks);
+  }
+  ClipperLib::Clipper clipper;
+  clipper.AddPaths(surface, ClipperLib::ptSubject, true);
+  clipper.AddPaths(blocks, ClipperLib::ptClip, true);
+  PlanRegion free;
+  clipper.Execute(ClipperLib::ctDifference, free, ClipperLib::pftNonZero, ClipperLib::pftNonZero);
+  return free;
+}
+
 PlanRegion PlanRegionFromRings(const std::vector<std::vector<PlanPoint>>& rings) {
   PlanRegion region;
   for (const auto& ring : rings) {

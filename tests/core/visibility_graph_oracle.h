@@ -56,6 +56,12 @@ using PlanRegion = ClipperLib::Paths;
 PlanRegion PlanFreeRegion(const NavMap& map, std::span<const Footprint> footprints,
                           double slack = 0);
 
+// The free region of PlanFreeRegion kept `margin` metres (> 0) off the map's outline and off
+// every block footprint (mitred): a subset of the free region in which places where two map
+// polygons meet only at a corner (no path on the mesh passes there) come apart.
+PlanRegion PlanFreeRegionKeptOff(const NavMap& map, std::span<const Footprint> footprints,
+                                 double margin);
+
 // A region from rings in metres, each ring counter-clockwise in (x, z) for surface and
 // clockwise for holes (non-zero fill: a clockwise ring inside a counter-clockwise one cuts it,
 // overlapping counter-clockwise rings join).

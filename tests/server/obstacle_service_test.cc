@@ -154,9 +154,9 @@ TEST_F(ObstacleServiceTest, AWallSplitsTheMapForQueriesNamingItsLayer) {
   }
 }
 
-// Exact mode answers on the map itself and is refused on a layer version (UNIMPLEMENTED,
-// EXACT_MODE_UNSUPPORTED): on carved polygons the exact search is not yet robust (docs/api.md).
-TEST_F(ObstacleServiceTest, ExactModeIsRefusedOnALayerVersion) {
+// Exact mode answers on the map itself and on a layer version (carved polygons): the wall
+// across the town separates the ends there, as in approximate mode.
+TEST_F(ObstacleServiceTest, ExactModeAnswersOnALayerVersion) {
   v1::PutObstacleLayerResponse put;
   ASSERT_TRUE(ObstacleCall(*obstacles_, &ObstacleStub::PutObstacleLayer, PutWall(1), &put).ok());
   v1::FindPathRequest request = TownPathRequest(*start_, *goal_);
@@ -175,8 +175,13 @@ TEST_F(ObstacleServiceTest, ExactModeIsRefusedOnALayerVersion) {
   request.mutable_obstacles()->set_layer("zone-1");
   request.mutable_obstacles()->set_version(1);
   call = Unary(*stub_, &NavigationStub::FindPath, request, &response);
-  EXPECT_EQ(call.error_code(), grpc::StatusCode::UNIMPLEMENTED) << call.error_message();
-  EXPECT_EQ(ReasonOf(call), "EXACT_MODE_UNSUPPORTED");
+  ASSERT_TRUE(call.ok()) << call.error_message();
+  EXPECT_EQ(response.status(), v1::PATH_STATUS_NO_PATH);
+  request.mutable_options()->set_mode(v1::PATH_MODE_APPROXIMATE);
+  v1::FindPathResponse approximate;
+  call = Unary(*stub_, &NavigationStub::FindPath, request, &approximate);
+  ASSERT_TRUE(call.ok()) << call.error_message();
+  EXPECT_EQ(approximate.status(), response.status());
 }
 
 TEST_F(ObstacleServiceTest, AReplicaWithoutTheVersionAsksForTheLayer) {

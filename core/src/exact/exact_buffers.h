@@ -8,6 +8,7 @@
 #include "exact/corner_cache.h"
 #include "exact/interval_geometry.h"
 #include "exact/root_table.h"
+#include "exact/sent_intervals.h"
 #include "waymesh/core/poly_index.h"
 #include "waymesh/core/vec3.h"
 
@@ -64,6 +65,7 @@ struct ExactBuffers {
   std::vector<HeapItem> heap;
   std::vector<IntervalNode> successors;  // scratch: of the node being expanded, f not yet set
   RootTable best_root;
+  SentIntervals sent;                  // edge parts each root has sent an interval across
   CornerCache turn_corners;            // IsTurnCorner verdicts (survive queries)
   std::vector<PolyIndex> start_polys;  // polygons holding the start (several on an edge/vertex)
   std::vector<PolyIndex> goal_polys;

@@ -23,14 +23,6 @@ absl::Status CheckExactPathSupport(const NavMap& map, const QueryFilter& filter)
           map.info().areas[a].name, filter.Cost(uint8_t(a))));
     }
   }
-  // Carved versions have cut points on straight sides and corners collinear only to float
-  // precision, on which the exact search is not yet robust (docs/api.md): refused rather than
-  // answered with a partial or longer path.
-  if (map.carved()) {
-    return absl::UnimplementedError(
-        "exact paths on a map with obstacles carved in (an obstacle layer version) are not "
-        "supported yet: use approximate mode for queries naming a layer or obstacles");
-  }
   return absl::OkStatus();
 }
 

@@ -17,6 +17,9 @@ constexpr uint32_t kExactPollNodes = 256;
 // A root reached again at a cost within this fraction of its best is not pruned: both
 // arrivals may open different sides of the corner.
 constexpr double kRootSlack = 1e-9;
+// A corner this close (m) to the ray from a root through an interval end, behind that end,
+// lies on the ray (carving rounds corners by a few µm).
+constexpr double kFoldWidth = 1e-5;
 // Most polygons one point can lie on (a vertex where many polygons meet).
 constexpr size_t kMaxTouching = 32;
 
@@ -114,6 +117,7 @@ class IntervalSearch {
     b_.roots.clear();
     b_.heap.clear();
     b_.best_root.Reset();
+    b_.sent.Reset();
     b_.turn_corners.Begin(ctx_.map, filter_);
     for (const PolyIndex s : b_.start_polys) {
       const uint32_t root = uint32_t(b_.roots.size());
@@ -218,7 +222,7 @@ class IntervalSearch {
     const TileView& t = ctx_.Tile(node.poly.tile);
     const int found = FindCorner(t, node.poly.poly, node.corner_a);
     if (found < 0) return;  // adjacency without the shared corner: corrupt data, a wall
-    const uint32_t n = t.corner_count(node.poly.poly), j = uint32_t(found);
+    const uint32_t n = t.corner_count(node.poly.poly), j = EntryCorner(t, node.poly.poly, found);
     // A copy: taking links and turning add roots.
     const Point2 r = b_.roots[node.root].at;
     if (Holds(b_.goal_polys, node.poly)) {
@@ -243,16 +247,44 @@ class IntervalSearch {
     }
     // Past an end that is a wall corner the polygon is seen by turning there, when the ray
     // from r through that end leaves part of the polygon on its far side: the corner next to
-    // the end lies there (the polygon is convex), else turning opens nothing.
+    // the end lies there (the polygon is convex; OpensPast), else turning opens nothing.
     const uint32_t p = node.poly.poly;
-    if ((node.flags & kAtB) && Orient(r, node.b, ToPoint2(t.corner(p, (j + 2) % n))) < 0 &&
+    if ((node.flags & kAtB) && OpensPast(r, node.b, t, p, n, (j + 2) % n, 1) &&
         TurnCorner(node.poly, (j + 1) % n)) {
       TurnAt(ni, node, t, j, n, (j + 1) % n, node.b, /*b_side=*/true);
     }
-    if ((node.flags & kAtA) && Orient(r, node.a, ToPoint2(t.corner(p, (j + n - 1) % n))) > 0 &&
+    if ((node.flags & kAtA) && OpensPast(r, node.a, t, p, n, (j + n - 1) % n, -1) &&
         TurnCorner(node.poly, j)) {
       TurnAt(ni, node, t, j, n, j, node.a, /*b_side=*/false);
     }
+  }
+
+  // The entry edge's corner A from the first corner at its position (`found`): the last of
+  // the copies when carving left that corner doubled, since the zero-length side between the
+  // copies is a wall, never the edge an interval crossed.
+  static uint32_t EntryCorner(const TileView& t, uint32_t p, int found) {
+    const uint32_t n = t.corner_count(p);
+    uint32_t j = uint32_t(found);
+    for (uint32_t k = 1; k < n && t.corner(p, (j + 1) % n) == t.corner(p, j); ++k) j = (j + 1) % n;
+    return j;
+  }
+
+  // Whether polygon `p` extends past the ray from r through its corner `end` on the side a
+  // turn there would see: corner `next` (beside `end`; `step` +1 past corner B, -1 past A)
+  // lies there. A corner carving left on `end` or a few µm behind it on that ray (a doubled
+  // corner, or a fold where a footprint corner was rounded differently on two sides of a tile
+  // seam) decides nothing: the corner after it does.
+  bool OpensPast(Point2 r, Point2 end, const TileView& t, uint32_t p, uint32_t n, uint32_t next,
+                 int step) const {
+    const double reach = Dist(r, end);
+    for (uint32_t k = 0; k + 2 < n; ++k, next = (next + n + step) % n) {
+      const Point2 c = ToPoint2(t.corner(p, next));
+      const double side = step * Orient(r, end, c);
+      // At `end` itself (a corner carving doubled) counts as behind it.
+      const bool behind = (c.x - end.x) * (end.x - r.x) + (c.z - end.z) * (end.z - r.z) <= 0;
+      if (!behind || std::abs(side) > kFoldWidth * reach) return side < 0;
+    }
+    return false;
   }
 
   // Successors with root at corner `c` (the interval end `end`) over the part of the far side
@@ -409,6 +441,12 @@ class IntervalSearch {
     const uint32_t n = t.corner_count(poly.poly);
     const Vec3 u3 = t.corner(poly.poly, e), v3 = t.corner(poly.poly, (e + 1) % n);
     const Point2 u = ToPoint2(u3), v = ToPoint2(v3);
+    // Only a cone collapsed to float precision can come round to an edge part its root has
+    // already sent (sent_intervals.h): wider ones pass without the table's cost.
+    if (ThinCone(b_.roots[root].at, Along(u, v, range.lo), Along(u, v, range.hi))) {
+      range = b_.sent.Claim(root, poly, e, range);
+      if (!(range.lo < range.hi)) return;
+    }
     // Across the edge it runs the other way: its corner A is v.
     IntervalNode node;
     node.a = range.hi == 1 ? v : Along(u, v, range.hi);

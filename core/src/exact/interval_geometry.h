@@ -65,6 +65,22 @@ inline bool OnIntervalLine(Point2 r, Point2 a, Point2 b) {
   return std::abs(Orient(r, a, b)) <= kCollinear * scale || a == b;
 }
 
+// A cone from root r through interval a-b at most this wide (m) where it crosses the interval,
+// or whose sides part at most this sine, is thin: float rounding of a map's corners (a few µm
+// where carving computed them) can turn it round (sent_intervals.h).
+inline constexpr double kThinConeWidth = 1e-4;
+inline constexpr double kThinConeSine = 1e-4;
+
+// Whether the cone from r through a-b is thin (kThinConeWidth, kThinConeSine).
+inline bool ThinCone(Point2 r, Point2 a, Point2 b) {
+  const double o = Orient(r, a, b);
+  const double ra = (a.x - r.x) * (a.x - r.x) + (a.z - r.z) * (a.z - r.z);
+  const double rb = (b.x - r.x) * (b.x - r.x) + (b.z - r.z) * (b.z - r.z);
+  const double o2 = o * o;
+  return o2 <= kThinConeWidth * kThinConeWidth * std::max(ra, rb) ||
+         o2 <= kThinConeSine * kThinConeSine * ra * rb;
+}
+
 // Whether r lies on segment a-b, r being on its line.
 inline bool BetweenOnLine(Point2 r, Point2 a, Point2 b) {
   return (r.x - a.x) * (r.x - b.x) + (r.z - a.z) * (r.z - b.z) <= 0;

@@ -11,9 +11,8 @@
 // Refused (INVALID_ARGUMENT, with the reason): a filter whose allowed areas have different
 // costs per metre. The cheapest path is then the weighted-region problem, for which no exact
 // practical algorithm is known (paths refract at area borders like light, and the optimum is
-// not made of straight runs between corners), so "exact" could not be kept. A carved map is
-// refused too (NavMap::carved(), UNIMPLEMENTED): on carved polygons the search is not yet
-// robust.
+// not made of straight runs between corners), so "exact" could not be kept. Carved maps
+// (obstacle layer versions) are searched like any other.
 //
 // Off-mesh links the filter allows are edges of their own cost (as in approximate mode, in
 // metres of walking at the one cost): the answer is then the cheapest sequence of straight
@@ -36,8 +35,8 @@ inline constexpr uint32_t kExactDefaultMaxNodes = 1u << 18;
 absl::Status CheckExactPathSupport(const NavMap& map, const QueryFilter& filter);
 
 // The map's default filter (QueryFilter(map.info())) made exact-ready: every area at cost 1,
-// so CheckExactPathSupport accepts it on any map that is not carved. The same areas stay
-// allowed, off-mesh links' included (exact mode takes links at that one cost per metre).
+// so CheckExactPathSupport accepts it on any map. The same areas stay allowed, off-mesh
+// links' included (exact mode takes links at that one cost per metre).
 QueryFilter ExactReadyFilter(const NavMap& map);
 
 }  // namespace waymesh
