@@ -113,7 +113,7 @@ std::shared_ptr<const waymesh::NavMap> Carve(const std::shared_ptr<const waymesh
 // Runs args.queries random pairs of `map` in both modes (order alternating) and prints a line.
 void CompareModes(const char* name, const std::shared_ptr<const waymesh::NavMap>& map,
                   const Args& args, std::mt19937& rng) {
-  // What exact mode takes: one cost per metre (links off), the same for both modes.
+  // What exact mode takes: one cost per metre (links included), the same for both modes.
   const waymesh::QueryFilter filter = waymesh::ExactReadyFilter(*map);
   waymesh::NavQuery q(map);
   waymesh::PathOptions exact_options;
