@@ -6,6 +6,9 @@
 // Run:
 //   build/dev/bench/hierarchy_bench --map town=town1024.wmesh [--map world=world16.wmesh]
 //       [--long 300] [--short 1000] [--reps 3] [--seed 1] [--cluster-tiles 1]
+//       [--only plain|hierarchical] [--stored-corridors=false]
+// `--only` times one kind alone (for a profiler: `perf record` then sees only that search;
+// the table leaves the other kind's times empty and prints no speed-up).
 // `--help` lists the flags; docs/PERFORMANCE.md ("Long paths (hierarchy)") has the maps.
 
 #include <algorithm>
@@ -44,6 +47,9 @@ struct Args {
   int reps = 3;
   uint64_t seed = 1;
   uint32_t cluster_tiles = waymesh::ClusterGraph::kDefaultTilesPerSide;
+  bool stored_corridors = true;  // ClusterGraph::Build's store_corridors
+  // Which kinds are timed: bit 0 the plain search, bit 1 the hierarchical one.
+  int timed = 3;
 };
 
 Args ParseArgs(int argc, char** argv) {
@@ -74,7 +80,14 @@ Args ParseArgs(int argc, char** argv) {
   app.add_option("--cluster-tiles", a.cluster_tiles, "tiles per cluster side")
       ->capture_default_str()
       ->check(CLI::Range(1u, waymesh::ClusterGraph::kMaxTilesPerSide));
+  app.add_option("--stored-corridors", a.stored_corridors,
+                 "store the corridors between entrances (false: every leg is searched)")
+      ->capture_default_str();
+  std::string only;
+  app.add_option("--only", only, "time one kind alone (for profiling)")
+      ->check(CLI::IsMember({"plain", "hierarchical"}));
   waymesh::bench::ParseFlagsOrExit(app, argc, argv);
+  if (!only.empty()) a.timed = only == "plain" ? 1 : 2;
   return a;
 }
 
@@ -113,9 +126,10 @@ struct Served {
   size_t graph_bytes = 0;
   uint32_t entrances = 0;
   uint32_t clusters = 0;
+  size_t corridor_bytes = 0;  // of graph_bytes: the stored corridors (0: none stored)
 };
 
-Served Serve(const std::string& path, uint32_t cluster_tiles) {
+Served Serve(const std::string& path, uint32_t cluster_tiles, bool stored_corridors) {
   auto loaded = waymesh::LoadMapFile(path, {.search_tables = false});
   if (!loaded.ok()) {
     std::fprintf(stderr, "%s: %s\n", path.c_str(), std::string(loaded.status().message()).c_str());
@@ -130,9 +144,10 @@ Served Serve(const std::string& path, uint32_t cluster_tiles) {
   tables->polygon_bases = m.PolygonBases();
   s.tables_ms = w.ElapsedMs();
   w.Restart();
-  tables->clusters = waymesh::ClusterGraph::Build(m, cluster_tiles);
+  tables->clusters = waymesh::ClusterGraph::Build(m, cluster_tiles, stored_corridors);
   s.graph_ms = w.ElapsedMs();
   s.graph_bytes = tables->clusters.bytes();
+  s.corridor_bytes = tables->clusters.corridors().bytes();
   s.entrances = tables->clusters.entrance_count();
   s.clusters = tables->clusters.cluster_count();
   s.map = std::make_shared<const waymesh::NavMap>(m, std::move(tables));
@@ -169,6 +184,15 @@ struct Kind {
   int hierarchical = 0;
 };
 
+// "median / p99" of `micros`, or "-" when that kind was not timed.
+std::string Timing(const std::vector<double>& micros) {
+  if (micros.empty()) return "-";
+  char text[64];
+  std::snprintf(text, sizeof text, "%.1f / %.1f", Percentile(micros, 0.5),
+                Percentile(micros, 0.99));
+  return text;
+}
+
 void Report(const char* map, const char* band, const std::vector<Pair>& pairs, Kind& plain,
             Kind& hier) {
   if (pairs.empty()) {
@@ -178,6 +202,14 @@ void Report(const char* map, const char* band, const std::vector<Pair>& pairs, K
   double ratio_sum = 0;
   for (size_t i = 0; i < pairs.size(); ++i) ratio_sum += hier.lengths[i] / plain.lengths[i];
   const double n = double(pairs.size());
+  if (plain.micros.empty() || hier.micros.empty()) {
+    std::printf(
+        "| %s | %s | %zu (%d hierarchical) | %s | %s | | %.5f | %.0f / %.0f | %.1f / %.1f |\n", map,
+        band, pairs.size(), hier.hierarchical, Timing(plain.micros).c_str(),
+        Timing(hier.micros).c_str(), ratio_sum / n, plain.nodes / n, hier.nodes / n,
+        plain.tiles / n, hier.tiles / n);
+    return;
+  }
   const double pm = Percentile(plain.micros, 0.5), hm = Percentile(hier.micros, 0.5);
   std::printf(
       "| %s | %s | %zu (%d hierarchical) | %.1f / %.1f | %.1f / %.1f | %.2fx | %.5f | %.0f / %.0f "
@@ -187,11 +219,11 @@ void Report(const char* map, const char* band, const std::vector<Pair>& pairs, K
       plain.corridor / n, plain.tiles / n, hier.tiles / n);
 }
 
-// Times every pair with both kinds, alternating which goes first, then counts tiles on the
-// paged copy.
+// Times every pair with the kinds `timed` selects (bit 0 plain, bit 1 hierarchical),
+// alternating which goes first, then counts tiles on the paged copy.
 void Measure(const char* map, const char* band, const std::vector<Pair>& pairs,
              const Served& served, const std::shared_ptr<const waymesh::NavMap>& paged,
-             const CountingSource& source, int reps) {
+             const CountingSource& source, int reps, int timed) {
   const waymesh::QueryFilter filter(served.map->info());
   Kind kinds[2];
   for (int k = 0; k < 2; ++k) {
@@ -202,7 +234,9 @@ void Measure(const char* map, const char* band, const std::vector<Pair>& pairs,
   for (int r = 0; r < reps; ++r) {
     for (size_t i = 0; i < pairs.size(); ++i) {
       for (int j = 0; j < 2; ++j) {
-        Kind& kind = kinds[(i + r + j) % 2];
+        const size_t k = (i + r + j) % 2;
+        if (((timed >> k) & 1) == 0) continue;
+        Kind& kind = kinds[k];
         Stopwatch w;
         const auto status = kind.query->FindPath(pairs[i].a, pairs[i].b, filter, {}, &path);
         kind.micros.push_back(w.ElapsedUs());
@@ -237,7 +271,7 @@ int main(int argc, char** argv) {
   for (const std::string& spec : args.maps) {
     const size_t eq = spec.find('=');  // ParseArgs checked the form
     const std::string name = spec.substr(0, eq), path = spec.substr(eq + 1);
-    const Served served = Serve(path, args.cluster_tiles);
+    const Served served = Serve(path, args.cluster_tiles, args.stored_corridors);
     auto source = std::make_shared<CountingSource>(served.map);
     const auto unpaged =
         std::make_shared<const waymesh::NavMap>(served.map->info(), served.map->digest(), source);
@@ -247,19 +281,19 @@ int main(int argc, char** argv) {
     std::mt19937 rng(uint32_t(args.seed));
     const auto long_pairs = DrawPairs(placer, true, args.long_pairs, rng);
     const auto short_pairs = DrawPairs(placer, false, args.short_pairs, rng);
-    Measure(name.c_str(), "> 500 m", long_pairs, served, paged, *source, args.reps);
-    Measure(name.c_str(), "< 50 m", short_pairs, served, paged, *source, args.reps);
+    Measure(name.c_str(), "> 500 m", long_pairs, served, paged, *source, args.reps, args.timed);
+    Measure(name.c_str(), "< 50 m", short_pairs, served, paged, *source, args.reps, args.timed);
     const double map_bytes = double(std::filesystem::file_size(path));
     char line[512];
     std::snprintf(line, sizeof line,
                   "%s: %u polygons in %u tiles, map %.1f MB; cluster graph of %ux%u tiles: %u "
-                  "clusters, %u entrances, %.2f MB (%.1f %% of the map), built in %.0f ms (other "
-                  "search tables %.0f ms)",
+                  "clusters, %u entrances, %.2f MB (%.1f %% of the map; stored corridors %.2f MB), "
+                  "built in %.0f ms (other search tables %.0f ms)",
                   name.c_str(), unsigned(served.map->info().polygon_count),
                   served.map->tile_count(), map_bytes / 1e6, args.cluster_tiles, args.cluster_tiles,
                   served.clusters, served.entrances, double(served.graph_bytes) / 1e6,
-                  100.0 * double(served.graph_bytes) / map_bytes, served.graph_ms,
-                  served.tables_ms);
+                  100.0 * double(served.graph_bytes) / map_bytes,
+                  double(served.corridor_bytes) / 1e6, served.graph_ms, served.tables_ms);
     summary.push_back(line);
   }
   std::printf("\n");
