@@ -8,8 +8,10 @@
 
 #include "hierarchy/border_entrances.h"
 #include "hierarchy/corridor_corners.h"
+#include "path_refine.h"
 #include "path_search.h"
 #include "query_context.h"
+#include "straight_path.h"
 
 namespace waymesh {
 namespace {
@@ -77,23 +79,48 @@ void KeepCheaperWay(size_t k, float* block) {
   }
 }
 
-// Per pair i < j of a cluster's `k` entrances, the corner indices from i's polygon to j's of
-// the cheaper of the two flood walks between them (the one whose cost KeepCheaperWay keeps;
-// walks[a * k + b]: the flood from a to b); nullopt when neither reached the other or the walk
-// takes an off-mesh link. `block` is the floods' costs before KeepCheaperWay.
-void CheaperWalks(const QueryContext& ctx, size_t k, const float* block,
+// The walk `steps` from anchor `from` to anchor `to` of cluster `c` with its corners refined
+// as a path's are (path_refine.h), when the refined corridor stays inside the cluster; the
+// walk as it is otherwise. A query joins stored walks and refines the joined corridor again,
+// but its rounds are few when the walks come straight already.
+std::vector<internal::CorridorStep> Refined(QueryContext& ctx, const QueryFilter& filter,
+                                            const std::vector<uint32_t>& cluster_of, uint32_t c,
+                                            std::vector<internal::CorridorStep> steps, Vec3 from,
+                                            Vec3 to) {
+  ctx.steps = steps;
+  PathResult path;
+  internal::BuildStraightPath(ctx, from, to, filter, PathOptions{}, &path);
+  internal::RefinePath(ctx, filter, PathOptions{}, from, to, &path);
+  for (const internal::CorridorStep& step : ctx.steps) {
+    if (cluster_of[step.at.tile] != c) return steps;
+  }
+  return ctx.steps;
+}
+
+// Per pair i < j of cluster `c`'s entrances (`anchors`), the corner indices from i's polygon
+// to j's of the cheaper of the two flood walks between them (the one whose cost
+// KeepCheaperWay keeps; walks[a * k + b]: the flood from a to b), refined; nullopt when
+// neither reached the other or the walk takes an off-mesh link. `block` is the floods' costs
+// before KeepCheaperWay.
+void CheaperWalks(QueryContext& ctx, const QueryFilter& filter,
+                  const std::vector<uint32_t>& cluster_of, uint32_t c,
+                  std::span<const SurfacePoint> anchors, const float* block,
                   const std::vector<std::vector<internal::CorridorStep>>& walks,
                   std::vector<std::optional<std::vector<uint8_t>>>* pairs) {
+  const size_t k = anchors.size();
   pairs->clear();
+  std::vector<internal::CorridorStep> walk;
   for (size_t i = 0; i < k; ++i) {
     for (size_t j = i + 1; j < k; ++j) {
       const bool forward = block[i * k + j] <= block[j * k + i];
-      const auto& walk = forward ? walks[i * k + j] : walks[j * k + i];
-      if (walk.empty()) {
+      walk = forward ? walks[i * k + j] : walks[j * k + i];
+      if (walk.empty() || !internal::CornersOf(ctx, walk, false) ||
+          (!forward && !internal::ReverseCorridor(ctx, &walk))) {
         pairs->push_back(std::nullopt);
         continue;
       }
-      pairs->push_back(internal::CornersOf(ctx, walk, !forward));
+      walk = Refined(ctx, filter, cluster_of, c, std::move(walk), anchors[i].pos, anchors[j].pos);
+      pairs->push_back(internal::CornersOf(ctx, walk, false));
     }
   }
 }
@@ -165,6 +192,7 @@ ClusterGraph ClusterGraph::Build(const NavMap& map, uint32_t tiles_per_side, boo
   QueryContext ctx(std::shared_ptr<const NavMap>(std::shared_ptr<const NavMap>(), &map),
                    uint32_t(polygons), /*use_landmarks=*/false, /*use_dead_ends=*/false);
   std::vector<SurfacePoint> anchors;
+  const double budget = kMaxShareOfMap * double(TileBytes(map));
   std::vector<float> row, block;
   std::vector<std::vector<internal::CorridorStep>> walks;  // per (from, to) slot of a cluster
   std::vector<std::optional<std::vector<uint8_t>>> pairs;
@@ -187,8 +215,10 @@ ClusterGraph ClusterGraph::Build(const NavMap& map, uint32_t tiles_per_side, boo
       }
     }
     if (store_corridors) {
-      CheaperWalks(ctx, anchors.size(), block.data(), walks, &pairs);
+      CheaperWalks(ctx, filter, cluster_of, c, anchors, block.data(), walks, &pairs);
       store_corridors = graph.corridors_.Add(uint32_t(anchors.size()), pairs);
+      // Over the budget already (the rest of the graph only grows): stop refining walks.
+      if (double(graph.bytes()) > budget) store_corridors = false;
     }
     KeepCheaperWay(anchors.size(), block.data());
     graph.costs_.Add(uint32_t(anchors.size()), block.data());
@@ -198,7 +228,7 @@ ClusterGraph ClusterGraph::Build(const NavMap& map, uint32_t tiles_per_side, boo
   graph.cluster_of_tile_ = std::move(squares.of_tile);
   graph.square_x_ = std::move(squares.x);
   graph.square_z_ = std::move(squares.z);
-  if (!store_corridors || double(graph.bytes()) > kMaxShareOfMap * double(TileBytes(map))) {
+  if (!store_corridors || double(graph.bytes()) > budget) {
     graph.corridors_ = ClusterCorridors();
   }
   return graph;
