@@ -125,6 +125,12 @@ void CheaperWalks(QueryContext& ctx, const QueryFilter& filter,
   }
 }
 
+// The pairs i < j of `entrances`.
+double PairsOf(std::span<const uint32_t> entrances) {
+  const double k = double(entrances.size());
+  return k * (k - 1) / 2;
+}
+
 // The bytes of a resident map's tiles (what the graph's share is taken of).
 size_t TileBytes(const NavMap& map) {
   size_t sum = 0;
@@ -193,6 +199,10 @@ ClusterGraph ClusterGraph::Build(const NavMap& map, uint32_t tiles_per_side, boo
                    uint32_t(polygons), /*use_landmarks=*/false, /*use_dead_ends=*/false);
   std::vector<SurfacePoint> anchors;
   const double budget = kMaxShareOfMap * double(TileBytes(map));
+  // The costs still to come take at least 2 bytes per pair (ClusterCosts).
+  double costs_to_come = 0;
+  for (uint32_t c = 0; c < clusters; ++c) costs_to_come += 2.0 * PairsOf(graph.EntrancesOf(c));
+  if (double(graph.bytes()) + costs_to_come > budget) store_corridors = false;
   std::vector<float> row, block;
   std::vector<std::vector<internal::CorridorStep>> walks;  // per (from, to) slot of a cluster
   std::vector<std::optional<std::vector<uint8_t>>> pairs;
@@ -218,7 +228,8 @@ ClusterGraph ClusterGraph::Build(const NavMap& map, uint32_t tiles_per_side, boo
       CheaperWalks(ctx, filter, cluster_of, c, anchors, block.data(), walks, &pairs);
       store_corridors = graph.corridors_.Add(uint32_t(anchors.size()), pairs);
       // Over the budget already (the rest of the graph only grows): stop refining walks.
-      if (double(graph.bytes()) > budget) store_corridors = false;
+      costs_to_come -= 2.0 * PairsOf(graph.EntrancesOf(c));
+      if (double(graph.bytes()) + costs_to_come > budget) store_corridors = false;
     }
     KeepCheaperWay(anchors.size(), block.data());
     graph.costs_.Add(uint32_t(anchors.size()), block.data());
