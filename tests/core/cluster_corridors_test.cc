@@ -147,5 +147,41 @@ TEST(ClusterCorridorsTest, StoredCorridorsAnswerLikeSearchedLegsWithFewerNodes) 
   EXPECT_LE(ratio_with / long_pairs, 1.01);
 }
 
+TEST(ClusterCorridorsTest, WalksThatDoNotCheckOutAreSearched) {
+  const auto& town = testing::Town(400, 7, 64);
+  const auto searched = WithGraph(town.map, false);
+  // A store whose every walk leaves its first polygon by corner 15 (no town polygon has 16
+  // corners): no stored leg checks out, so every leg is searched as without a store.
+  auto tables = std::make_shared<SearchTables>(*searched->search_tables());
+  ClusterCorridors damaged;
+  for (uint32_t c = 0; c < tables->clusters.cluster_count(); ++c) {
+    const uint32_t k = uint32_t(tables->clusters.EntrancesOf(c).size());
+    ASSERT_TRUE(damaged.Add(k, Pairs(size_t(k) * (k < 1 ? 0 : k - 1) / 2,
+                                     std::vector<uint8_t>{ClusterCorridors::kMaxCorner})));
+  }
+  tables->clusters.ReplaceCorridors(std::move(damaged));
+  ASSERT_FALSE(tables->clusters.corridors().empty());
+  const auto wrong = std::make_shared<const NavMap>(*town.map, std::move(tables));
+  NavQuery with(wrong), without(searched);
+  const QueryFilter filter(town.map->info());
+  std::mt19937_64 rng(13);
+  PathResult w, s;
+  int hierarchical = 0;
+  for (int pair = 0; pair < 30; ++pair) {
+    const auto a = testing::RandomOnMap(without, filter, rng);
+    const auto b = testing::RandomOnMap(without, filter, rng);
+    if (!a || !b) continue;
+    ASSERT_TRUE(with.FindPath(*a, *b, filter, {}, &w).ok());
+    ASSERT_TRUE(without.FindPath(*a, *b, filter, {}, &s).ok());
+    EXPECT_EQ(w.status, s.status);
+    EXPECT_EQ(w.hierarchical, s.hierarchical);
+    EXPECT_EQ(w.nodes_expanded, s.nodes_expanded);
+    EXPECT_EQ(w.corridor, s.corridor);
+    EXPECT_EQ(w.length, s.length);
+    hierarchical += w.hierarchical ? 1 : 0;
+  }
+  EXPECT_GT(hierarchical, 5);
+}
+
 }  // namespace
 }  // namespace waymesh

@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "waymesh/core/hierarchy/cluster_corridors.h"
@@ -97,6 +98,11 @@ class ClusterGraph {
   uint32_t PartOf(uint32_t table) const { return part_[table]; }
   // The walks the costs measured, as polygon corridors (empty when not stored).
   const ClusterCorridors& corridors() const { return corridors_; }
+  // Replaces the stored corridors by ones from elsewhere (kept from an earlier build, say). A
+  // query checks each stored walk it uses and searches any leg whose walk does not lead from
+  // one of its entrances' polygons to the other's inside the cluster, so a wrong store costs
+  // time, never a wrong corridor.
+  void ReplaceCorridors(ClusterCorridors corridors) { corridors_ = std::move(corridors); }
   // Whether the costs hold for `filter` (it is the one they were measured with).
   bool Serves(const QueryFilter& filter) const { return !empty() && filter == filter_; }
 
