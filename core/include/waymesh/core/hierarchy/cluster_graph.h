@@ -7,8 +7,10 @@
 // (edge-point) cost model as the polygon A* under the map's default filter (QueryFilter(info)).
 //
 // A long path query with that filter searches the entrances (hierarchy/abstract_route.h in
-// core/src), then refines the route cluster by cluster with the polygon A* restricted to one
-// cluster at a time (hierarchy/hierarchical_search.h) and string-pulls the joined corridor.
+// core/src), then refines the route cluster by cluster (hierarchy/hierarchical_search.h): a
+// leg between two entrances from the stored corridors (cluster_corridors.h) when the graph has
+// them, any other leg with the polygon A* restricted to its cluster; and string-pulls the
+// joined corridor.
 //
 // Built from a resident map with its search tables (SearchTables::Build) and shared read-only
 // by every query object. Clusters an obstacle layer carved are searched without it.

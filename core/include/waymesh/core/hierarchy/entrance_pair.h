@@ -8,6 +8,7 @@
 
 namespace waymesh {
 
+// The index of pair (i, j) (either order, i != j) among a cluster's k (k - 1) / 2 pairs.
 inline size_t EntrancePairIndex(uint32_t k, uint32_t i, uint32_t j) {
   if (i > j) {
     const uint32_t t = i;
