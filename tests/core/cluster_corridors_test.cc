@@ -21,9 +21,9 @@
 namespace waymesh {
 namespace {
 
-using Pairs = std::vector<std::optional<std::vector<uint8_t>>>;
+using CorridorPairs = std::vector<std::optional<std::vector<uint8_t>>>;
 
-std::vector<uint8_t> Read(const ClusterCorridors& store, uint32_t c, uint32_t i, uint32_t j) {
+std::vector<uint8_t> ReadPair(const ClusterCorridors& store, uint32_t c, uint32_t i, uint32_t j) {
   std::vector<uint8_t> corners;
   EXPECT_TRUE(store.Read(c, i, j, &corners)) << c << " " << i << " " << j;
   return corners;
@@ -34,21 +34,21 @@ TEST(ClusterCorridorsTest, KeepsStepsAndRefusesWhatDoesNotFit) {
   EXPECT_TRUE(store.empty());
   // Three entrances: pairs (0,1) (0,2) (1,2); odd lengths so pairs share bytes.
   ASSERT_TRUE(store.Add(
-      3, Pairs{std::vector<uint8_t>{1, 2, 3}, std::nullopt, std::vector<uint8_t>{15, 0}}));
+      3, CorridorPairs{std::vector<uint8_t>{1, 2, 3}, std::nullopt, std::vector<uint8_t>{15, 0}}));
   // Two entrances: one pair, with a corner index past 4 bits (not stored).
-  ASSERT_TRUE(store.Add(2, Pairs{std::vector<uint8_t>{16}}));
+  ASSERT_TRUE(store.Add(2, CorridorPairs{std::vector<uint8_t>{16}}));
   // Four entrances: six pairs, one with no steps (both entrances on one polygon).
-  ASSERT_TRUE(store.Add(
-      4, Pairs{std::vector<uint8_t>{}, std::vector<uint8_t>{7}, std::vector<uint8_t>{9, 9, 9, 9, 9},
-               std::nullopt, std::vector<uint8_t>{4}, std::vector<uint8_t>{14, 13}}));
+  ASSERT_TRUE(store.Add(4, CorridorPairs{std::vector<uint8_t>{}, std::vector<uint8_t>{7},
+                                         std::vector<uint8_t>{9, 9, 9, 9, 9}, std::nullopt,
+                                         std::vector<uint8_t>{4}, std::vector<uint8_t>{14, 13}}));
   EXPECT_FALSE(store.empty());
-  EXPECT_EQ(Read(store, 0, 0, 1), (std::vector<uint8_t>{1, 2, 3}));
-  EXPECT_EQ(Read(store, 0, 1, 0), (std::vector<uint8_t>{1, 2, 3}));  // lower slot first
-  EXPECT_EQ(Read(store, 0, 2, 1), (std::vector<uint8_t>{15, 0}));
-  EXPECT_EQ(Read(store, 2, 0, 1), (std::vector<uint8_t>{}));
-  EXPECT_EQ(Read(store, 2, 0, 3), (std::vector<uint8_t>{9, 9, 9, 9, 9}));
-  EXPECT_EQ(Read(store, 2, 3, 1), (std::vector<uint8_t>{4}));
-  EXPECT_EQ(Read(store, 2, 3, 2), (std::vector<uint8_t>{14, 13}));
+  EXPECT_EQ(ReadPair(store, 0, 0, 1), (std::vector<uint8_t>{1, 2, 3}));
+  EXPECT_EQ(ReadPair(store, 0, 1, 0), (std::vector<uint8_t>{1, 2, 3}));  // lower slot first
+  EXPECT_EQ(ReadPair(store, 0, 2, 1), (std::vector<uint8_t>{15, 0}));
+  EXPECT_EQ(ReadPair(store, 2, 0, 1), (std::vector<uint8_t>{}));
+  EXPECT_EQ(ReadPair(store, 2, 0, 3), (std::vector<uint8_t>{9, 9, 9, 9, 9}));
+  EXPECT_EQ(ReadPair(store, 2, 3, 1), (std::vector<uint8_t>{4}));
+  EXPECT_EQ(ReadPair(store, 2, 3, 2), (std::vector<uint8_t>{14, 13}));
   std::vector<uint8_t> corners;
   EXPECT_FALSE(store.Read(0, 0, 2, &corners));  // not given
   EXPECT_FALSE(store.Read(1, 0, 1, &corners));  // did not fit
@@ -57,14 +57,15 @@ TEST(ClusterCorridorsTest, KeepsStepsAndRefusesWhatDoesNotFit) {
   EXPECT_FALSE(store.Read(3, 0, 1, &corners));  // no such cluster
   EXPECT_TRUE(corners.empty());
   // A cluster of k entrances needs k (k - 1) / 2 pairs.
-  EXPECT_FALSE(store.Add(3, Pairs{std::vector<uint8_t>{1}}));
+  EXPECT_FALSE(store.Add(3, CorridorPairs{std::vector<uint8_t>{1}}));
   EXPECT_FALSE(store.Read(3, 0, 1, &corners));
   EXPECT_GT(store.bytes(), 0u);
 }
 
 // `map` (with its search tables) with a 1 x 1 cluster graph built with or without stored
 // corridors.
-std::shared_ptr<const NavMap> WithGraph(const std::shared_ptr<const NavMap>& map, bool stored) {
+std::shared_ptr<const NavMap> WithClusterGraph(const std::shared_ptr<const NavMap>& map,
+                                               bool stored) {
   auto tables = std::make_shared<SearchTables>(*map->search_tables());
   tables->clusters = ClusterGraph::Build(*map, 1, stored);
   return std::make_shared<const NavMap>(*map, std::move(tables));
@@ -106,12 +107,13 @@ TEST(ClusterCorridorsTest, DemoTownCorridorsWalkInsideTheirClusterBetweenEntranc
   // The town has no off-mesh links and no polygon of 16 corners: every walk is stored.
   EXPECT_GT(connected, int(graph.entrance_count()));
   EXPECT_EQ(stored, connected);
-  EXPECT_TRUE(WithGraph(town.map, false)->search_tables()->clusters.corridors().empty());
+  EXPECT_TRUE(WithClusterGraph(town.map, false)->search_tables()->clusters.corridors().empty());
 }
 
 TEST(ClusterCorridorsTest, StoredCorridorsAnswerLikeSearchedLegsWithFewerNodes) {
   const auto& town = testing::Town(400, 7, 64);
-  const auto stored = WithGraph(town.map, true), searched = WithGraph(town.map, false);
+  const auto stored = WithClusterGraph(town.map, true),
+             searched = WithClusterGraph(town.map, false);
   ASSERT_FALSE(stored->search_tables()->clusters.corridors().empty());
   NavQuery with(stored), without(searched), plain(stored, {.hierarchy = false});
   const QueryFilter filter(town.map->info());
@@ -149,15 +151,15 @@ TEST(ClusterCorridorsTest, StoredCorridorsAnswerLikeSearchedLegsWithFewerNodes) 
 
 TEST(ClusterCorridorsTest, WalksThatDoNotCheckOutAreSearched) {
   const auto& town = testing::Town(400, 7, 64);
-  const auto searched = WithGraph(town.map, false);
+  const auto searched = WithClusterGraph(town.map, false);
   // A store whose every walk leaves its first polygon by corner 15 (no town polygon has 16
   // corners): no stored leg checks out, so every leg is searched as without a store.
   auto tables = std::make_shared<SearchTables>(*searched->search_tables());
   ClusterCorridors damaged;
   for (uint32_t c = 0; c < tables->clusters.cluster_count(); ++c) {
     const uint32_t k = uint32_t(tables->clusters.EntrancesOf(c).size());
-    ASSERT_TRUE(damaged.Add(k, Pairs(size_t(k) * (k < 1 ? 0 : k - 1) / 2,
-                                     std::vector<uint8_t>{ClusterCorridors::kMaxCorner})));
+    ASSERT_TRUE(damaged.Add(k, CorridorPairs(size_t(k) * (k < 1 ? 0 : k - 1) / 2,
+                                             std::vector<uint8_t>{ClusterCorridors::kMaxCorner})));
   }
   tables->clusters.ReplaceCorridors(std::move(damaged));
   ASSERT_FALSE(tables->clusters.corridors().empty());

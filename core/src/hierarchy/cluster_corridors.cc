@@ -6,9 +6,9 @@ namespace waymesh {
 namespace {
 
 // Offsets keep their top bit for kNotStored.
-constexpr uint64_t kMaxSteps = 0x7FFFFFFFu;
+constexpr uint64_t kMaxStoredSteps = 0x7FFFFFFFu;
 
-bool Fits(const std::vector<uint8_t>& corners) {
+bool StepsFit(const std::vector<uint8_t>& corners) {
   for (const uint8_t c : corners) {
     if (c > ClusterCorridors::kMaxCorner) return false;
   }
@@ -21,13 +21,13 @@ bool ClusterCorridors::Add(uint32_t k,
                            const std::vector<std::optional<std::vector<uint8_t>>>& pairs) {
   if (pairs.size() != size_t(k) * (k < 1 ? 0 : k - 1) / 2) return false;
   uint64_t steps = steps_;
-  for (const auto& p : pairs) steps += p && Fits(*p) ? p->size() : 0;
-  if (steps > kMaxSteps) return false;
+  for (const auto& p : pairs) steps += p && StepsFit(*p) ? p->size() : 0;
+  if (steps > kMaxStoredSteps) return false;
   if (offset_.empty()) offset_.push_back(0);
   start_.push_back(offset_.size() - 1);
   count_.push_back(k);
   for (const auto& p : pairs) {
-    if (!p || !Fits(*p)) {
+    if (!p || !StepsFit(*p)) {
       offset_.back() |= kNotStored;
     } else {
       for (const uint8_t c : *p) {
