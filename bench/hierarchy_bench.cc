@@ -9,6 +9,9 @@
 // Run:
 //   build/dev/bench/hierarchy_bench --map town=town1024.wmesh [--map world=world16.wmesh]
 //       [--long 300] [--short 1000] [--reps 3] [--seed 1] [--cluster-tiles 1] [--detour]
+//       [--only plain|hierarchical] [--stored-corridors=false]
+// `--only` times one kind alone (for a profiler: `perf record` then sees only that search;
+// the table leaves the other kind's times empty and prints no speed-up).
 // `--help` lists the flags; docs/PERFORMANCE.md ("Long paths (hierarchy)") has the maps.
 
 #include <algorithm>
@@ -52,6 +55,9 @@ struct Args {
   uint64_t seed = 1;
   uint32_t cluster_tiles = waymesh::ClusterGraph::kDefaultTilesPerSide;
   bool detour = false;
+  bool stored_corridors = true;  // ClusterGraph::Build's store_corridors
+  // Which kinds are timed: bit 0 the plain search, bit 1 the hierarchical one.
+  int timed = 3;
 };
 
 Args ParseArgs(int argc, char** argv) {
@@ -84,7 +90,14 @@ Args ParseArgs(int argc, char** argv) {
       ->check(CLI::Range(1u, waymesh::ClusterGraph::kMaxTilesPerSide));
   app.add_flag("--detour", a.detour,
                "also time Detour's findPath + findStraightPath on the same pairs");
+  app.add_option("--stored-corridors", a.stored_corridors,
+                 "store the corridors between entrances (false: every leg is searched)")
+      ->capture_default_str();
+  std::string only;
+  app.add_option("--only", only, "time one kind alone (for profiling)")
+      ->check(CLI::IsMember({"plain", "hierarchical"}));
   waymesh::bench::ParseFlagsOrExit(app, argc, argv);
+  if (!only.empty()) a.timed = only == "plain" ? 1 : 2;
   return a;
 }
 
@@ -123,9 +136,10 @@ struct Served {
   size_t graph_bytes = 0;
   uint32_t entrances = 0;
   uint32_t clusters = 0;
+  size_t corridor_bytes = 0;  // of graph_bytes: the stored corridors (0: none stored)
 };
 
-Served Serve(const std::string& path, uint32_t cluster_tiles) {
+Served Serve(const std::string& path, uint32_t cluster_tiles, bool stored_corridors) {
   auto loaded = waymesh::LoadMapFile(path, {.search_tables = false});
   if (!loaded.ok()) {
     std::fprintf(stderr, "%s: %s\n", path.c_str(), std::string(loaded.status().message()).c_str());
@@ -140,9 +154,10 @@ Served Serve(const std::string& path, uint32_t cluster_tiles) {
   tables->polygon_bases = m.PolygonBases();
   s.tables_ms = w.ElapsedMs();
   w.Restart();
-  tables->clusters = waymesh::ClusterGraph::Build(m, cluster_tiles);
+  tables->clusters = waymesh::ClusterGraph::Build(m, cluster_tiles, stored_corridors);
   s.graph_ms = w.ElapsedMs();
   s.graph_bytes = tables->clusters.bytes();
+  s.corridor_bytes = tables->clusters.corridors().bytes();
   s.entrances = tables->clusters.entrance_count();
   s.clusters = tables->clusters.cluster_count();
   s.map = std::make_shared<const waymesh::NavMap>(m, std::move(tables));
@@ -179,6 +194,15 @@ struct Kind {
   int hierarchical = 0;
 };
 
+// "median / p99" of `micros`, or "-" when that kind was not timed.
+std::string Timing(const std::vector<double>& micros) {
+  if (micros.empty()) return "-";
+  char text[64];
+  std::snprintf(text, sizeof text, "%.1f / %.1f", Percentile(micros, 0.5),
+                Percentile(micros, 0.99));
+  return text;
+}
+
 // Detour on the same pairs: its runner (null without --detour) and what it measured.
 struct DetourKind {
   waymesh::bench::DetourRunner* runner = nullptr;
@@ -187,16 +211,24 @@ struct DetourKind {
   double length_ratio = 0;  // sum over those pairs of Detour's length / the plain search's
 };
 
+// How many times faster than Detour a kind's median is ("-" when that kind was not timed).
+std::string VsDetour(double detour_median, const std::vector<double>& micros) {
+  if (micros.empty()) return "-";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2fx", detour_median / Percentile(micros, 0.5));
+  return text;
+}
+
 // One row of the Detour table, kept until every map has run.
 std::string DetourRow(const char* map, const char* band, size_t pairs, const Kind& plain,
                       const Kind& hier, const DetourKind& detour) {
   if (detour.micros.empty()) return {};
   const double dm = Percentile(detour.micros, 0.5);
   char row[256];
-  std::snprintf(row, sizeof row, "| %s | %s | %d / %zu | %.1f / %.1f | %.5f | %.2fx | %.2fx |", map,
-                band, detour.complete, pairs, dm, Percentile(detour.micros, 0.99),
+  std::snprintf(row, sizeof row, "| %s | %s | %d / %zu | %s | %.5f | %s | %s |", map, band,
+                detour.complete, pairs, Timing(detour.micros).c_str(),
                 detour.length_ratio / std::max(detour.complete, 1),
-                dm / Percentile(plain.micros, 0.5), dm / Percentile(hier.micros, 0.5));
+                VsDetour(dm, plain.micros).c_str(), VsDetour(dm, hier.micros).c_str());
   return row;
 }
 
@@ -209,6 +241,14 @@ void Report(const char* map, const char* band, const std::vector<Pair>& pairs, K
   double ratio_sum = 0;
   for (size_t i = 0; i < pairs.size(); ++i) ratio_sum += hier.lengths[i] / plain.lengths[i];
   const double n = double(pairs.size());
+  if (plain.micros.empty() || hier.micros.empty()) {
+    std::printf(
+        "| %s | %s | %zu (%d hierarchical) | %s | %s | | %.5f | %.0f / %.0f | %.1f / %.1f |\n", map,
+        band, pairs.size(), hier.hierarchical, Timing(plain.micros).c_str(),
+        Timing(hier.micros).c_str(), ratio_sum / n, plain.nodes / n, hier.nodes / n,
+        plain.tiles / n, hier.tiles / n);
+    return;
+  }
   const double pm = Percentile(plain.micros, 0.5), hm = Percentile(hier.micros, 0.5);
   std::printf(
       "| %s | %s | %zu (%d hierarchical) | %.1f / %.1f | %.1f / %.1f | %.2fx | %.5f | %.0f / %.0f "
@@ -218,11 +258,11 @@ void Report(const char* map, const char* band, const std::vector<Pair>& pairs, K
       plain.corridor / n, plain.tiles / n, hier.tiles / n);
 }
 
-// Times every pair with both kinds, alternating which goes first, then counts tiles on the
-// paged copy.
+// Times every pair with the kinds `timed` selects (bit 0 plain, bit 1 hierarchical) and Detour
+// when it runs, rotating which goes first, then counts tiles on the paged copy.
 std::string Measure(const char* map, const char* band, const std::vector<Pair>& pairs,
                     const Served& served, const std::shared_ptr<const waymesh::NavMap>& paged,
-                    const CountingSource& source, int reps, DetourKind detour) {
+                    const CountingSource& source, int reps, int timed, DetourKind detour) {
   const waymesh::QueryFilter filter(served.map->info());
   Kind kinds[2];
   for (int k = 0; k < 2; ++k) {
@@ -230,11 +270,12 @@ std::string Measure(const char* map, const char* band, const std::vector<Pair>& 
         served.map, waymesh::NavQueryOptions{.hierarchy = k == 1});
   }
   waymesh::PathResult path;
-  const int timed = detour.runner != nullptr ? 3 : 2;  // kinds timed in turn: 2 is Detour
+  if (detour.runner != nullptr) timed |= 4;
   for (int r = 0; r < reps; ++r) {
     for (size_t i = 0; i < pairs.size(); ++i) {
-      for (int j = 0; j < timed; ++j) {
-        const int k = int((i + r + j) % timed);
+      for (int j = 0; j < 3; ++j) {
+        const int k = int((i + r + j) % 3);  // 2 is Detour
+        if (((timed >> k) & 1) == 0) continue;
         Stopwatch w;
         if (k == 2) {
           detour.runner->FindPath(pairs[i].a, pairs[i].b);
@@ -322,7 +363,7 @@ int main(int argc, char** argv) {
   for (const std::string& spec : args.maps) {
     const size_t eq = spec.find('=');  // ParseArgs checked the form
     const std::string name = spec.substr(0, eq), path = spec.substr(eq + 1);
-    const Served served = Serve(path, args.cluster_tiles);
+    const Served served = Serve(path, args.cluster_tiles, args.stored_corridors);
     auto source = std::make_shared<CountingSource>(served.map);
     const auto unpaged =
         std::make_shared<const waymesh::NavMap>(served.map->info(), served.map->digest(), source);
@@ -337,19 +378,19 @@ int main(int argc, char** argv) {
     for (const auto& [band, pairs] :
          {std::pair{"> 500 m", &long_pairs}, {"< 50 m", &short_pairs}}) {
       detour_rows.push_back(Measure(name.c_str(), band, *pairs, served, paged, *source, args.reps,
-                                    DetourKind{detour.runner.get()}));
+                                    args.timed, DetourKind{detour.runner.get()}));
     }
     const double map_bytes = double(std::filesystem::file_size(path));
     char line[512];
     std::snprintf(line, sizeof line,
                   "%s: %u polygons in %u tiles, map %.1f MB; cluster graph of %ux%u tiles: %u "
-                  "clusters, %u entrances, %.2f MB (%.1f %% of the map), built in %.0f ms (other "
-                  "search tables %.0f ms)",
+                  "clusters, %u entrances, %.2f MB (%.1f %% of the map; stored corridors %.2f MB), "
+                  "built in %.0f ms (other search tables %.0f ms)",
                   name.c_str(), unsigned(served.map->info().polygon_count),
                   served.map->tile_count(), map_bytes / 1e6, args.cluster_tiles, args.cluster_tiles,
                   served.clusters, served.entrances, double(served.graph_bytes) / 1e6,
-                  100.0 * double(served.graph_bytes) / map_bytes, served.graph_ms,
-                  served.tables_ms);
+                  100.0 * double(served.graph_bytes) / map_bytes,
+                  double(served.corridor_bytes) / 1e6, served.graph_ms, served.tables_ms);
     summary.push_back(line);
   }
   std::printf("\n");

@@ -238,16 +238,19 @@ uint32_t ClosestReached(const QueryContext& ctx, Vec3 goal) {
   return best;
 }
 
-void BuildCorridor(QueryContext& ctx, uint32_t last) {
-  ctx.steps.clear();
+// The corridor from the search's start to node `last` along the parents, into *out.
+void CorridorOf(const QueryContext& ctx, uint32_t last, std::vector<CorridorStep>* out) {
+  out->clear();
   // Parent chains are acyclic (see Search::Relax); the bound is a last line of defence.
   for (uint32_t i = last, guard = 0; i != kNoNode && guard <= ctx.pool.size(); ++guard) {
     const SearchNode& n = ctx.pool.node(i);
-    ctx.steps.push_back({n.at, n.parent == kNoNode ? kViaStart : n.via});
+    out->push_back({n.at, n.parent == kNoNode ? kViaStart : n.via});
     i = n.parent;
   }
-  std::reverse(ctx.steps.begin(), ctx.steps.end());
+  std::reverse(out->begin(), out->end());
 }
+
+void BuildCorridor(QueryContext& ctx, uint32_t last) { CorridorOf(ctx, last, &ctx.steps); }
 
 }  // namespace
 
@@ -396,6 +399,15 @@ uint32_t FloodWithinCluster(QueryContext& ctx, const SurfacePoint& from,
     costs->push_back(n == kNoNode ? INFINITY : FunnelCostTo(ctx.pool.node(n).funnel, target.pos));
   }
   return expanded;
+}
+
+void FloodCorridorTo(const QueryContext& ctx, PolyIndex target, std::vector<CorridorStep>* out) {
+  const uint32_t n = ctx.pool.Find(ctx.Global(target));
+  if (n == kNoNode) {
+    out->clear();
+    return;
+  }
+  CorridorOf(ctx, n, out);
 }
 
 }  // namespace waymesh::internal

@@ -67,4 +67,8 @@ uint32_t FloodWithinCluster(QueryContext& ctx, const SurfacePoint& from,
                             const QueryFilter& filter, std::span<const SurfacePoint> targets,
                             std::vector<float>* costs);
 
+// The corridor the last FloodWithinCluster walked from its start to polygon `target` (start
+// first; the steps whose cost it measured), or empty when it did not reach `target`.
+void FloodCorridorTo(const QueryContext& ctx, PolyIndex target, std::vector<CorridorStep>* out);
+
 }  // namespace waymesh::internal

@@ -94,7 +94,10 @@ bool AbstractRoute::Find(const ClusterGraph& graph, End start, End goal, const B
     for (int side = 0; side < 2; ++side) {
       const uint32_t c = in.cluster[side];
       const auto members = graph.EntrancesOf(c);
-      for (uint32_t k = 0; k < members.size(); ++k) {
+      // The cluster n was reached through: its other entrances were offered from n's parent
+      // directly, and a walk inside a cluster is no cheaper through one of its own entrances
+      // (half the offers of a search).
+      for (uint32_t k = 0; k < members.size() && c != via_[n]; ++k) {
         const float cost = graph.Cost(c, in.slot[side], k);
         if (members[k] == n || !std::isfinite(cost)) continue;
         Offer(members[k], g_[n] + cost, n, c, bounds.cheap);

@@ -3,11 +3,15 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <optional>
 #include <utility>
 
 #include "hierarchy/border_entrances.h"
+#include "hierarchy/corridor_corners.h"
+#include "path_refine.h"
 #include "path_search.h"
 #include "query_context.h"
+#include "straight_path.h"
 
 namespace waymesh {
 namespace {
@@ -75,6 +79,71 @@ void KeepCheaperWay(size_t k, float* block) {
   }
 }
 
+// The walk `steps` from anchor `from` to anchor `to` of cluster `c` with its corners refined
+// as a path's are (path_refine.h), when the refined corridor stays inside the cluster; the
+// walk as it is otherwise. A query joins stored walks and refines the joined corridor again,
+// but its rounds are few when the walks come straight already.
+std::vector<internal::CorridorStep> Refined(QueryContext& ctx, const QueryFilter& filter,
+                                            const std::vector<uint32_t>& cluster_of, uint32_t c,
+                                            std::vector<internal::CorridorStep> steps, Vec3 from,
+                                            Vec3 to) {
+  ctx.steps = steps;
+  PathResult path;
+  internal::BuildStraightPath(ctx, from, to, filter, PathOptions{}, &path);
+  internal::RefinePath(ctx, filter, PathOptions{}, from, to, &path);
+  for (const internal::CorridorStep& step : ctx.steps) {
+    if (cluster_of[step.at.tile] != c) return steps;
+  }
+  return ctx.steps;
+}
+
+// Per pair i < j of cluster `c`'s entrances (`anchors`), the corner indices from i's polygon
+// to j's of the cheaper of the two flood walks between them (the one whose cost
+// KeepCheaperWay keeps; walks[a * k + b]: the flood from a to b), refined; nullopt when
+// neither reached the other or the walk takes an off-mesh link. `block` is the floods' costs
+// before KeepCheaperWay.
+void CheaperWalks(QueryContext& ctx, const QueryFilter& filter,
+                  const std::vector<uint32_t>& cluster_of, uint32_t c,
+                  std::span<const SurfacePoint> anchors, const float* block,
+                  const std::vector<std::vector<internal::CorridorStep>>& walks,
+                  std::vector<std::optional<std::vector<uint8_t>>>* pairs) {
+  const size_t k = anchors.size();
+  pairs->clear();
+  std::vector<internal::CorridorStep> walk;
+  for (size_t i = 0; i < k; ++i) {
+    for (size_t j = i + 1; j < k; ++j) {
+      const bool forward = block[i * k + j] <= block[j * k + i];
+      walk = forward ? walks[i * k + j] : walks[j * k + i];
+      if (walk.empty() || !internal::CornersOf(ctx, walk, false) ||
+          (!forward && !internal::ReverseCorridor(ctx, &walk))) {
+        pairs->push_back(std::nullopt);
+        continue;
+      }
+      walk = Refined(ctx, filter, cluster_of, c, std::move(walk), anchors[i].pos, anchors[j].pos);
+      pairs->push_back(internal::CornersOf(ctx, walk, false));
+    }
+  }
+}
+
+// The pairs i < j of `entrances`.
+double PairsOf(std::span<const uint32_t> entrances) {
+  const double k = double(entrances.size());
+  return k * (k - 1) / 2;
+}
+
+// The bytes of a resident map's tiles (what the graph's share is taken of).
+size_t TileBytes(const NavMap& map) {
+  size_t sum = 0;
+  for (const TileView& t : map.tiles()) {
+    sum += t.vertices.size_bytes() + t.poly_start.size_bytes() + t.poly_verts.size_bytes() +
+           t.poly_neighbors.size_bytes() + t.poly_area.size_bytes() + t.poly_flags.size_bytes() +
+           t.poly_island.size_bytes() + t.detail_tris.size_bytes() + t.area_prefix.size_bytes() +
+           t.bv_nodes.size_bytes() + t.cross_links.size_bytes() + t.off_mesh_links.size_bytes() +
+           t.poly_origin.size_bytes();
+  }
+  return sum;
+}
+
 // `part` (per polygon, numbered map-wide) renumbered within each cluster, 16 bits wide (the
 // graph's largest array on fine-tiled maps otherwise); empty when a cluster has more parts.
 std::vector<uint16_t> PartsWithinClusters(const NavMap& map,
@@ -101,7 +170,7 @@ std::vector<uint16_t> PartsWithinClusters(const NavMap& map,
 
 }  // namespace
 
-ClusterGraph ClusterGraph::Build(const NavMap& map, uint32_t tiles_per_side) {
+ClusterGraph ClusterGraph::Build(const NavMap& map, uint32_t tiles_per_side, bool store_corridors) {
   ClusterGraph graph;
   if (map.paged() || tiles_per_side < 1 || tiles_per_side > kMaxTilesPerSide) return graph;
   uint64_t polygons = 0;
@@ -129,7 +198,14 @@ ClusterGraph ClusterGraph::Build(const NavMap& map, uint32_t tiles_per_side) {
   QueryContext ctx(std::shared_ptr<const NavMap>(std::shared_ptr<const NavMap>(), &map),
                    uint32_t(polygons), /*use_landmarks=*/false, /*use_dead_ends=*/false);
   std::vector<SurfacePoint> anchors;
+  const double budget = kMaxShareOfMap * double(TileBytes(map));
+  // The costs still to come take at least 2 bytes per pair (ClusterCosts).
+  double costs_to_come = 0;
+  for (uint32_t c = 0; c < clusters; ++c) costs_to_come += 2.0 * PairsOf(graph.EntrancesOf(c));
+  if (double(graph.bytes()) + costs_to_come > budget) store_corridors = false;
   std::vector<float> row, block;
+  std::vector<std::vector<internal::CorridorStep>> walks;  // per (from, to) slot of a cluster
+  std::vector<std::optional<std::vector<uint8_t>>> pairs;
   for (uint32_t c = 0; c < clusters; ++c) {
     // Each entrance's anchor on its polygon in this cluster.
     anchors.clear();
@@ -141,6 +217,19 @@ ClusterGraph ClusterGraph::Build(const NavMap& map, uint32_t tiles_per_side) {
     for (uint32_t slot = 0; slot < anchors.size(); ++slot) {
       internal::FloodWithinCluster(ctx, anchors[slot], cluster_of, c, filter, anchors, &row);
       block.insert(block.end(), row.begin(), row.end());
+      if (!store_corridors) continue;
+      walks.resize(anchors.size() * anchors.size());
+      for (uint32_t to = 0; to < anchors.size(); ++to) {
+        internal::FloodCorridorTo(ctx, anchors[to].poly.index(),
+                                  &walks[slot * anchors.size() + to]);
+      }
+    }
+    if (store_corridors) {
+      CheaperWalks(ctx, filter, cluster_of, c, anchors, block.data(), walks, &pairs);
+      store_corridors = graph.corridors_.Add(uint32_t(anchors.size()), pairs);
+      // Over the budget already (the rest of the graph only grows): stop refining walks.
+      costs_to_come -= 2.0 * PairsOf(graph.EntrancesOf(c));
+      if (double(graph.bytes()) + costs_to_come > budget) store_corridors = false;
     }
     KeepCheaperWay(anchors.size(), block.data());
     graph.costs_.Add(uint32_t(anchors.size()), block.data());
@@ -150,12 +239,15 @@ ClusterGraph ClusterGraph::Build(const NavMap& map, uint32_t tiles_per_side) {
   graph.cluster_of_tile_ = std::move(squares.of_tile);
   graph.square_x_ = std::move(squares.x);
   graph.square_z_ = std::move(squares.z);
+  if (!store_corridors || double(graph.bytes()) > budget) {
+    graph.corridors_ = ClusterCorridors();
+  }
   return graph;
 }
 
 size_t ClusterGraph::bytes() const {
   return entrances_.size() * sizeof(Entrance) + cluster_start_.size() * sizeof(uint32_t) +
-         cluster_entrances_.size() * sizeof(uint32_t) + costs_.bytes() +
+         cluster_entrances_.size() * sizeof(uint32_t) + costs_.bytes() + corridors_.bytes() +
          (cluster_of_tile_.size() + square_x_.size() + square_z_.size()) * sizeof(uint32_t) +
          part_.size() * sizeof(uint16_t);
 }

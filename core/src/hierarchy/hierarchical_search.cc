@@ -4,6 +4,8 @@
 #include <cmath>
 #include <utility>
 
+#include "hierarchy/corridor_corners.h"
+
 namespace waymesh::internal {
 namespace {
 
@@ -29,14 +31,27 @@ SurfacePoint AnchorIn(const QueryContext& ctx, const ClusterGraph::Entrance& e, 
   return SurfacePoint{ctx.Ref(e.poly[e.cluster[0] == c ? 0 : 1]), e.anchor};
 }
 
-// The index of the edge of polygon `from` that leads to `to`, or nullopt when they do not
-// touch.
-std::optional<uint32_t> EdgeTowards(const QueryContext& ctx, PolyIndex from, PolyIndex to) {
-  const TileView& t = ctx.Tile(from.tile);
-  for (uint32_t i = 0; i < t.corner_count(from.poly); ++i) {
-    if (t.across(t.poly_start[from.poly] + i) == to) return i;
+// The leg inside `cluster` from entrance `from` to entrance `to` (both of that cluster) from
+// the graph's stored corridors, into ctx.steps; false when the pair is not stored or its walk
+// does not lead, inside the cluster, from one entrance's polygon to the other's (then the leg
+// is searched).
+bool StoredLeg(QueryContext& ctx, uint32_t cluster, uint32_t from, uint32_t to) {
+  const ClusterGraph& graph = *ctx.clusters;
+  const ClusterGraph::Entrance& a = graph.entrance(from);
+  const ClusterGraph::Entrance& b = graph.entrance(to);
+  const int sa = a.cluster[0] == cluster ? 0 : 1, sb = b.cluster[0] == cluster ? 0 : 1;
+  std::vector<uint8_t>& corners = ctx.hierarchy.corners;
+  corners.clear();
+  if (!graph.corridors().Read(cluster, a.slot[sa], b.slot[sb], &corners)) return false;
+  // Stored from the lower slot to the higher.
+  const bool forward = a.slot[sa] < b.slot[sb];
+  const PolyIndex first = forward ? a.poly[sa] : b.poly[sb];
+  const PolyIndex last = forward ? b.poly[sb] : a.poly[sa];
+  if (!WalkCorners(ctx, first, corners, &ctx.steps) || ctx.steps.back().at != last) return false;
+  for (const CorridorStep& step : ctx.steps) {
+    if (graph.ClusterOf(step.at.tile) != cluster) return false;
   }
-  return std::nullopt;
+  return forward || ReverseCorridor(ctx, &ctx.steps);
 }
 
 // Appends the corridor of one leg (ctx.steps) to the joined corridor, entering its first
@@ -149,6 +164,13 @@ std::optional<SearchOutcome> SearchHierarchical(QueryContext& ctx, const Surface
     const SurfacePoint leg_end = leg.entrance == RouteLeg::kToGoal
                                      ? goal
                                      : AnchorIn(ctx, graph.entrance(leg.entrance), leg.cluster);
+    // Between two entrances the walk the graph measured is stored: no search (and no nodes).
+    if (entered != RouteLeg::kToGoal && leg.entrance != RouteLeg::kToGoal &&
+        StoredLeg(ctx, leg.cluster, entered, leg.entrance)) {
+      if (!AppendLeg(ctx)) return std::nullopt;
+      entered = leg.entrance;
+      continue;
+    }
     // Each leg may create what the earlier ones left of the query's node limit.
     const SearchOutcome found =
         SearchCorridor(ctx, leg_start, leg_end, filter, max_nodes - spent->created, interrupt,

@@ -15,6 +15,7 @@ struct HierarchyBuffers {
   std::vector<float> start_costs;    // by slot of the start's cluster
   std::vector<float> goal_costs;     // by slot of the goal's cluster
   std::vector<CorridorStep> joined;  // the legs' corridors joined
+  std::vector<uint8_t> corners;      // a stored leg's corner indices (ClusterCorridors)
   // Per polygon (dense global index): its position in `joined` when it is there (checked by
   // looking, so never cleared).
   std::vector<uint32_t> position;

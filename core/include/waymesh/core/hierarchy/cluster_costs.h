@@ -10,6 +10,8 @@
 #include <limits>
 #include <vector>
 
+#include "waymesh/core/hierarchy/entrance_pair.h"
+
 namespace waymesh {
 
 class ClusterCosts {
@@ -22,15 +24,7 @@ class ClusterCosts {
   // INFINITY when not connected inside the cluster).
   float Cost(uint32_t c, uint32_t i, uint32_t j) const {
     if (i == j) return 0.0f;
-    if (i > j) {
-      const uint32_t t = i;
-      i = j;
-      j = t;
-    }
-    const uint32_t k = count_[c];
-    // Pairs (i, j > i) of the rows before i, then j's place in row i.
-    const size_t at = start_[c] + size_t(i) * (2 * k - i - 1) / 2 + (j - i - 1);
-    const uint16_t code = codes_[at];
+    const uint16_t code = codes_[start_[c] + EntrancePairIndex(count_[c], i, j)];
     return code == kNotConnected ? kInfinity : float(code) * step_[c];
   }
 

@@ -7,8 +7,10 @@
 // (edge-point) cost model as the polygon A* under the map's default filter (QueryFilter(info)).
 //
 // A long path query with that filter searches the entrances (hierarchy/abstract_route.h in
-// core/src), then refines the route cluster by cluster with the polygon A* restricted to one
-// cluster at a time (hierarchy/hierarchical_search.h) and string-pulls the joined corridor.
+// core/src), then refines the route cluster by cluster (hierarchy/hierarchical_search.h): a
+// leg between two entrances from the stored corridors (cluster_corridors.h) when the graph has
+// them, any other leg with the polygon A* restricted to its cluster; and string-pulls the
+// joined corridor.
 //
 // Built from a resident map with its search tables (SearchTables::Build) and shared read-only
 // by every query object. Clusters an obstacle layer carved are searched without it.
@@ -16,8 +18,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
+#include "waymesh/core/hierarchy/cluster_corridors.h"
 #include "waymesh/core/hierarchy/cluster_costs.h"
 #include "waymesh/core/nav_map.h"
 #include "waymesh/core/poly_index.h"
@@ -39,6 +43,10 @@ class ClusterGraph {
   static constexpr uint32_t kMaxTilesPerSide = 8;
   // Maps with fewer clusters gain nothing: no graph is built.
   static constexpr uint32_t kMinClusters = 4;
+  // The graph with its stored corridors may take at most this share of the bytes of the map's
+  // tiles (issue 31's memory target); a graph whose corridors would exceed it keeps none (its
+  // legs are searched).
+  static constexpr double kMaxShareOfMap = 0.10;
 
   // A stretch of border between clusters cluster[0] < cluster[1]; poly[i] is the polygon on
   // cluster[i]'s side of the anchor's edge, slot[i] the entrance's index among cluster[i]'s.
@@ -52,10 +60,12 @@ class ClusterGraph {
   // An empty graph: queries search without it.
   ClusterGraph() = default;
   // The graph of a resident map with clusters of `tiles_per_side` squared tiles (1 to
-  // kMaxTilesPerSide; O(entrances * polygons of a cluster * log)). Empty for paged maps, maps
-  // with fewer than kMinClusters clusters and maps with a cluster of more than
+  // kMaxTilesPerSide; O(entrances * polygons of a cluster * log)), with the corridors between
+  // entrances stored when `store_corridors` and they fit in kMaxShareOfMap. Empty for paged
+  // maps, maps with fewer than kMinClusters clusters and maps with a cluster of more than
   // kMaxPartsPerCluster parts.
-  static ClusterGraph Build(const NavMap& map, uint32_t tiles_per_side = kDefaultTilesPerSide);
+  static ClusterGraph Build(const NavMap& map, uint32_t tiles_per_side = kDefaultTilesPerSide,
+                            bool store_corridors = true);
 
   bool empty() const { return entrances_.empty(); }
   size_t bytes() const;
@@ -88,6 +98,13 @@ class ClusterGraph {
   // tables) is in, numbered within the cluster: polygons of one cluster with the same part
   // reach each other without leaving it.
   uint32_t PartOf(uint32_t table) const { return part_[table]; }
+  // The walks the costs measured, as polygon corridors (empty when not stored).
+  const ClusterCorridors& corridors() const { return corridors_; }
+  // Replaces the stored corridors by ones from elsewhere (kept from an earlier build, say). A
+  // query checks each stored walk it uses and searches any leg whose walk does not lead from
+  // one of its entrances' polygons to the other's inside the cluster, so a wrong store costs
+  // time, never a wrong corridor.
+  void ReplaceCorridors(ClusterCorridors corridors) { corridors_ = std::move(corridors); }
   // Whether the costs hold for `filter` (it is the one they were measured with).
   bool Serves(const QueryFilter& filter) const { return !empty() && filter == filter_; }
 
@@ -101,6 +118,7 @@ class ClusterGraph {
   std::vector<uint32_t> cluster_start_;      // clusters + 1, CSR into cluster_entrances_
   std::vector<uint32_t> cluster_entrances_;  // entrance ids grouped by cluster, slot order
   ClusterCosts costs_;
+  ClusterCorridors corridors_;
   QueryFilter filter_;
 };
 
