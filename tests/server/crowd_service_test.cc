@@ -37,21 +37,21 @@ double Metric(const server::NavigationServer& server, const std::string& name,
   return FindSample(*parsed, name, labels).value_or(-1);
 }
 
+// Opens a caller-stepped session and checks the `opened` answer.
+void OpenStepped(CrowdStream& stream) {
+  ASSERT_TRUE(stream.Send(Open()));
+  std::optional<v1::RunCrowdResponse> opened = stream.Read();
+  ASSERT_TRUE(opened.has_value());
+  ASSERT_TRUE(opened->has_opened()) << opened->DebugString();
+  EXPECT_EQ(opened->opened().map_version(), 1u);
+  EXPECT_EQ(opened->opened().tick_hz(), 0.0f);
+}
+
 class CrowdServiceTest : public ServedMapsTest {
  protected:
   void SetUp() override {
     ServedMapsTest::SetUp();
     crowd_ = v1::CrowdService::NewStub(channel_);
-  }
-
-  // Opens a caller-stepped session and checks the `opened` answer.
-  void OpenStepped(CrowdStream& stream) {
-    ASSERT_TRUE(stream.Send(Open()));
-    std::optional<v1::RunCrowdResponse> opened = stream.Read();
-    ASSERT_TRUE(opened.has_value());
-    ASSERT_TRUE(opened->has_opened()) << opened->DebugString();
-    EXPECT_EQ(opened->opened().map_version(), 1u);
-    EXPECT_EQ(opened->opened().tick_hz(), 0.0f);
   }
 
   std::unique_ptr<v1::CrowdService::Stub> crowd_;
@@ -64,9 +64,8 @@ constexpr int kSceneTicks = 160;
 std::map<uint32_t, v1::CrowdAgent> StreamScene(v1::CrowdService::Stub& crowd, const Scene& scene) {
   std::map<uint32_t, v1::CrowdAgent> last;
   CrowdStream stream(crowd);
-  EXPECT_TRUE(stream.Send(Open()));
-  std::optional<v1::RunCrowdResponse> opened = stream.Read();
-  EXPECT_TRUE(opened.has_value() && opened->has_opened());
+  OpenStepped(stream);
+  if (::testing::Test::HasFatalFailure()) return last;
   uint64_t seq = 10;
   for (int i = 0; i < kAgents; ++i) EXPECT_TRUE(stream.Send(Add(++seq, i + 1, scene.spawns[i])));
   for (int i = 0; i < kAgents; ++i) EXPECT_TRUE(stream.Send(Target(++seq, i + 1, scene.goal)));
