@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Obstacle churn (issue 29): FindPath at half its measured capacity on one obstacle layer while
-# that layer changes CHANGES times a second (PutObstacleLayer, one obstacle toggled per change
-# on a layer of LAYER obstacles), against the same FindPath load with no changes, side by side
-# in one run on the 1022 m demo world:
+# that layer changes CHANGES times a second (UpdateObstacleLayer, one obstacle added or removed
+# per change on a layer of LAYER obstacles, each change relative to the one before), against the
+# same FindPath load with no changes, side by side in one run on the 1022 m demo world:
 #   1. capacity: closed-loop FindPath requests/sec on the layer;
 #   2. FindPath at 50 % of it for DURATION, no changes: p99;
 #   3. the same with the change stream running: p99, calls lost (anything not OK), and the
@@ -19,8 +19,11 @@ LAYER=${LAYER:-100}         # obstacles in the layer
 DURATION=${DURATION:-10s}   # length of runs 2 and 3
 CONCURRENCY=${CONCURRENCY:-32}
 
-cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DWAYMESH_TESTS=OFF -DWAYMESH_BENCH=OFF >/dev/null
-ninja -C "$BUILD" waymesh waymesh-server waymesh-load >/dev/null
+# SKIP_BUILD=1 uses BUILD_DIR's binaries as they are (a dev build configured with other options).
+if [[ ${SKIP_BUILD:-0} != 1 ]]; then
+  cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DWAYMESH_TESTS=OFF -DWAYMESH_BENCH=OFF >/dev/null
+  ninja -C "$BUILD" waymesh waymesh-server waymesh-load >/dev/null
+fi
 WAYMESH=$BUILD/waymesh
 LOAD=$BUILD/loadtest/waymesh-load
 DATA=$BUILD/loadtest/data
@@ -33,11 +36,15 @@ fi
   "$WAYMESH" loaddata "$OUT/demo/demo.wmesh" --rpc FindPath --count 2000 --max-path-distance 50 \
     -o "$DATA/findpath.json"
 
-# The FindPath requests on the newest version of layer "churn"; the change stream: versions
-# 1..N of that layer, LAYER barrels on path starts plus one more on every odd version.
-python3 - "$DATA/findpath.json" "$OUT/churn_findpath.json" "$OUT/churn_puts.json" "$LAYER" <<'PY'
+# The FindPath requests on the newest version of layer "churn"; the layer's first version (LAYER
+# barrels on path ends, PutObstacleLayer) and the change stream after it: versions 2..N, each an
+# UpdateObstacleLayer from the version before that adds one more barrel (even versions) or
+# removes it again (odd ones), as a zone server reports a door or a wreck. Deltas, not whole
+# layers: the caller sends what changed, and the load generator holds 20 000 small messages.
+python3 - "$DATA/findpath.json" "$OUT/churn_findpath.json" "$OUT/churn_put.json" \
+  "$OUT/churn_changes.json" "$LAYER" <<'PY'
 import json, sys
-src, findpath_out, puts_out, layer = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+src, findpath_out, put_out, changes_out, layer = sys.argv[1:5] + [int(sys.argv[5])]
 requests = json.load(open(src))
 for r in requests:
     r["obstacles"] = {"layer": "churn", "version": 0}
@@ -47,12 +54,19 @@ def barrel(i, at):
             "cylinder": {"center": at, "radius": 0.5, "height": 2}}
 # Barrels on the ends of the paths, so they stand on the surface the queries use.
 spots = [r["end"] for r in requests]
-base = [barrel(i, spots[i % len(spots)]) for i in range(layer)]
-puts = []
-for v in range(1, 20001):
-    obstacles = base + ([barrel(layer, spots[(layer + v) % len(spots)])] if v % 2 else [])
-    puts.append({"map_id": "demo", "layer": "churn", "version": v, "obstacles": obstacles})
-json.dump(puts, open(puts_out, "w"))
+layer_of = {"map_id": "demo", "layer": "churn"}
+json.dump([dict(layer_of, version=1,
+                obstacles=[barrel(i, spots[i % len(spots)]) for i in range(layer)])],
+          open(put_out, "w"))
+changes = []
+for v in range(2, 20002):
+    change = dict(layer_of, base_version=v - 1, version=v)
+    if v % 2 == 0:
+        change["upsert"] = [barrel(layer, spots[(layer + v) % len(spots)])]
+    else:
+        change["remove"] = [f"b{layer}"]
+    changes.append(change)
+json.dump(changes, open(changes_out, "w"))
 PY
 
 "$BUILD/server/waymesh-server" --maps-dir="$OUT/demo" --listen-address=127.0.0.1 --port="$PORT" \
@@ -72,13 +86,13 @@ load() {  # load NAME CALL DATA [flags...]: one bounded run, JSON report in OUT
 field() { python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print($2)" "$OUT/$1.report.json"; }
 
 # The layer must exist before queries name it.
-load churn_first waymesh.v1.ObstacleService.PutObstacleLayer "$OUT/churn_puts.json" -n 1 -c 1
+load churn_first waymesh.v1.ObstacleService.PutObstacleLayer "$OUT/churn_put.json" -n 1 -c 1
 load churn_warmup waymesh.v1.NavigationService.FindPath "$OUT/churn_findpath.json" -n 2000 -c "$CONCURRENCY" --connections 2
 load churn_capacity waymesh.v1.NavigationService.FindPath "$OUT/churn_findpath.json" -n 20000 -c "$CONCURRENCY" --connections 2
 CAPACITY=$(field churn_capacity 'r["rps"]')
 HALF=$(python3 -c "print(int($CAPACITY * 0.5))")
 load churn_quiet waymesh.v1.NavigationService.FindPath "$OUT/churn_findpath.json" -r "$HALF" -z "$DURATION" -c 256 --connections 2
-load churn_changes waymesh.v1.ObstacleService.PutObstacleLayer "$OUT/churn_puts.json" \
+load churn_changes waymesh.v1.ObstacleService.UpdateObstacleLayer "$OUT/churn_changes.json" \
   -r "$CHANGES" -z "$DURATION" -c 1 &
 CHANGES_PID=$!
 load churn_busy waymesh.v1.NavigationService.FindPath "$OUT/churn_findpath.json" -r "$HALF" -z "$DURATION" -c 256 --connections 2

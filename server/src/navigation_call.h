@@ -111,7 +111,7 @@ std::unique_ptr<NavigationService::TypedCall<Request, Response>> NavigationServi
 }
 
 template <typename Work>
-void NavigationService::Enqueue(std::unique_ptr<Call> call, Work work) {
+void NavigationService::Enqueue(WorkerPool& pool, std::unique_ptr<Call> call, Work work) {
   if (absl::Status alive = CheckAlive(call->ctx()); !alive.ok()) {
     call->Finish(std::move(alive));
     return;
@@ -119,7 +119,7 @@ void NavigationService::Enqueue(std::unique_ptr<Call> call, Work work) {
   // The task owns the call only if it is queued; a refused task is destroyed unrun.
   Call* raw = call.release();
   const Admission admission =
-      pool_->TrySubmit([this, raw, work = std::move(work)](WorkerState& w) mutable {
+      pool.TrySubmit([this, raw, work = std::move(work)](WorkerState& w) mutable {
         std::unique_ptr<Call> c(raw);
         // It may have waited in the queue past its deadline, or its client may have gone.
         if (absl::Status alive = CheckAlive(c->ctx()); !alive.ok()) {
@@ -133,7 +133,7 @@ void NavigationService::Enqueue(std::unique_ptr<Call> call, Work work) {
   if (admission != Admission::kQueued) {
     std::unique_ptr<Call> c(raw);
     if (admission != Admission::kStopping) metrics_->RecordRejected();
-    c->Finish(PoolRefusal(admission, *pool_));
+    c->Finish(PoolRefusal(admission, pool));
   }
 }
 
@@ -156,7 +156,7 @@ absl::StatusOr<std::shared_ptr<const ServedMap>> NavigationService::QueryMap(
 }
 
 template <typename Request, typename Response, typename Check, typename Work>
-grpc::ServerUnaryReactor* NavigationService::Serve(RpcMethod method,
+grpc::ServerUnaryReactor* NavigationService::Serve(WorkerPool& pool, RpcMethod method,
                                                    grpc::CallbackServerContext* ctx,
                                                    const grpc::ByteBuffer* request,
                                                    grpc::ByteBuffer* response, Check check,
@@ -170,7 +170,7 @@ grpc::ServerUnaryReactor* NavigationService::Serve(RpcMethod method,
   }
   const Request* in = &call->request;
   Response* out = &call->response_message;
-  Enqueue(std::move(call),
+  Enqueue(pool, std::move(call),
           [in, out, work = std::move(work)](WorkerState& w, grpc::CallbackServerContext* c) {
             return work(w, c, *in, out);
           });
@@ -178,14 +178,31 @@ grpc::ServerUnaryReactor* NavigationService::Serve(RpcMethod method,
 }
 
 template <typename Request, typename Response, typename Work>
+grpc::ServerUnaryReactor* NavigationService::ServeUnchecked(WorkerPool& pool, RpcMethod method,
+                                                            grpc::CallbackServerContext* ctx,
+                                                            const grpc::ByteBuffer* request,
+                                                            grpc::ByteBuffer* response, Work work) {
+  return Serve<Request, Response>(
+      pool, method, ctx, request, response, [](const Request&) { return absl::OkStatus(); },
+      [work = std::move(work)](WorkerState&, grpc::CallbackServerContext*, const Request& in,
+                               Response* out) { return work(in, out); });
+}
+
+template <typename Request, typename Response, typename Work>
 grpc::ServerUnaryReactor* NavigationService::ServeOnWorker(RpcMethod method,
                                                            grpc::CallbackServerContext* ctx,
                                                            const grpc::ByteBuffer* request,
                                                            grpc::ByteBuffer* response, Work work) {
-  return Serve<Request, Response>(
-      method, ctx, request, response, [](const Request&) { return absl::OkStatus(); },
-      [work = std::move(work)](WorkerState&, grpc::CallbackServerContext*, const Request& in,
-                               Response* out) { return work(in, out); });
+  return ServeUnchecked<Request, Response>(*pool_, method, ctx, request, response, std::move(work));
+}
+
+template <typename Request, typename Response, typename Work>
+grpc::ServerUnaryReactor* NavigationService::ServeChange(RpcMethod method,
+                                                         grpc::CallbackServerContext* ctx,
+                                                         const grpc::ByteBuffer* request,
+                                                         grpc::ByteBuffer* response, Work work) {
+  WorkerPool& pool = options_.change_pool != nullptr ? *options_.change_pool : *pool_;
+  return ServeUnchecked<Request, Response>(pool, method, ctx, request, response, std::move(work));
 }
 
 template <typename Request, typename Response>
@@ -195,7 +212,7 @@ grpc::ServerUnaryReactor* NavigationService::ServeMapQuery(RpcMethod method,
                                                            grpc::ByteBuffer* response,
                                                            ValidateFunction<Request> validate,
                                                            RunMethod<Request, Response> run) {
-  return Serve<Request, Response>(method, ctx, request, response, validate,
+  return Serve<Request, Response>(*pool_, method, ctx, request, response, validate,
                                   [this, run](WorkerState& w, grpc::CallbackServerContext* c,
                                               const Request& in, Response* out) -> absl::Status {
                                     absl::StatusOr<std::shared_ptr<const ServedMap>> map =
@@ -235,7 +252,7 @@ grpc::ServerUnaryReactor* NavigationService::ServeBatch(RpcMethod method,
                                                         ValidateFunction<Request> validate,
                                                         RunMethod<Request, Response> run) {
   return Serve<BatchRequest, BatchResponse>(
-      method, ctx, request, response,
+      *pool_, method, ctx, request, response,
       [](const BatchRequest& in) { return ValidateBatchSize(in.requests_size()); },
       [this, validate, run](WorkerState& w, grpc::CallbackServerContext* c, const BatchRequest& in,
                             BatchResponse* out) -> absl::Status {

@@ -44,6 +44,21 @@ NavQueryOptions QueryOptions(const ServerConfig& config) {
   return options;
 }
 
+// Obstacle layer changes waiting for the change thread: a second of changes at a few hundred a
+// second, beyond which a caller is sending faster than carving keeps up and is told so
+// (RESOURCE_EXHAUSTED) rather than queued without bound.
+constexpr int kChangeQueueCapacity = 256;
+
+// The change pool: one thread, so changes run in the order they arrive; no overload shedding
+// (a shed change breaks the caller's chain of versions and costs it a whole-layer resync).
+WorkerPoolOptions ChangePoolOptions(const ServerConfig& config) {
+  WorkerPoolOptions options;
+  options.workers = 1;
+  options.queue_capacity = kChangeQueueCapacity;
+  options.query = QueryOptions(config);
+  return options;
+}
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<NavigationServer>> NavigationServer::Start(
@@ -116,12 +131,14 @@ absl::Status NavigationServer::Init(const ServerConfig& config, ServerHooks hook
   };
   pool_ = std::make_unique<WorkerPool>(std::move(pool_options));
   metrics_->SetWorkerPool(pool_->workers(), pool_->queue_capacity());
+  change_pool_ = std::make_unique<WorkerPool>(ChangePoolOptions(config));
 
   NavigationServiceOptions service_options;
   service_options.max_search_nodes = config.max_search_nodes;
   service_options.auth_token = config.auth_token;
   service_options.max_response_bytes = uint64_t(config.max_message_bytes);
   service_options.before_query = std::move(hooks.before_query);
+  service_options.change_pool = change_pool_.get();
   if (config.ui_port != 0) {
     path_heat_ = std::make_unique<PathHeatRing>(kPathHeatCalls);
     service_options.path_heat = path_heat_.get();
@@ -144,6 +161,7 @@ absl::Status NavigationServer::Init(const ServerConfig& config, ServerHooks hook
       std::make_unique<CrowdService>(service_.get(), pool_.get(), metrics_.get(), crowd_options);
   // Only now: the workers read the services, the maps and the layers built above.
   pool_->Start();
+  change_pool_->Start();
 
   if (absl::Status s = StartGrpc(config); !s.ok()) return s;
   SetHealth(true);
@@ -327,6 +345,7 @@ void NavigationServer::Shutdown(absl::Duration grace) {
     health_grpc_->Wait();
   }
   if (pool_ != nullptr) pool_->Stop();
+  if (change_pool_ != nullptr) change_pool_->Stop();
   if (maps_ != nullptr) maps_->StopWatching();
   if (http_ != nullptr) http_->Stop();
   if (grpc_ != nullptr) spdlog::info("waymesh-server stopped");

@@ -31,7 +31,7 @@ ObstacleService::ObstacleService(NavigationService* navigation, ObstacleLayers* 
 grpc::ServerUnaryReactor* ObstacleService::PutObstacleLayer(grpc::CallbackServerContext* ctx,
                                                             const grpc::ByteBuffer* request,
                                                             grpc::ByteBuffer* response) {
-  return navigation_->ServeOnWorker<v1::PutObstacleLayerRequest, v1::PutObstacleLayerResponse>(
+  return navigation_->ServeChange<v1::PutObstacleLayerRequest, v1::PutObstacleLayerResponse>(
       RpcMethod::kPutObstacleLayer, ctx, request, response,
       [this](const auto& r, auto* out) { return Put(r, out); });
 }
@@ -39,19 +39,17 @@ grpc::ServerUnaryReactor* ObstacleService::PutObstacleLayer(grpc::CallbackServer
 grpc::ServerUnaryReactor* ObstacleService::UpdateObstacleLayer(grpc::CallbackServerContext* ctx,
                                                                const grpc::ByteBuffer* request,
                                                                grpc::ByteBuffer* response) {
-  return navigation_
-      ->ServeOnWorker<v1::UpdateObstacleLayerRequest, v1::UpdateObstacleLayerResponse>(
-          RpcMethod::kUpdateObstacleLayer, ctx, request, response,
-          [this](const auto& r, auto* out) { return Update(r, out); });
+  return navigation_->ServeChange<v1::UpdateObstacleLayerRequest, v1::UpdateObstacleLayerResponse>(
+      RpcMethod::kUpdateObstacleLayer, ctx, request, response,
+      [this](const auto& r, auto* out) { return Update(r, out); });
 }
 
 grpc::ServerUnaryReactor* ObstacleService::DeleteObstacleLayer(grpc::CallbackServerContext* ctx,
                                                                const grpc::ByteBuffer* request,
                                                                grpc::ByteBuffer* response) {
-  return navigation_
-      ->ServeOnWorker<v1::DeleteObstacleLayerRequest, v1::DeleteObstacleLayerResponse>(
-          RpcMethod::kDeleteObstacleLayer, ctx, request, response,
-          [this](const auto& r, auto* out) { return Delete(r, out); });
+  return navigation_->ServeChange<v1::DeleteObstacleLayerRequest, v1::DeleteObstacleLayerResponse>(
+      RpcMethod::kDeleteObstacleLayer, ctx, request, response,
+      [this](const auto& r, auto* out) { return Delete(r, out); });
 }
 
 grpc::ServerUnaryReactor* ObstacleService::GetObstacleLayer(grpc::CallbackServerContext* ctx,

@@ -79,6 +79,17 @@ class ObstacleServiceTest : public ServedMapsTest {
     return put;
   }
 
+  // The change from `base` to `version` that takes the wall away.
+  static v1::UpdateObstacleLayerRequest RemoveWall(uint64_t base, uint64_t version) {
+    v1::UpdateObstacleLayerRequest update;
+    update.set_map_id("town");
+    update.set_layer("zone-1");
+    update.set_base_version(base);
+    update.set_version(version);
+    update.add_remove("wall");
+    return update;
+  }
+
   // A start and goal well apart on either side of the wall, joined on the map itself.
   void FindPointsAcrossTheWall() {
     NavQuery q(Town().map);
@@ -204,12 +215,7 @@ TEST_F(ObstacleServiceTest, UpdatesApplyToTheirBaseVersionOnly) {
   v1::PutObstacleLayerResponse put;
   ASSERT_TRUE(ObstacleCall(*obstacles_, &ObstacleStub::PutObstacleLayer, PutWall(1), &put).ok());
 
-  v1::UpdateObstacleLayerRequest update;
-  update.set_map_id("town");
-  update.set_layer("zone-1");
-  update.set_base_version(1);
-  update.set_version(2);
-  update.add_remove("wall");
+  v1::UpdateObstacleLayerRequest update = RemoveWall(1, 2);
   v1::UpdateObstacleLayerResponse updated;
   ASSERT_TRUE(ObstacleCall(*obstacles_, &ObstacleStub::UpdateObstacleLayer, update, &updated).ok());
   EXPECT_EQ(updated.change().version(), 2u);
@@ -434,6 +440,44 @@ TEST_F(ObstacleLimitsTest, PastALimitIsResourceExhaustedNamingIt) {
   five.mutable_obstacles(0)->mutable_prism()->add_points()->set_x(0);
   ExpectLimit(ObstacleCall(*obstacles_, &ObstacleStub::PutObstacleLayer, five, &response),
               "max-prism-vertices");
+}
+
+// Layer changes run on their own thread: with the only query worker held and its queue full
+// (the server shedding queries), a zone server's changes still go through, in order.
+TEST_F(ObstacleServiceTest, ChangesGoThroughWhileQueriesAreShed) {
+  server::ServerConfig config = TestConfig(maps_.path());
+  config.workers = 1;
+  config.queue_capacity = 1;
+  WorkerGate gate;
+  auto hold = gate.Hook();
+  Serve(config, {.before_query = [hold](server::RpcMethod method) {
+          if (method == server::RpcMethod::kFindPath) hold(method);
+        }});
+  obstacles_ = v1::ObstacleService::NewStub(channel_);
+  grpc::Status running, queued, refused;
+  std::thread a([&] { StatusOfPath("", 0, &running); });
+  ASSERT_TRUE(gate.WaitEntered(1));  // the only worker is busy
+  std::thread b([&] { StatusOfPath("", 0, &queued); });
+  ASSERT_TRUE(WaitInFlight(*server_, 2));  // and its queue is full
+  StatusOfPath("", 0, &refused);
+  EXPECT_EQ(refused.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+
+  v1::PutObstacleLayerResponse put;
+  const grpc::Status put_status =
+      ObstacleCall(*obstacles_, &ObstacleStub::PutObstacleLayer, PutWall(1), &put);
+  EXPECT_TRUE(put_status.ok()) << put_status.error_message();
+  v1::UpdateObstacleLayerResponse updated;
+  const grpc::Status update_status =
+      ObstacleCall(*obstacles_, &ObstacleStub::UpdateObstacleLayer, RemoveWall(1, 2), &updated);
+  EXPECT_TRUE(update_status.ok()) << update_status.error_message();
+  EXPECT_EQ(updated.change().version(), 2u);
+  EXPECT_EQ(gate.entered(), 1);  // the query worker was held all along
+
+  gate.Open();
+  a.join();
+  b.join();
+  EXPECT_TRUE(running.ok()) << running.error_message();
+  EXPECT_TRUE(queued.ok()) << queued.error_message();
 }
 
 TEST_F(ObstacleServiceTest, MetricsCountLayersObstaclesAndResyncs) {

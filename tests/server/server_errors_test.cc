@@ -52,14 +52,7 @@ class ServerErrorsTest : public ::testing::Test {
     return status;
   }
 
-  // Waits (bounded) until the server counts `n` unfinished calls.
-  bool WaitInFlight(int64_t n) {
-    for (int i = 0; i < 2000; ++i) {
-      if (server_->service().in_flight() == n) return true;
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
-    return false;
-  }
+  bool WaitInFlight(int64_t n) { return testing::WaitInFlight(*server_, n); }
 
   TempDir maps_;
   std::unique_ptr<server::NavigationServer> server_;

@@ -1,6 +1,7 @@
 #include "test_server.h"
 
 #include <chrono>
+#include <thread>
 
 #include "grpcpp/generic/generic_stub.h"
 #include "gtest/gtest.h"
@@ -155,6 +156,14 @@ void WorkerGate::Open() {
   std::lock_guard<std::mutex> lock(state_->mu);
   state_->open = true;
   state_->cv.notify_all();
+}
+
+bool WaitInFlight(server::NavigationServer& server, int64_t n) {
+  for (int i = 0; i < 2000; ++i) {
+    if (server.service().in_flight() == n) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return false;
 }
 
 int WorkerGate::entered() const {

@@ -89,6 +89,9 @@ v1::FindPathRequest BankToBankRequest();
 // Blocks worker threads in a ServerHooks::before_query until opened; counts who entered.
 // Every wait is bounded so a broken test fails instead of hanging. The hook shares the gate's
 // state, so a worker leaving it may outlive the gate object.
+// Waits (bounded, 10 s) until `server` counts `n` unfinished calls.
+bool WaitInFlight(server::NavigationServer& server, int64_t n);
+
 class WorkerGate {
  public:
   // The hook to install.

@@ -85,6 +85,9 @@ class NavigationServer {
   std::unique_ptr<ServerMetrics> metrics_;
   std::unique_ptr<MapRegistry> maps_;
   std::unique_ptr<WorkerPool> pool_;
+  // Obstacle layer changes: one thread, in arrival order, apart from the queries (and their
+  // overload shedding), so that a zone server's stream of changes is not cut by query load.
+  std::unique_ptr<WorkerPool> change_pool_;
   std::unique_ptr<ObstacleLayers> layers_;
   std::unique_ptr<NavigationService> service_;
   std::unique_ptr<ObstacleService> obstacle_service_;

@@ -68,6 +68,9 @@ struct NavigationServiceOptions {
   // Where answered FindPath calls are recorded for the viewer's heat map; null = nowhere. Must
   // outlive the service.
   PathHeatRing* path_heat = nullptr;
+  // Where obstacle layer changes run (ServeChange); null = on the query pool. Must outlive the
+  // service and every call it admitted.
+  WorkerPool* change_pool = nullptr;
 };
 
 class NavigationService final : public RawNavigationService {
@@ -123,6 +126,13 @@ class NavigationService final : public RawNavigationService {
   grpc::ServerUnaryReactor* ServeOnWorker(RpcMethod method, grpc::CallbackServerContext* ctx,
                                           const grpc::ByteBuffer* request,
                                           grpc::ByteBuffer* response, Work work);
+  // As ServeOnWorker, for a call that changes an obstacle layer: it runs on the change pool
+  // (NavigationServiceOptions::change_pool), in arrival order, neither waiting behind queries
+  // nor shed with them, so a caller's chain of versions is not broken by query load.
+  template <typename Request, typename Response, typename Work>
+  grpc::ServerUnaryReactor* ServeChange(RpcMethod method, grpc::CallbackServerContext* ctx,
+                                        const grpc::ByteBuffer* request, grpc::ByteBuffer* response,
+                                        Work work);
   // The served map a request names (map_id, agent_type): NOT_FOUND with MAP_NOT_FOUND or
   // AGENT_TYPE_NOT_FOUND naming what is served.
   absl::StatusOr<std::shared_ptr<const ServedMap>> FindMap(const std::string& map_id,
@@ -191,19 +201,26 @@ class NavigationService final : public RawNavigationService {
                                                       grpc::ByteBuffer* response);
   // Deadline / cancellation check before queueing and when a worker picks the call up.
   static absl::Status CheckAlive(grpc::CallbackServerContext* ctx);
-  // Queues `work` (absl::Status(WorkerState&, grpc::CallbackServerContext*)) for a worker, or
-  // finishes the call: DEADLINE_EXCEEDED / CANCELLED when it is over already,
+  // Queues `work` (absl::Status(WorkerState&, grpc::CallbackServerContext*)) for a worker of
+  // `pool`, or finishes the call: DEADLINE_EXCEEDED / CANCELLED when it is over already,
   // RESOURCE_EXHAUSTED when the queue is full.
   template <typename Work>
-  void Enqueue(std::unique_ptr<Call> call, Work work);
+  void Enqueue(WorkerPool& pool, std::unique_ptr<Call> call, Work work);
   // The shape of every call served on a worker: begin it, `check` its request on the handler
   // thread (absl::Status(const Request&): cheap checks, answered without queueing), then queue
   // `work` (absl::Status(WorkerState&, grpc::CallbackServerContext*, const Request&,
-  // Response*)).
+  // Response*)) on `pool`.
   template <typename Request, typename Response, typename Check, typename Work>
-  grpc::ServerUnaryReactor* Serve(RpcMethod method, grpc::CallbackServerContext* ctx,
-                                  const grpc::ByteBuffer* request, grpc::ByteBuffer* response,
-                                  Check check, Work work);
+  grpc::ServerUnaryReactor* Serve(WorkerPool& pool, RpcMethod method,
+                                  grpc::CallbackServerContext* ctx, const grpc::ByteBuffer* request,
+                                  grpc::ByteBuffer* response, Check check, Work work);
+  // Serve's shape on `pool` for a call with no request check: `work` is
+  // absl::Status(const Request&, Response*).
+  template <typename Request, typename Response, typename Work>
+  grpc::ServerUnaryReactor* ServeUnchecked(WorkerPool& pool, RpcMethod method,
+                                           grpc::CallbackServerContext* ctx,
+                                           const grpc::ByteBuffer* request,
+                                           grpc::ByteBuffer* response, Work work);
   // Every query on one map has this shape: validate the request, then on a worker resolve its
   // map (an obstacle layer version may need carving on a reloaded map: never on the handler
   // thread) and `run`.
