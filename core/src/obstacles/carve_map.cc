@@ -583,6 +583,12 @@ class LayerBuilder {
     TileAssembler assembler(
         base_, prepared_.components(), [this](uint32_t t) { return NumberingOf(t); },
         [this](uint32_t t) { return WorkOf(t); });
+    // A tile not built has the polygons of the previous version while its state is the same.
+    assembler.FollowPrevious([this](uint32_t t) { return previous_.states[t].get(); },
+                             [this](uint32_t t) {
+                               return !building_.contains(t) &&
+                                      out_->states[t] == previous_.states[t];
+                             });
     absl::flat_hash_set<uint32_t> context;
     for (const uint32_t t : built) {
       absl::Status s = assembler.AddTile(&building_.at(t)->work, true);

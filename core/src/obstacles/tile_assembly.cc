@@ -11,6 +11,7 @@
 #include "absl/hash/hash.h"
 #include "absl/strings/str_format.h"
 #include "map_islands.h"
+#include "previous_splice.h"
 #include "surface_area.h"
 #include "tile_splice.h"
 #include "waymesh/core/bv_tree_builder.h"
@@ -153,6 +154,28 @@ TileAssembler::TileAssembler(const NavMap& base, const BaseComponents& component
 
 TileAssembler::~TileAssembler() = default;
 
+void TileAssembler::FollowPrevious(PreviousOf previous, UnchangedOf unchanged) {
+  previous_ = std::move(previous);
+  unchanged_ = std::move(unchanged);
+}
+
+void TileAssembler::FindKept(const std::function<TileState*(uint32_t)>& out) {
+  for (const uint32_t t : build_) {
+    const TileState* previous = previous_ ? previous_(t) : nullptr;
+    kept_[t] = previous == nullptr ? KeptPolygons{} : FindKeptPolygons(*out(t), *previous);
+  }
+}
+
+std::optional<uint32_t> TileAssembler::KeptIndex(uint32_t tile, uint32_t old_index) const {
+  if (const auto it = kept_.find(tile); it != kept_.end()) {
+    const std::vector<uint32_t>& now = it->second.new_of_old;
+    if (old_index >= now.size() || now[old_index] == KeptPolygons::kNotKept) return std::nullopt;
+    return now[old_index];
+  }
+  if (unchanged_ && unchanged_(tile)) return old_index;
+  return std::nullopt;
+}
+
 const TileNumbering* TileAssembler::NumberingFor(uint32_t tile) const {
   if (!numbering_known_[tile]) {
     numbering_memo_[tile] = numbering_(tile);
@@ -270,7 +293,14 @@ void TileAssembler::MatchEdges() {
       }
       const WorkPoly& wp = *polygon;
       const size_t n = wp.corners.size();
+      const KeptPolygons* kept = nullptr;
+      if (const auto it = kept_.find(t); !context && it != kept_.end() &&
+                                         it->second.previous != nullptr &&
+                                         it->second.old_of_new[p] != KeptPolygons::kNotKept) {
+        kept = &it->second;
+      }
       for (uint32_t c = 0; c < n; ++c) {
+        if (kept != nullptr && KeepLink(*kept, p, c, &links.at(p, c))) continue;
         const PieceCorner& pc = wp.corners[c];
         std::optional<PolyIndex> base_nb;
         if (pc.base_edge >= 0) base_nb = bt.across(bt.poly_start[wp.origin] + pc.base_edge);
@@ -331,7 +361,21 @@ void TileAssembler::LinkSpliced(const TileView& tile, const WorkPoly& poly,
   }
 }
 
+// A kept polygon's edge whose neighbour in the previous version is kept too links to it again:
+// both are the same polygons, so matching would pair the same two edges.
+bool TileAssembler::KeepLink(const KeptPolygons& kept, uint32_t p, uint32_t c,
+                             std::optional<PolyIndex>* link) const {
+  const TileView& before = kept.previous->view;
+  const std::optional<PolyIndex> across = before.across(before.poly_start[kept.old_of_new[p]] + c);
+  if (!across) return false;
+  const std::optional<uint32_t> now = KeptIndex(across->tile, across->poly);
+  if (!now) return false;
+  *link = PolyIndex{across->tile, *now};
+  return true;
+}
+
 void TileAssembler::Build(const std::function<TileState*(uint32_t)>& out) {
+  FindKept(out);
   MatchEdges();
   std::sort(build_.begin(), build_.end());
   for (const uint32_t t : build_) BuildArrays(*work_.at(t), out(t));
@@ -354,6 +398,11 @@ void TileAssembler::BuildArrays(const WorkTile& w, TileState* state) const {
   a.poly_area.reserve(poly_count);
   a.poly_flags.reserve(poly_count);
   a.poly_origin.reserve(poly_count);
+  const auto kept_it = kept_.find(w.index);
+  const KeptPolygons* kept = kept_it == kept_.end() ? nullptr : &kept_it->second;
+  if (kept != nullptr && kept->previous == nullptr) kept = nullptr;
+  state->surface.clear();
+  state->surface.reserve(poly_count);
   double area_sum = 0;
   std::vector<Aabb> boxes;
   boxes.reserve(poly_count);
@@ -393,12 +442,25 @@ void TileAssembler::BuildArrays(const WorkTile& w, TileState* state) const {
     }
     a.poly_start.push_back(uint32_t(a.poly_verts.size()));
     const bool unchanged = wp.spliced || (!wp.piece && pts.size() == bt.corner_count(wp.origin));
+    const uint32_t old = kept == nullptr ? KeptPolygons::kNotKept : kept->old_of_new[p];
+    double surface;
     if (unchanged) {
       tris.assign(bt.detail(wp.origin).begin(), bt.detail(wp.origin).end());
+    } else if (old != KeptPolygons::kNotKept) {
+      const std::span<const DetailTri> before = kept->previous->view.detail(old);
+      tris.assign(before.begin(), before.end());
     } else {
       tris = wp.piece ? Triangulate(wp.corners) : SplitDetail(bt, wp);
     }
-    area_sum += wp.spliced ? components_.surface_area[w.index][wp.origin] : SurfaceArea(pts, tris);
+    if (wp.spliced) {
+      surface = components_.surface_area[w.index][wp.origin];
+    } else if (old != KeptPolygons::kNotKept) {
+      surface = kept->previous->surface[old];
+    } else {
+      surface = SurfaceArea(pts, tris);
+    }
+    state->surface.push_back(surface);
+    area_sum += surface;
     a.detail_tris.insert(a.detail_tris.end(), tris.begin(), tris.end());
     a.area_prefix.push_back(float(area_sum));
     a.poly_area.push_back(wp.area);
