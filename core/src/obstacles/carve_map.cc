@@ -143,6 +143,9 @@ struct LayerTiles {
   // Per tile with a cut, its seam edges' points: what its neighbours' points need of it
   // (kept with the cut, so that a neighbour's points do not read all its pieces).
   std::vector<std::shared_ptr<const TileSeams>> seams;
+  // Per tile with a cut, the points on its lines (PointsFor) as last gathered: they change only
+  // in a version that re-merges the tile, so a tile built without re-merging reads them here.
+  std::vector<std::shared_ptr<const PointsOnLine>> points;
   std::vector<std::shared_ptr<const TileState>> states;  // per tile (null: the base tile)
   // Per tile, island ids replacing its view's own (null: the view's hold).
   std::vector<std::shared_ptr<const std::vector<uint32_t>>> islands;
@@ -280,6 +283,7 @@ class LayerBuilder {
     out->base = prepared_.map();
     out->cuts = previous_.cuts;
     out->seams = previous_.seams;
+    out->points = previous_.points;
     out->states = previous_.states;
     out->islands = previous_.islands;
     out_ = out.get();
@@ -304,6 +308,9 @@ class LayerBuilder {
               : std::make_shared<const TileSeams>(SeamPointsOf(base_.tile(t), out->cuts[t].get()));
     }
     Remerge(cut_again);
+    for (const uint32_t t : remerged_) {
+      out->points[t] = out->cuts[t] == nullptr ? nullptr : points_.at(t);
+    }
     FindRebuilt(cut_again);
     absl::Status built = BuildTiles();
     if (!built.ok()) return built;
@@ -368,11 +375,15 @@ class LayerBuilder {
   }
 
   // PointsFor(t), computed once per version: re-merging and building a tile both need them,
-  // and the cuts they come from are final before either starts.
+  // and the cuts they come from are final before either starts. A tile not re-merged has the
+  // points of the previous version (its cut and its neighbours' seams are the same).
   const std::shared_ptr<const PointsOnLine>& PointsOf(uint32_t t) const {
     auto it = points_.find(t);
     if (it == points_.end()) {
-      it = points_.emplace(t, std::make_shared<const PointsOnLine>(PointsFor(t))).first;
+      std::shared_ptr<const PointsOnLine> same =
+          remerged_.contains(t) ? nullptr : previous_.points[t];
+      if (same == nullptr) same = std::make_shared<const PointsOnLine>(PointsFor(t));
+      it = points_.emplace(t, std::move(same)).first;
     }
     return it->second;
   }
@@ -794,6 +805,7 @@ std::shared_ptr<const LayerTiles> EmptyLayerTiles(std::shared_ptr<const NavMap> 
   tiles->base = std::move(base);
   tiles->cuts.resize(n);
   tiles->seams.resize(n);
+  tiles->points.resize(n);
   tiles->states.resize(n);
   tiles->islands.resize(n);
   return tiles;
