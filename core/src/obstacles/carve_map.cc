@@ -347,6 +347,8 @@ class LayerBuilder {
           continue;
         }
         any_reached = true;
+      } else if (keep_cuts_ && !ChangedMayReach(tile, p, changed)) {
+        continue;  // not cut before, and only a changed footprint can cut it now
       }
       if (CutPolygon(tile, p, footprints_, fs, &pieces)) {
         cut[p] = std::make_shared<const std::vector<Piece>>(std::move(pieces));

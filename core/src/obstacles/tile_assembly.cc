@@ -415,12 +415,26 @@ void TileAssembler::BuildArrays(const WorkTile& w, TileState* state) const {
     const uint32_t n = links.first[p + 1] - links.first[p];
     pts.clear();
     Aabb box;
+    const uint32_t old = kept == nullptr ? KeptPolygons::kNotKept : kept->old_of_new[p];
+    // A kept polygon's corners are at the vertices they had: a base vertex then (found by
+    // position) is the same one now, and one added then is added again.
+    const uint32_t* old_verts =
+        old == KeptPolygons::kNotKept
+            ? nullptr
+            : &kept->previous->view.poly_verts[kept->previous->view.poly_start[old]];
+    const uint32_t base_count = uint32_t(bt.vertices.size());
     for (uint32_t c = 0; c < n; ++c) {
       const uint32_t base_vertex = wp.spliced ? bt.poly_verts[base_start + c] : 0;
       const Vec3 v = wp.spliced ? bt.vertices[base_vertex] : wp.corners[c].pos;
+      std::optional<uint32_t> at_base;
+      if (!wp.spliced) {
+        at_base = old_verts == nullptr        ? base_vertices.Find(v)
+                  : old_verts[c] < base_count ? std::optional<uint32_t>(old_verts[c])
+                                              : std::nullopt;
+      }
       if (wp.spliced) {
         a.poly_verts.push_back(base_vertices.FirstAt(base_vertex));
-      } else if (const std::optional<uint32_t> at_base = base_vertices.Find(v)) {
+      } else if (at_base) {
         a.poly_verts.push_back(*at_base);
       } else {
         const auto [it, added] =
@@ -442,7 +456,6 @@ void TileAssembler::BuildArrays(const WorkTile& w, TileState* state) const {
     }
     a.poly_start.push_back(uint32_t(a.poly_verts.size()));
     const bool unchanged = wp.spliced || (!wp.piece && pts.size() == bt.corner_count(wp.origin));
-    const uint32_t old = kept == nullptr ? KeptPolygons::kNotKept : kept->old_of_new[p];
     double surface;
     if (unchanged) {
       tris.assign(bt.detail(wp.origin).begin(), bt.detail(wp.origin).end());
