@@ -698,8 +698,9 @@ class LayerBuilder {
         wp.spliced = true;
         continue;
       }
-      wp.corners = BaseCorners(tile, slot.origin);
-      InsertLinePoints(points, &wp.corners, &wp.inserted_after);
+      wp.own_corners = BaseCorners(tile, slot.origin);
+      InsertLinePoints(points, &wp.own_corners, &wp.inserted_after);
+      wp.corners = wp.own_corners;
     }
     return w;
   }

@@ -8,7 +8,7 @@ namespace {
 constexpr uint32_t kNotKept = KeptPolygons::kNotKept;
 
 // Same positions (bit for bit) and base edges: the same polygon outline and triangles.
-bool SameOutline(const std::vector<PieceCorner>& a, const std::vector<PieceCorner>& b) {
+bool SameOutline(std::span<const PieceCorner> a, std::span<const PieceCorner> b) {
   if (a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i) {
     if (std::memcmp(&a[i].pos, &b[i].pos, sizeof(Vec3)) != 0 || a[i].base_edge != b[i].base_edge) {

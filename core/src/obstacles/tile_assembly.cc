@@ -50,7 +50,7 @@ bool InTriangleOrOn(Vec3 a, Vec3 b, Vec3 c, Vec3 p) {
 
 // Ear clipping that never makes a zero-area triangle (pieces have collinear T-junction
 // corners, which a fan would turn into flat triangles).
-std::vector<DetailTri> Triangulate(const std::vector<PieceCorner>& corners) {
+std::vector<DetailTri> Triangulate(std::span<const PieceCorner> corners) {
   std::vector<uint8_t> left(corners.size());
   for (size_t i = 0; i < left.size(); ++i) left[i] = uint8_t(i);
   std::vector<DetailTri> tris;
@@ -287,7 +287,8 @@ void TileAssembler::MatchEdges() {
         }
         unspliced = *polygon;
         unspliced.spliced = false;
-        unspliced.corners = BaseCorners(bt, polygon->origin);
+        unspliced.own_corners = BaseCorners(bt, polygon->origin);
+        unspliced.corners = unspliced.own_corners;
         unspliced.inserted_after.assign(unspliced.corners.size(), 0);
         polygon = &unspliced;
       }

@@ -48,7 +48,10 @@ struct WorkPoly {
   bool spliced = false;
   uint8_t area = 0;
   uint16_t flags = 0;
-  std::vector<PieceCorner> corners;
+  // A piece's corners are its merged piece's (not copied: the tile state's `merged` keeps them
+  // alive as long as the work tile); an untouched polygon's are `own_corners`.
+  std::span<const PieceCorner> corners;
+  std::vector<PieceCorner> own_corners;
   std::vector<uint32_t> inserted_after;  // untouched: per base corner, points inserted after it
 };
 
