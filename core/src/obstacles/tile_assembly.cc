@@ -164,15 +164,19 @@ void TileAssembler::FindKept(const std::function<TileState*(uint32_t)>& out) {
     const TileState* previous = previous_ ? previous_(t) : nullptr;
     kept_[t] = previous == nullptr ? KeptPolygons{} : FindKeptPolygons(*out(t), *previous);
   }
+  kept_of_tile_.assign(base_.tile_count(), nullptr);
+  unchanged_memo_.assign(base_.tile_count(), 0);
+  for (const auto& [t, kept] : kept_) kept_of_tile_[t] = &kept;
 }
 
 std::optional<uint32_t> TileAssembler::KeptIndex(uint32_t tile, uint32_t old_index) const {
-  if (const auto it = kept_.find(tile); it != kept_.end()) {
-    const std::vector<uint32_t>& now = it->second.new_of_old;
+  if (const KeptPolygons* kept = kept_of_tile_[tile]) {
+    const std::vector<uint32_t>& now = kept->new_of_old;
     if (old_index >= now.size() || now[old_index] == KeptPolygons::kNotKept) return std::nullopt;
     return now[old_index];
   }
-  if (unchanged_ && unchanged_(tile)) return old_index;
+  if (unchanged_memo_[tile] == 0) unchanged_memo_[tile] = unchanged_ && unchanged_(tile) ? 1 : 2;
+  if (unchanged_memo_[tile] == 1) return old_index;
   return std::nullopt;
 }
 
@@ -268,6 +272,8 @@ void TileAssembler::MatchEdges() {
       polys.resize(w.polys.size());
       std::iota(polys.begin(), polys.end(), 0);
     }
+    const KeptPolygons* tile_kept = context ? nullptr : kept_of_tile_[t];
+    if (tile_kept != nullptr && tile_kept->previous == nullptr) tile_kept = nullptr;
     WorkPoly unspliced;
     const PointsOnLine none;
     const EdgeLinePoints no_points(none);
@@ -294,12 +300,9 @@ void TileAssembler::MatchEdges() {
       }
       const WorkPoly& wp = *polygon;
       const size_t n = wp.corners.size();
-      const KeptPolygons* kept = nullptr;
-      if (const auto it = kept_.find(t); !context && it != kept_.end() &&
-                                         it->second.previous != nullptr &&
-                                         it->second.old_of_new[p] != KeptPolygons::kNotKept) {
-        kept = &it->second;
-      }
+      const KeptPolygons* kept =
+          tile_kept != nullptr && tile_kept->old_of_new[p] != KeptPolygons::kNotKept ? tile_kept
+                                                                                     : nullptr;
       for (uint32_t c = 0; c < n; ++c) {
         if (kept != nullptr && KeepLink(*kept, p, c, &links.at(p, c))) continue;
         const PieceCorner& pc = wp.corners[c];

@@ -150,7 +150,11 @@ class TileAssembler {
   absl::flat_hash_map<uint32_t, TileLinks> links_;
   PreviousOf previous_;
   UnchangedOf unchanged_;
-  absl::flat_hash_map<uint32_t, KeptPolygons> kept_;  // per built tile with a previous state
+  absl::flat_hash_map<uint32_t, KeptPolygons> kept_;  // per built tile
+  // Asked per corner of every kept polygon, so by tile index: kept_'s entry (nullptr: not
+  // built), and for a tile not built whether it is unchanged (0: not asked yet, 1: yes, 2: no).
+  std::vector<const KeptPolygons*> kept_of_tile_;
+  mutable std::vector<uint8_t> unchanged_memo_;
 };
 
 // Whether a reference into `a`'s polygons means the same polygon, with the same edges and
