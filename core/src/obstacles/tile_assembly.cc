@@ -167,6 +167,37 @@ void TileAssembler::FindKept(const std::function<TileState*(uint32_t)>& out) {
   kept_of_tile_.assign(base_.tile_count(), nullptr);
   unchanged_memo_.assign(base_.tile_count(), 0);
   for (const auto& [t, kept] : kept_) kept_of_tile_[t] = &kept;
+  // Which edges keep their links is known once every built tile's kept polygons are.
+  for (auto& [t, kept] : kept_) FindMatchedOrigins(&kept, *work_.at(t));
+}
+
+void TileAssembler::FindMatchedOrigins(KeptPolygons* kept, const WorkTile& work) const {
+  if (kept->previous == nullptr) return;
+  kept->matched_origin.assign(base_.tile(work.index).poly_count(), false);
+  for (uint32_t p = 0; p < work.polys.size(); ++p) {
+    const WorkPoly& wp = work.polys[p];
+    if (wp.spliced) continue;  // linked through the numbering, never matched
+    bool matched = kept->old_of_new[p] == KeptPolygons::kNotKept;
+    std::optional<PolyIndex> unused;
+    for (uint32_t c = 0; c < wp.corners.size() && !matched; ++c) {
+      matched = !KeepLink(*kept, p, c, &unused);
+    }
+    if (matched) kept->matched_origin[wp.origin] = true;
+  }
+}
+
+bool TileAssembler::FacesMatchedOrigin(uint32_t tile, uint32_t poly,
+                                       const absl::flat_hash_set<uint32_t>& built) const {
+  const TileView& bt = base_.tile(tile);
+  for (uint32_t c = bt.poly_start[poly]; c < bt.poly_start[poly + 1]; ++c) {
+    const std::optional<PolyIndex> across = bt.across(c);
+    if (!across || across->tile == tile || !built.contains(across->tile)) continue;
+    const KeptPolygons* kept = kept_of_tile_[across->tile];
+    if (kept == nullptr || kept->matched_origin.empty() || kept->matched_origin[across->poly]) {
+      return true;
+    }
+  }
+  return false;
 }
 
 std::optional<uint32_t> TileAssembler::KeptIndex(uint32_t tile, uint32_t old_index) const {
@@ -260,6 +291,7 @@ void TileAssembler::MatchEdges() {
       // Only polygons of base polygons on a seam can face a built tile.
       const TileNumbering* num = NumberingFor(t);
       for (const uint32_t o : components_.seam_polys[t]) {
+        if (!FacesMatchedOrigin(t, o, built)) continue;
         const uint32_t index = num == nullptr ? o : num->new_index[o];
         if (index != kCutPolygon) {
           polys.push_back(index);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
 #include "carve_pieces.h"
 #include "map_islands.h"
@@ -85,6 +86,10 @@ struct KeptPolygons {
   const TileState* previous = nullptr;
   std::vector<uint32_t> old_of_new;
   std::vector<uint32_t> new_of_old;
+  // Per base polygon: whether an edge of its polygons is matched (some edge did not keep its
+  // link). An unchanged neighbour's polygons facing only base polygons where none is are not
+  // matched at all. Empty: every one is.
+  std::vector<bool> matched_origin;
 };
 
 class TileAssembler {
@@ -117,6 +122,11 @@ class TileAssembler {
   void FindKept(const std::function<TileState*(uint32_t)>& out);
   // Polygon `old_index` of the previous version's tile `tile`, in this one (nullopt: not kept).
   std::optional<uint32_t> KeptIndex(uint32_t tile, uint32_t old_index) const;
+  void FindMatchedOrigins(KeptPolygons* kept, const WorkTile& work) const;
+  // Whether base polygon `poly` of a tile not built faces, across a seam, a base polygon of a
+  // built tile some of whose edges are matched.
+  bool FacesMatchedOrigin(uint32_t tile, uint32_t poly,
+                          const absl::flat_hash_set<uint32_t>& built) const;
   // Sets *link when corner c of kept polygon p keeps its previous link.
   bool KeepLink(const KeptPolygons& kept, uint32_t p, uint32_t c,
                 std::optional<PolyIndex>* link) const;
