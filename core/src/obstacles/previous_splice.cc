@@ -5,8 +5,6 @@
 namespace waymesh::obstacles {
 namespace {
 
-constexpr uint32_t kNotKept = KeptPolygons::kNotKept;
-
 // Same positions (bit for bit) and base edges: the same polygon outline and triangles.
 bool SameOutline(std::span<const PieceCorner> a, std::span<const PieceCorner> b) {
   if (a.size() != b.size()) return false;
@@ -21,20 +19,20 @@ bool SameOutline(std::span<const PieceCorner> a, std::span<const PieceCorner> b)
 // A piece is kept when its polygon's merged pieces are the very same (shared) ones.
 uint32_t PreviousPieceSlot(const TileState& now, const TileState& previous, uint32_t s) {
   const WorkPoly& w = now.work.polys[s];
-  if (!now.numbering || !previous.numbering) return kNotKept;
+  if (!now.numbering || !previous.numbering) return KeptPolygons::kNotKept;
   const auto a = now.merged.find(w.origin);
   const auto b = previous.merged.find(w.origin);
   if (a == now.merged.end() || b == previous.merged.end() || a->second != b->second) {
-    return kNotKept;
+    return KeptPolygons::kNotKept;
   }
   // pieces_of lists slots in slot order, which is not piece order once holes are filled.
   const auto old = previous.numbering->pieces_of.find(w.origin);
-  if (old == previous.numbering->pieces_of.end()) return kNotKept;
+  if (old == previous.numbering->pieces_of.end()) return KeptPolygons::kNotKept;
   const int32_t k = now.numbering->slots[s].piece;
   for (const uint32_t slot : old->second) {
     if (previous.numbering->slots[slot].piece == k) return slot;
   }
-  return kNotKept;
+  return KeptPolygons::kNotKept;
 }
 
 // An untouched polygon is kept when it is spliced both times, or has the same corners (the
@@ -43,11 +41,11 @@ uint32_t PreviousUntouchedSlot(const TileState& now, const TileState& previous, 
   const WorkPoly& w = now.work.polys[s];
   const uint32_t old =
       previous.numbering ? previous.numbering->new_index[w.origin] : uint32_t(w.origin);
-  if (old == kCutPolygon || old >= previous.work.polys.size()) return kNotKept;
+  if (old == kCutPolygon || old >= previous.work.polys.size()) return KeptPolygons::kNotKept;
   const WorkPoly& v = previous.work.polys[old];
-  if (v.piece || v.origin != w.origin || v.spliced != w.spliced) return kNotKept;
+  if (v.piece || v.origin != w.origin || v.spliced != w.spliced) return KeptPolygons::kNotKept;
   if (!w.spliced && (!SameOutline(v.corners, w.corners) || v.inserted_after != w.inserted_after)) {
-    return kNotKept;
+    return KeptPolygons::kNotKept;
   }
   return old;
 }
@@ -58,13 +56,13 @@ KeptPolygons FindKeptPolygons(const TileState& now, const TileState& previous) {
   KeptPolygons kept;
   kept.previous = &previous;
   const uint32_t count = uint32_t(now.work.polys.size());
-  kept.old_of_new.assign(count, kNotKept);
-  kept.new_of_old.assign(previous.work.polys.size(), kNotKept);
+  kept.old_of_new.assign(count, KeptPolygons::kNotKept);
+  kept.new_of_old.assign(previous.work.polys.size(), KeptPolygons::kNotKept);
   if (previous.surface.size() != previous.work.polys.size()) return kept;
   for (uint32_t s = 0; s < count; ++s) {
     const uint32_t old = now.work.polys[s].piece ? PreviousPieceSlot(now, previous, s)
                                                  : PreviousUntouchedSlot(now, previous, s);
-    if (old == kNotKept || kept.new_of_old[old] != kNotKept) continue;
+    if (old == KeptPolygons::kNotKept || kept.new_of_old[old] != KeptPolygons::kNotKept) continue;
     kept.old_of_new[s] = old;
     kept.new_of_old[old] = s;
   }
