@@ -170,7 +170,7 @@ bool SameCorners(const std::vector<PieceCorner>& a, const std::vector<PieceCorne
 
 bool SameBits(Vec3 a, Vec3 b) { return std::memcmp(&a, &b, sizeof(Vec3)) == 0; }
 
-bool SameBits(const std::vector<Vec3>& a, const std::vector<Vec3>& b) {
+bool SameBits(std::span<const Vec3> a, std::span<const Vec3> b) {
   return a.size() == b.size() &&
          (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(Vec3)) == 0);
 }
@@ -408,7 +408,7 @@ class LayerBuilder {
       if (out_->seams[n] == nullptr) continue;
       for (const auto& [line, seam] : *out_->seams[n]) {
         if (seam.across != t) continue;
-        std::vector<Vec3>& on = points[line];
+        LinePoints& on = points[line];
         on.insert(on.end(), seam.points.begin(), seam.points.end());
       }
     }
