@@ -143,6 +143,9 @@ struct LayerTiles {
   // Per tile with a cut, its seam edges' points: what its neighbours' points need of it
   // (kept with the cut, so that a neighbour's points do not read all its pieces).
   std::vector<std::shared_ptr<const TileSeams>> seams;
+  // Per tile with a cut, the points on its lines (PointsFor) as last gathered: they change only
+  // in a version that re-merges the tile, so a tile built without re-merging reads them here.
+  std::vector<std::shared_ptr<const PointsOnLine>> points;
   std::vector<std::shared_ptr<const TileState>> states;  // per tile (null: the base tile)
   // Per tile, island ids replacing its view's own (null: the view's hold).
   std::vector<std::shared_ptr<const std::vector<uint32_t>>> islands;
@@ -167,7 +170,7 @@ bool SameCorners(const std::vector<PieceCorner>& a, const std::vector<PieceCorne
 
 bool SameBits(Vec3 a, Vec3 b) { return std::memcmp(&a, &b, sizeof(Vec3)) == 0; }
 
-bool SameBits(const std::vector<Vec3>& a, const std::vector<Vec3>& b) {
+bool SameBits(std::span<const Vec3> a, std::span<const Vec3> b) {
   return a.size() == b.size() &&
          (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(Vec3)) == 0);
 }
@@ -280,6 +283,7 @@ class LayerBuilder {
     out->base = prepared_.map();
     out->cuts = previous_.cuts;
     out->seams = previous_.seams;
+    out->points = previous_.points;
     out->states = previous_.states;
     out->islands = previous_.islands;
     out_ = out.get();
@@ -304,6 +308,9 @@ class LayerBuilder {
               : std::make_shared<const TileSeams>(SeamPointsOf(base_.tile(t), out->cuts[t].get()));
     }
     Remerge(cut_again);
+    for (const uint32_t t : remerged_) {
+      out->points[t] = out->cuts[t] == nullptr ? nullptr : points_.at(t);
+    }
     FindRebuilt(cut_again);
     absl::Status built = BuildTiles();
     if (!built.ok()) return built;
@@ -340,6 +347,8 @@ class LayerBuilder {
           continue;
         }
         any_reached = true;
+      } else if (keep_cuts_ && !ChangedMayReach(tile, p, changed)) {
+        continue;  // not cut before, and only a changed footprint can cut it now
       }
       if (CutPolygon(tile, p, footprints_, fs, &pieces)) {
         cut[p] = std::make_shared<const std::vector<Piece>>(std::move(pieces));
@@ -368,11 +377,15 @@ class LayerBuilder {
   }
 
   // PointsFor(t), computed once per version: re-merging and building a tile both need them,
-  // and the cuts they come from are final before either starts.
+  // and the cuts they come from are final before either starts. A tile not re-merged has the
+  // points of the previous version (its cut and its neighbours' seams are the same).
   const std::shared_ptr<const PointsOnLine>& PointsOf(uint32_t t) const {
     auto it = points_.find(t);
     if (it == points_.end()) {
-      it = points_.emplace(t, std::make_shared<const PointsOnLine>(PointsFor(t))).first;
+      std::shared_ptr<const PointsOnLine> same =
+          remerged_.contains(t) ? nullptr : previous_.points[t];
+      if (same == nullptr) same = std::make_shared<const PointsOnLine>(PointsFor(t));
+      it = points_.emplace(t, std::move(same)).first;
     }
     return it->second;
   }
@@ -395,7 +408,7 @@ class LayerBuilder {
       if (out_->seams[n] == nullptr) continue;
       for (const auto& [line, seam] : *out_->seams[n]) {
         if (seam.across != t) continue;
-        std::vector<Vec3>& on = points[line];
+        LinePoints& on = points[line];
         on.insert(on.end(), seam.points.begin(), seam.points.end());
       }
     }
@@ -583,6 +596,12 @@ class LayerBuilder {
     TileAssembler assembler(
         base_, prepared_.components(), [this](uint32_t t) { return NumberingOf(t); },
         [this](uint32_t t) { return WorkOf(t); });
+    // A tile not built has the polygons of the previous version while its state is the same.
+    assembler.FollowPrevious([this](uint32_t t) { return previous_.states[t].get(); },
+                             [this](uint32_t t) {
+                               return !building_.contains(t) &&
+                                      out_->states[t] == previous_.states[t];
+                             });
     absl::flat_hash_set<uint32_t> context;
     for (const uint32_t t : built) {
       absl::Status s = assembler.AddTile(&building_.at(t)->work, true);
@@ -679,8 +698,9 @@ class LayerBuilder {
         wp.spliced = true;
         continue;
       }
-      wp.corners = BaseCorners(tile, slot.origin);
-      InsertLinePoints(points, &wp.corners, &wp.inserted_after);
+      wp.own_corners = BaseCorners(tile, slot.origin);
+      InsertLinePoints(points, &wp.own_corners, &wp.inserted_after);
+      wp.corners = wp.own_corners;
     }
     return w;
   }
@@ -788,6 +808,7 @@ std::shared_ptr<const LayerTiles> EmptyLayerTiles(std::shared_ptr<const NavMap> 
   tiles->base = std::move(base);
   tiles->cuts.resize(n);
   tiles->seams.resize(n);
+  tiles->points.resize(n);
   tiles->states.resize(n);
   tiles->islands.resize(n);
   return tiles;

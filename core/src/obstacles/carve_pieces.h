@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
 #include "waymesh/core/nav_map.h"
 #include "waymesh/core/obstacles/footprint.h"
 #include "waymesh/core/vec3.h"
@@ -34,8 +35,11 @@ struct LineKey {
 LineKey BaseEdgeKey(Vec3 a, Vec3 b);
 LineKey CutLineKey(uint32_t tile, uint32_t poly, uint32_t footprint, uint32_t edge);
 
+// The corners of pieces lying on one line; most lines hold a few, kept inline so that
+// gathering a tile's points does not allocate per line.
+using LinePoints = absl::InlinedVector<Vec3, 4>;
 // Per line, the corners of pieces lying on it: the T-junction points its edges receive.
-using PointsOnLine = absl::flat_hash_map<LineKey, std::vector<Vec3>>;
+using PointsOnLine = absl::flat_hash_map<LineKey, LinePoints>;
 
 struct PieceCorner {
   Vec3 pos;

@@ -97,8 +97,12 @@ class PieceMerger {
     for (uint32_t x = 0; x < pieces_.size(); ++x) Index(x);
   }
 
+  // After a merge the plain search starts again from the first piece; every piece before the
+  // first one sharing an edge with the merged piece would find what it found before (nothing),
+  // so the search resumes there instead.
   void Run() {
-    for (uint32_t x = 0; x < pieces_.size();) x = alive_[x] && MergeFirst(x) ? 0 : x + 1;
+    for (uint32_t x = 0; x < pieces_.size();)
+      x = alive_[x] && MergeFirst(x) ? FirstToRecheck(x) : x + 1;
     uint32_t kept = 0;
     for (uint32_t x = 0; x < pieces_.size(); ++x) {
       if (!alive_[x]) continue;
@@ -150,6 +154,22 @@ class PieceMerger {
       return true;
     }
     return false;
+  }
+
+  // The first alive piece of piece x's area at or before x that shares an edge with x.
+  uint32_t FirstToRecheck(uint32_t x) const {
+    const Piece& a = pieces_[x];
+    const size_t na = a.corners.size();
+    uint32_t first = x;
+    for (uint32_t i = 0; i < na; ++i) {
+      const auto it = edges_.find(PieceEdgeKeyOf(a.corners[(i + 1) % na].pos, a.corners[i].pos));
+      if (it == edges_.end()) continue;
+      for (const EdgeAt& e : it->second) {
+        if (e.piece >= first || !alive_[e.piece] || version_[e.piece] != e.version) continue;
+        if (pieces_[e.piece].area == a.area) first = e.piece;
+      }
+    }
+    return first;
   }
 
   std::vector<Piece>& pieces_;

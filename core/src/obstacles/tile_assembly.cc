@@ -11,6 +11,7 @@
 #include "absl/hash/hash.h"
 #include "absl/strings/str_format.h"
 #include "map_islands.h"
+#include "previous_splice.h"
 #include "surface_area.h"
 #include "tile_splice.h"
 #include "waymesh/core/bv_tree_builder.h"
@@ -49,7 +50,7 @@ bool InTriangleOrOn(Vec3 a, Vec3 b, Vec3 c, Vec3 p) {
 
 // Ear clipping that never makes a zero-area triangle (pieces have collinear T-junction
 // corners, which a fan would turn into flat triangles).
-std::vector<DetailTri> Triangulate(const std::vector<PieceCorner>& corners) {
+std::vector<DetailTri> Triangulate(std::span<const PieceCorner> corners) {
   std::vector<uint8_t> left(corners.size());
   for (size_t i = 0; i < left.size(); ++i) left[i] = uint8_t(i);
   std::vector<DetailTri> tris;
@@ -153,6 +154,63 @@ TileAssembler::TileAssembler(const NavMap& base, const BaseComponents& component
 
 TileAssembler::~TileAssembler() = default;
 
+void TileAssembler::FollowPrevious(PreviousOf previous, UnchangedOf unchanged) {
+  previous_ = std::move(previous);
+  unchanged_ = std::move(unchanged);
+}
+
+void TileAssembler::FindKept(const std::function<TileState*(uint32_t)>& out) {
+  for (const uint32_t t : build_) {
+    const TileState* previous = previous_ ? previous_(t) : nullptr;
+    kept_[t] = previous == nullptr ? KeptPolygons{} : FindKeptPolygons(*out(t), *previous);
+  }
+  kept_of_tile_.assign(base_.tile_count(), nullptr);
+  unchanged_memo_.assign(base_.tile_count(), 0);
+  for (const auto& [t, kept] : kept_) kept_of_tile_[t] = &kept;
+  // Which edges keep their links is known once every built tile's kept polygons are.
+  for (auto& [t, kept] : kept_) FindMatchedOrigins(&kept, *work_.at(t));
+}
+
+void TileAssembler::FindMatchedOrigins(KeptPolygons* kept, const WorkTile& work) const {
+  if (kept->previous == nullptr) return;
+  kept->matched_origin.assign(base_.tile(work.index).poly_count(), false);
+  for (uint32_t p = 0; p < work.polys.size(); ++p) {
+    const WorkPoly& wp = work.polys[p];
+    if (wp.spliced) continue;  // linked through the numbering, never matched
+    bool matched = kept->old_of_new[p] == KeptPolygons::kNotKept;
+    std::optional<PolyIndex> unused;
+    for (uint32_t c = 0; c < wp.corners.size() && !matched; ++c) {
+      matched = !KeepLink(*kept, p, c, &unused);
+    }
+    if (matched) kept->matched_origin[wp.origin] = true;
+  }
+}
+
+bool TileAssembler::FacesMatchedOrigin(uint32_t tile, uint32_t poly,
+                                       const absl::flat_hash_set<uint32_t>& built) const {
+  const TileView& bt = base_.tile(tile);
+  for (uint32_t c = bt.poly_start[poly]; c < bt.poly_start[poly + 1]; ++c) {
+    const std::optional<PolyIndex> across = bt.across(c);
+    if (!across || across->tile == tile || !built.contains(across->tile)) continue;
+    const KeptPolygons* kept = kept_of_tile_[across->tile];
+    if (kept == nullptr || kept->matched_origin.empty() || kept->matched_origin[across->poly]) {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::optional<uint32_t> TileAssembler::KeptIndex(uint32_t tile, uint32_t old_index) const {
+  if (const KeptPolygons* kept = kept_of_tile_[tile]) {
+    const std::vector<uint32_t>& now = kept->new_of_old;
+    if (old_index >= now.size() || now[old_index] == KeptPolygons::kNotKept) return std::nullopt;
+    return now[old_index];
+  }
+  if (unchanged_memo_[tile] == 0) unchanged_memo_[tile] = unchanged_ && unchanged_(tile) ? 1 : 2;
+  if (unchanged_memo_[tile] == 1) return old_index;
+  return std::nullopt;
+}
+
 const TileNumbering* TileAssembler::NumberingFor(uint32_t tile) const {
   if (!numbering_known_[tile]) {
     numbering_memo_[tile] = numbering_(tile);
@@ -233,6 +291,7 @@ void TileAssembler::MatchEdges() {
       // Only polygons of base polygons on a seam can face a built tile.
       const TileNumbering* num = NumberingFor(t);
       for (const uint32_t o : components_.seam_polys[t]) {
+        if (!FacesMatchedOrigin(t, o, built)) continue;
         const uint32_t index = num == nullptr ? o : num->new_index[o];
         if (index != kCutPolygon) {
           polys.push_back(index);
@@ -245,6 +304,8 @@ void TileAssembler::MatchEdges() {
       polys.resize(w.polys.size());
       std::iota(polys.begin(), polys.end(), 0);
     }
+    const KeptPolygons* tile_kept = context ? nullptr : kept_of_tile_[t];
+    if (tile_kept != nullptr && tile_kept->previous == nullptr) tile_kept = nullptr;
     WorkPoly unspliced;
     const PointsOnLine none;
     const EdgeLinePoints no_points(none);
@@ -264,13 +325,18 @@ void TileAssembler::MatchEdges() {
         }
         unspliced = *polygon;
         unspliced.spliced = false;
-        unspliced.corners = BaseCorners(bt, polygon->origin);
+        unspliced.own_corners = BaseCorners(bt, polygon->origin);
+        unspliced.corners = unspliced.own_corners;
         unspliced.inserted_after.assign(unspliced.corners.size(), 0);
         polygon = &unspliced;
       }
       const WorkPoly& wp = *polygon;
       const size_t n = wp.corners.size();
+      const KeptPolygons* kept =
+          tile_kept != nullptr && tile_kept->old_of_new[p] != KeptPolygons::kNotKept ? tile_kept
+                                                                                     : nullptr;
       for (uint32_t c = 0; c < n; ++c) {
+        if (kept != nullptr && KeepLink(*kept, p, c, &links.at(p, c))) continue;
         const PieceCorner& pc = wp.corners[c];
         std::optional<PolyIndex> base_nb;
         if (pc.base_edge >= 0) base_nb = bt.across(bt.poly_start[wp.origin] + pc.base_edge);
@@ -331,7 +397,21 @@ void TileAssembler::LinkSpliced(const TileView& tile, const WorkPoly& poly,
   }
 }
 
+// A kept polygon's edge whose neighbour in the previous version is kept too links to it again:
+// both are the same polygons, so matching would pair the same two edges.
+bool TileAssembler::KeepLink(const KeptPolygons& kept, uint32_t p, uint32_t c,
+                             std::optional<PolyIndex>* link) const {
+  const TileView& before = kept.previous->view;
+  const std::optional<PolyIndex> across = before.across(before.poly_start[kept.old_of_new[p]] + c);
+  if (!across) return false;
+  const std::optional<uint32_t> now = KeptIndex(across->tile, across->poly);
+  if (!now) return false;
+  *link = PolyIndex{across->tile, *now};
+  return true;
+}
+
 void TileAssembler::Build(const std::function<TileState*(uint32_t)>& out) {
+  FindKept(out);
   MatchEdges();
   std::sort(build_.begin(), build_.end());
   for (const uint32_t t : build_) BuildArrays(*work_.at(t), out(t));
@@ -354,6 +434,11 @@ void TileAssembler::BuildArrays(const WorkTile& w, TileState* state) const {
   a.poly_area.reserve(poly_count);
   a.poly_flags.reserve(poly_count);
   a.poly_origin.reserve(poly_count);
+  const auto kept_it = kept_.find(w.index);
+  const KeptPolygons* kept = kept_it == kept_.end() ? nullptr : &kept_it->second;
+  if (kept != nullptr && kept->previous == nullptr) kept = nullptr;
+  state->surface.clear();
+  state->surface.reserve(poly_count);
   double area_sum = 0;
   std::vector<Aabb> boxes;
   boxes.reserve(poly_count);
@@ -366,12 +451,26 @@ void TileAssembler::BuildArrays(const WorkTile& w, TileState* state) const {
     const uint32_t n = links.first[p + 1] - links.first[p];
     pts.clear();
     Aabb box;
+    const uint32_t old = kept == nullptr ? KeptPolygons::kNotKept : kept->old_of_new[p];
+    // A kept polygon's corners are at the vertices they had: a base vertex then (found by
+    // position) is the same one now, and one added then is added again.
+    const uint32_t* old_verts =
+        old == KeptPolygons::kNotKept
+            ? nullptr
+            : &kept->previous->view.poly_verts[kept->previous->view.poly_start[old]];
+    const uint32_t base_count = uint32_t(bt.vertices.size());
     for (uint32_t c = 0; c < n; ++c) {
       const uint32_t base_vertex = wp.spliced ? bt.poly_verts[base_start + c] : 0;
       const Vec3 v = wp.spliced ? bt.vertices[base_vertex] : wp.corners[c].pos;
+      std::optional<uint32_t> at_base;
+      if (!wp.spliced) {
+        at_base = old_verts == nullptr        ? base_vertices.Find(v)
+                  : old_verts[c] < base_count ? std::optional<uint32_t>(old_verts[c])
+                                              : std::nullopt;
+      }
       if (wp.spliced) {
         a.poly_verts.push_back(base_vertices.FirstAt(base_vertex));
-      } else if (const std::optional<uint32_t> at_base = base_vertices.Find(v)) {
+      } else if (at_base) {
         a.poly_verts.push_back(*at_base);
       } else {
         const auto [it, added] =
@@ -393,12 +492,24 @@ void TileAssembler::BuildArrays(const WorkTile& w, TileState* state) const {
     }
     a.poly_start.push_back(uint32_t(a.poly_verts.size()));
     const bool unchanged = wp.spliced || (!wp.piece && pts.size() == bt.corner_count(wp.origin));
+    double surface;
     if (unchanged) {
       tris.assign(bt.detail(wp.origin).begin(), bt.detail(wp.origin).end());
+    } else if (old != KeptPolygons::kNotKept) {
+      const std::span<const DetailTri> before = kept->previous->view.detail(old);
+      tris.assign(before.begin(), before.end());
     } else {
       tris = wp.piece ? Triangulate(wp.corners) : SplitDetail(bt, wp);
     }
-    area_sum += wp.spliced ? components_.surface_area[w.index][wp.origin] : SurfaceArea(pts, tris);
+    if (wp.spliced) {
+      surface = components_.surface_area[w.index][wp.origin];
+    } else if (old != KeptPolygons::kNotKept) {
+      surface = kept->previous->surface[old];
+    } else {
+      surface = SurfaceArea(pts, tris);
+    }
+    state->surface.push_back(surface);
+    area_sum += surface;
     a.detail_tris.insert(a.detail_tris.end(), tris.begin(), tris.end());
     a.area_prefix.push_back(float(area_sum));
     a.poly_area.push_back(wp.area);

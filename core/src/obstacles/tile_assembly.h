@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
 #include "carve_pieces.h"
 #include "map_islands.h"
@@ -48,7 +49,10 @@ struct WorkPoly {
   bool spliced = false;
   uint8_t area = 0;
   uint16_t flags = 0;
-  std::vector<PieceCorner> corners;
+  // A piece's corners are its merged piece's (not copied: the tile state's `merged` keeps them
+  // alive as long as the work tile); an untouched polygon's are `own_corners`.
+  std::span<const PieceCorner> corners;
+  std::vector<PieceCorner> own_corners;
   std::vector<uint32_t> inserted_after;  // untouched: per base corner, points inserted after it
 };
 
@@ -69,6 +73,23 @@ struct TileState {
   TileView view;  // poly_island: the ids of the version that built it
   TileComponents components;
   TileDigest digest;  // its part of the map digest
+  // Per polygon, its surface area (m², as summed into area_prefix): a polygon kept from this
+  // state by the next version's build takes it instead of summing its triangles again.
+  std::vector<double> surface;
+};
+
+// A built tile's polygons that are the same as in the previous version's state of the tile
+// (same base polygon, corners, area id and flags, so the same triangles), both ways
+// (kNotKept: not the same). previous_splice.h finds them.
+struct KeptPolygons {
+  static constexpr uint32_t kNotKept = 0xFFFFFFFFu;
+  const TileState* previous = nullptr;
+  std::vector<uint32_t> old_of_new;
+  std::vector<uint32_t> new_of_old;
+  // Per base polygon: whether an edge of its polygons is matched (some edge did not keep its
+  // link). An unchanged neighbour's polygons facing only base polygons where none is are not
+  // matched at all. Empty: every one is.
+  std::vector<bool> matched_origin;
 };
 
 class TileAssembler {
@@ -81,6 +102,14 @@ class TileAssembler {
                 WorkOf work);
   ~TileAssembler();
 
+  // Where the previous version's tiles come from: `previous(t)` is its state of a tile being
+  // built (nullptr: none, e.g. the base tile), `unchanged(t)` whether a tile not built has the
+  // same polygons as there. A built polygon that is the same as in the previous state keeps
+  // its links to polygons that are also the same, and its triangles.
+  using PreviousOf = std::function<const TileState*(uint32_t)>;
+  using UnchangedOf = std::function<bool(uint32_t)>;
+  void FollowPrevious(PreviousOf previous, UnchangedOf unchanged);
+
   // A tile to build (`build`) or one whose edges the built ones match against (an unchanged
   // neighbour). `work` must outlive the assembler.
   absl::Status AddTile(const WorkTile* work, bool build);
@@ -90,6 +119,17 @@ class TileAssembler {
 
  private:
   struct EdgeSide;
+  void FindKept(const std::function<TileState*(uint32_t)>& out);
+  // Polygon `old_index` of the previous version's tile `tile`, in this one (nullopt: not kept).
+  std::optional<uint32_t> KeptIndex(uint32_t tile, uint32_t old_index) const;
+  void FindMatchedOrigins(KeptPolygons* kept, const WorkTile& work) const;
+  // Whether base polygon `poly` of a tile not built faces, across a seam, a base polygon of a
+  // built tile some of whose edges are matched.
+  bool FacesMatchedOrigin(uint32_t tile, uint32_t poly,
+                          const absl::flat_hash_set<uint32_t>& built) const;
+  // Sets *link when corner c of kept polygon p keeps its previous link.
+  bool KeepLink(const KeptPolygons& kept, uint32_t p, uint32_t c,
+                std::optional<PolyIndex>* link) const;
   void MatchEdges();
   void LinkSpliced(const TileView& tile, const WorkPoly& poly,
                    std::optional<PolyIndex>* links) const;
@@ -118,6 +158,13 @@ class TileAssembler {
     }
   };
   absl::flat_hash_map<uint32_t, TileLinks> links_;
+  PreviousOf previous_;
+  UnchangedOf unchanged_;
+  absl::flat_hash_map<uint32_t, KeptPolygons> kept_;  // per built tile
+  // Asked per corner of every kept polygon, so by tile index: kept_'s entry (nullptr: not
+  // built), and for a tile not built whether it is unchanged (0: not asked yet, 1: yes, 2: no).
+  std::vector<const KeptPolygons*> kept_of_tile_;
+  mutable std::vector<uint8_t> unchanged_memo_;
 };
 
 // Whether a reference into `a`'s polygons means the same polygon, with the same edges and
