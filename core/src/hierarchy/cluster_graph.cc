@@ -192,8 +192,8 @@ ClusterGraph ClusterGraph::Build(const NavMap& map, uint32_t tiles_per_side, boo
         {b.side[0].pos, {cluster_of[lo.tile], cluster_of[hi.tile]}, {0, 0}, {lo, hi}});
   }
   AssignSlots(clusters, &graph.entrances_, &graph.cluster_start_, &graph.cluster_entrances_);
-  graph.part_ = PartsWithinClusters(map, cluster_of, part, clusters);
-  if (graph.part_.empty()) return ClusterGraph();
+  graph.parts_ = PolygonParts(PartsWithinClusters(map, cluster_of, part, clusters));
+  if (graph.parts_.empty()) return ClusterGraph();
   // A non-owning handle: the map outlives this call.
   QueryContext ctx(std::shared_ptr<const NavMap>(std::shared_ptr<const NavMap>(), &map),
                    uint32_t(polygons), /*use_landmarks=*/false, /*use_dead_ends=*/false);
@@ -249,7 +249,7 @@ size_t ClusterGraph::bytes() const {
   return entrances_.size() * sizeof(Entrance) + cluster_start_.size() * sizeof(uint32_t) +
          cluster_entrances_.size() * sizeof(uint32_t) + costs_.bytes() + corridors_.bytes() +
          (cluster_of_tile_.size() + square_x_.size() + square_z_.size()) * sizeof(uint32_t) +
-         part_.size() * sizeof(uint16_t);
+         parts_.bytes();
 }
 
 }  // namespace waymesh
