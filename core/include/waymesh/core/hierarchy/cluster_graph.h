@@ -49,11 +49,13 @@ class ClusterGraph {
   // legs are searched).
   static constexpr double kMaxShareOfMap = 0.10;
 
-  // A stretch of border between clusters cluster[0] < cluster[1]; poly[i] is the polygon on
-  // cluster[i]'s side of the anchor's edge, slot[i] the entrance's index among cluster[i]'s.
+  // A stretch of border between two clusters; poly[i] is the polygon on side i of the anchor's
+  // edge, slot[i] the entrance's index among the entrances of that side's cluster
+  // (ClusterOn(e, i); side 0 is in the lower-numbered cluster). The clusters are not stored:
+  // they follow from the polygons' tiles (8 bytes of 44 per entrance, 0.28 MB on the 16 km²
+  // world).
   struct Entrance {
     Vec3 anchor;
-    uint32_t cluster[2];
     uint32_t slot[2];
     PolyIndex poly[2];
   };
@@ -82,6 +84,12 @@ class ClusterGraph {
                   dz = int64_t(square_z_[a]) - square_z_[b];
     return a != b && dx >= -1 && dx <= 1 && dz >= -1 && dz <= 1;
   }
+  // The cluster on side `side` (0 or 1) of entrance `e`.
+  uint32_t ClusterOn(const Entrance& e, int side) const {
+    return cluster_of_tile_[e.poly[side].tile];
+  }
+  // The side of entrance `e` that lies in cluster `c` (one of its two clusters).
+  int SideIn(const Entrance& e, uint32_t c) const { return ClusterOn(e, 0) == c ? 0 : 1; }
   // Per tile, its cluster (what a cluster-restricted search reads).
   const std::vector<uint32_t>& cluster_of_tile() const { return cluster_of_tile_; }
   uint32_t tile_count() const { return uint32_t(cluster_of_tile_.size()); }
