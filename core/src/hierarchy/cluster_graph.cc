@@ -206,8 +206,6 @@ ClusterGraph ClusterGraph::Build(const NavMap& map, uint32_t tiles_per_side, boo
   // The costs still to come take at least 2 bytes per pair (ClusterCosts).
   double costs_to_come = 0;
   for (uint32_t c = 0; c < clusters; ++c) costs_to_come += 2.0 * PairsOf(graph.EntrancesOf(c));
-  // So do the entrance landmarks, which come first (they shorten every long query).
-  costs_to_come += double(graph.entrances_.size()) * EntranceLandmarks::kCount * sizeof(uint16_t);
   if (double(graph.bytes()) + costs_to_come > budget) store_corridors = false;
   std::vector<float> row, block;
   std::vector<std::vector<internal::CorridorStep>> walks;  // per (from, to) slot of a cluster
@@ -245,11 +243,9 @@ ClusterGraph ClusterGraph::Build(const NavMap& map, uint32_t tiles_per_side, boo
   graph.cluster_of_tile_ = std::move(squares.of_tile);
   graph.square_x_ = std::move(squares.x);
   graph.square_z_ = std::move(squares.z);
-  graph.landmarks_ = EntranceLandmarks::Build(graph);
   if (!store_corridors || double(graph.bytes()) > budget) {
     graph.corridors_ = ClusterCorridors();
   }
-  if (double(graph.bytes()) > budget) graph.landmarks_ = EntranceLandmarks();
   return graph;
 }
 
@@ -257,7 +253,7 @@ size_t ClusterGraph::bytes() const {
   return entrances_.size() * sizeof(Entrance) + cluster_start_.size() * sizeof(uint32_t) +
          cluster_entrances_.size() * sizeof(uint32_t) + costs_.bytes() + corridors_.bytes() +
          (cluster_of_tile_.size() + square_x_.size() + square_z_.size()) * sizeof(uint32_t) +
-         parts_.bytes() + landmarks_.bytes();
+         parts_.bytes();
 }
 
 }  // namespace waymesh

@@ -138,18 +138,13 @@ std::optional<SearchOutcome> SearchHierarchical(QueryContext& ctx, const Surface
   // The landmark bound where it is sharper than the straight line (roads make the straight
   // line cheap: on the 16 km² world the abstract search settled most entrances without it).
   const LandmarkTable::GoalBound landmarks = GoalBoundFor(ctx, start, goal, filter);
-  // The graph's own landmarks bound the graph's costs, which run a few per cent above the
-  // walks the polygon landmarks bound (entrance_landmarks.h): cheap enough for every entrance.
-  const EntranceLandmarks::GoalBound graph_goal =
-      graph.landmarks().ForGoal(graph.EntrancesOf(to), b.goal_costs);
-  const auto cheap = [&](uint32_t id) {
-    return std::max(Distance(graph.entrance(id).anchor, goal.pos) * scale,
-                    graph.landmarks().Bound(id, graph_goal));
+  const auto straight = [&](uint32_t id) {
+    return Distance(graph.entrance(id).anchor, goal.pos) * scale;
   };
   const auto sharp = [&](uint32_t id) {
-    return std::max(cheap(id), landmarks.From(ctx.TableIndex(graph.entrance(id).poly[0])));
+    return std::max(straight(id), landmarks.From(ctx.TableIndex(graph.entrance(id).poly[0])));
   };
-  if (!b.route.Find(graph, {from, b.start_costs}, {to, b.goal_costs}, {cheap, sharp})) {
+  if (!b.route.Find(graph, {from, b.start_costs}, {to, b.goal_costs}, {straight, sharp})) {
     return std::nullopt;
   }
   if (CrossesCarved(ctx)) return std::nullopt;

@@ -23,7 +23,6 @@
 
 #include "waymesh/core/hierarchy/cluster_corridors.h"
 #include "waymesh/core/hierarchy/cluster_costs.h"
-#include "waymesh/core/hierarchy/entrance_landmarks.h"
 #include "waymesh/core/hierarchy/polygon_parts.h"
 #include "waymesh/core/nav_map.h"
 #include "waymesh/core/poly_index.h"
@@ -110,9 +109,6 @@ class ClusterGraph {
   uint32_t PartOf(uint32_t table) const { return parts_.Of(table); }
   // All polygons' parts (8 bits each on most maps).
   const PolygonParts& parts() const { return parts_; }
-  // Landmark bounds of the graph cost between entrances (empty when the graph would outgrow
-  // kMaxShareOfMap with them).
-  const EntranceLandmarks& landmarks() const { return landmarks_; }
   // The walks the costs measured, as polygon corridors (empty when not stored).
   const ClusterCorridors& corridors() const { return corridors_; }
   // Replaces the stored corridors by ones from elsewhere (kept from an earlier build, say). A
@@ -134,7 +130,6 @@ class ClusterGraph {
   std::vector<uint32_t> cluster_entrances_;  // entrance ids grouped by cluster, slot order
   ClusterCosts costs_;
   ClusterCorridors corridors_;
-  EntranceLandmarks landmarks_;
   QueryFilter filter_;
 };
 
