@@ -91,7 +91,7 @@ TEST(ClusterCorridorsTest, DemoTownCorridorsWalkInsideTheirClusterBetweenEntranc
         ++stored;
         const ClusterGraph::Entrance &a = graph.entrance(members[i]),
                                      &b = graph.entrance(members[j]);
-        PolyIndex at = a.poly[a.cluster[0] == c ? 0 : 1];
+        PolyIndex at = a.poly[graph.SideIn(a, c)];
         for (const uint8_t corner : corners) {
           const TileView& t = town.map->tile(at.tile);
           ASSERT_LT(corner, t.corner_count(at.poly));
@@ -100,7 +100,7 @@ TEST(ClusterCorridorsTest, DemoTownCorridorsWalkInsideTheirClusterBetweenEntranc
           at = *next;
           ASSERT_EQ(graph.ClusterOf(at.tile), c);
         }
-        EXPECT_EQ(at, b.poly[b.cluster[0] == c ? 0 : 1]) << "cluster " << c;
+        EXPECT_EQ(at, b.poly[graph.SideIn(b, c)]) << "cluster " << c;
       }
     }
   }

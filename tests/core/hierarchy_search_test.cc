@@ -131,12 +131,11 @@ TEST(ClusterGraphTest, CostsAreWalksBetweenAnchorsOfOneCluster) {
     const auto members = graph.EntrancesOf(c);
     for (uint32_t i = 0; i < members.size(); ++i) {
       const ClusterGraph::Entrance& e = graph.entrance(members[i]);
-      EXPECT_TRUE(e.cluster[0] == c || e.cluster[1] == c);
-      EXPECT_LT(e.cluster[0], e.cluster[1]);
+      EXPECT_TRUE(graph.ClusterOn(e, 0) == c || graph.ClusterOn(e, 1) == c);
+      EXPECT_LT(graph.ClusterOn(e, 0), graph.ClusterOn(e, 1));
+      EXPECT_EQ(graph.ClusterOn(e, graph.SideIn(e, c)), c);
+      EXPECT_EQ(graph.EntrancesOf(c)[e.slot[graph.SideIn(e, c)]], members[i]);
       // The anchor's two polygons touch across the border, one in each cluster.
-      for (int side = 0; side < 2; ++side) {
-        EXPECT_EQ(graph.ClusterOf(e.poly[side].tile), e.cluster[side]);
-      }
       EXPECT_TRUE(Touch(*map, map->Ref(e.poly[0]), map->Ref(e.poly[1])));
       EXPECT_EQ(graph.Cost(c, i, i), 0.0f);
       for (uint32_t j = 0; j < members.size(); ++j) {

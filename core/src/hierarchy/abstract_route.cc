@@ -92,7 +92,7 @@ bool AbstractRoute::Find(const ClusterGraph& graph, End start, End goal, const B
     }
     const ClusterGraph::Entrance& in = graph.entrance(n);
     for (int side = 0; side < 2; ++side) {
-      const uint32_t c = in.cluster[side];
+      const uint32_t c = graph.ClusterOn(in, side);
       const auto members = graph.EntrancesOf(c);
       // The cluster n was reached through: its other entrances were offered from n's parent
       // directly, and a walk inside a cluster is no cheaper through one of its own entrances

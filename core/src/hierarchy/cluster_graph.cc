@@ -19,19 +19,23 @@ namespace {
 using internal::BorderEntrance;
 using internal::QueryContext;
 
-// Groups the entrances by cluster: each entrance gets a slot in both of its clusters.
-void AssignSlots(uint32_t clusters, std::vector<ClusterGraph::Entrance>* entrances,
-                 std::vector<uint32_t>* start, std::vector<uint32_t>* members) {
+// Groups the entrances by cluster (`cluster_of`: per tile): each entrance gets a slot in both
+// of its clusters.
+void AssignSlots(uint32_t clusters, const std::vector<uint32_t>& cluster_of,
+                 std::vector<ClusterGraph::Entrance>* entrances, std::vector<uint32_t>* start,
+                 std::vector<uint32_t>* members) {
   start->assign(clusters + 1, 0);
   for (ClusterGraph::Entrance& e : *entrances) {
-    for (int side = 0; side < 2; ++side) e.slot[side] = (*start)[e.cluster[side] + 1]++;
+    for (int side = 0; side < 2; ++side) {
+      e.slot[side] = (*start)[cluster_of[e.poly[side].tile] + 1]++;
+    }
   }
   for (uint32_t c = 0; c < clusters; ++c) (*start)[c + 1] += (*start)[c];
   members->assign(start->back(), 0);
   for (uint32_t id = 0; id < entrances->size(); ++id) {
     const ClusterGraph::Entrance& e = (*entrances)[id];
     for (int side = 0; side < 2; ++side) {
-      (*members)[(*start)[e.cluster[side]] + e.slot[side]] = id;
+      (*members)[(*start)[cluster_of[e.poly[side].tile]] + e.slot[side]] = id;
     }
   }
 }
@@ -188,12 +192,12 @@ ClusterGraph ClusterGraph::Build(const NavMap& map, uint32_t tiles_per_side, boo
   graph.entrances_.reserve(found.size());
   for (const BorderEntrance& b : found) {
     const PolyIndex lo = b.side[0].poly.index(), hi = b.side[1].poly.index();
-    graph.entrances_.push_back(
-        {b.side[0].pos, {cluster_of[lo.tile], cluster_of[hi.tile]}, {0, 0}, {lo, hi}});
+    graph.entrances_.push_back({b.side[0].pos, {0, 0}, {lo, hi}});
   }
-  AssignSlots(clusters, &graph.entrances_, &graph.cluster_start_, &graph.cluster_entrances_);
-  graph.part_ = PartsWithinClusters(map, cluster_of, part, clusters);
-  if (graph.part_.empty()) return ClusterGraph();
+  AssignSlots(clusters, cluster_of, &graph.entrances_, &graph.cluster_start_,
+              &graph.cluster_entrances_);
+  graph.parts_ = PolygonParts(PartsWithinClusters(map, cluster_of, part, clusters));
+  if (graph.parts_.empty()) return ClusterGraph();
   // A non-owning handle: the map outlives this call.
   QueryContext ctx(std::shared_ptr<const NavMap>(std::shared_ptr<const NavMap>(), &map),
                    uint32_t(polygons), /*use_landmarks=*/false, /*use_dead_ends=*/false);
@@ -211,7 +215,7 @@ ClusterGraph ClusterGraph::Build(const NavMap& map, uint32_t tiles_per_side, boo
     anchors.clear();
     for (const uint32_t id : graph.EntrancesOf(c)) {
       const ClusterGraph::Entrance& e = graph.entrances_[id];
-      anchors.push_back(found[id].side[e.cluster[0] == c ? 0 : 1]);
+      anchors.push_back(found[id].side[cluster_of[e.poly[0].tile] == c ? 0 : 1]);
     }
     block.clear();
     for (uint32_t slot = 0; slot < anchors.size(); ++slot) {
@@ -249,7 +253,7 @@ size_t ClusterGraph::bytes() const {
   return entrances_.size() * sizeof(Entrance) + cluster_start_.size() * sizeof(uint32_t) +
          cluster_entrances_.size() * sizeof(uint32_t) + costs_.bytes() + corridors_.bytes() +
          (cluster_of_tile_.size() + square_x_.size() + square_z_.size()) * sizeof(uint32_t) +
-         part_.size() * sizeof(uint16_t);
+         parts_.bytes();
 }
 
 }  // namespace waymesh

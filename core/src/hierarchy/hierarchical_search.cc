@@ -19,7 +19,7 @@ void EstimatesToEntrances(const QueryContext& ctx, const SurfacePoint& from, uin
   costs->clear();
   for (const uint32_t id : graph.EntrancesOf(c)) {
     const ClusterGraph::Entrance& e = graph.entrance(id);
-    const PolyIndex side = e.poly[e.cluster[0] == c ? 0 : 1];
+    const PolyIndex side = e.poly[graph.SideIn(e, c)];
     costs->push_back(graph.PartOf(ctx.TableIndex(side)) == part
                          ? Distance(from.pos, e.anchor) * scale
                          : INFINITY);
@@ -28,7 +28,7 @@ void EstimatesToEntrances(const QueryContext& ctx, const SurfacePoint& from, uin
 
 // Entrance `e`'s anchor on its polygon in cluster `c` (one of its two clusters).
 SurfacePoint AnchorIn(const QueryContext& ctx, const ClusterGraph::Entrance& e, uint32_t c) {
-  return SurfacePoint{ctx.Ref(e.poly[e.cluster[0] == c ? 0 : 1]), e.anchor};
+  return SurfacePoint{ctx.Ref(e.poly[ctx.clusters->SideIn(e, c)]), e.anchor};
 }
 
 // The leg inside `cluster` from entrance `from` to entrance `to` (both of that cluster) from
@@ -39,7 +39,7 @@ bool StoredLeg(QueryContext& ctx, uint32_t cluster, uint32_t from, uint32_t to) 
   const ClusterGraph& graph = *ctx.clusters;
   const ClusterGraph::Entrance& a = graph.entrance(from);
   const ClusterGraph::Entrance& b = graph.entrance(to);
-  const int sa = a.cluster[0] == cluster ? 0 : 1, sb = b.cluster[0] == cluster ? 0 : 1;
+  const int sa = graph.SideIn(a, cluster), sb = graph.SideIn(b, cluster);
   std::vector<uint8_t>& corners = ctx.hierarchy.corners;
   corners.clear();
   if (!graph.corridors().Read(cluster, a.slot[sa], b.slot[sb], &corners)) return false;
