@@ -44,6 +44,9 @@ struct IntervalNode {
   Point2 a, b;
   Vec3 corner_a;
   double f = 0;
+  // A lower bound of the length from the root through the interval to the goal by the exact
+  // landmark table (landmark_bound.h); 0 without one.
+  double landmark = 0;
   uint32_t root = kNone;
   uint32_t parent = kNone;
   PolyIndex poly;
