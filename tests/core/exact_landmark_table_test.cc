@@ -41,20 +41,29 @@ std::shared_ptr<const NavMap> PolyanyaWithTable(const std::string& mesh, float t
   return WithSearchTables(*map, {.exact_landmarks = true, .exact_landmark_count = landmarks});
 }
 
+// aurora-merged cut in 64 m tiles (vertices repeat at seams) with the default table, built
+// once per process.
+std::shared_ptr<const NavMap> TiledAurora() {
+  static const std::shared_ptr<const NavMap> map =
+      PolyanyaWithTable("aurora-merged.mesh", 64, ExactLandmarkTable::kDefaultCount);
+  return map;
+}
+
 // Every stored row is the floor of the exact distance from its landmark: an exact path from
 // the landmark to the vertex is at least the row and less than one step (and float noise)
-// above it. On arena-merged cut in 8 m tiles, so that vertices repeat at seams.
+// above it. On aurora-merged cut in 64 m tiles, so that vertices repeat at seams.
 TEST(ExactLandmarkTableTest, RowsBracketExactDistancesFromTheLandmarks) {
-  const auto map = PolyanyaWithTable("arena-merged.mesh", 8, 4);
+  const auto map = TiledAurora();
   ASSERT_NE(map, nullptr);
+  ASSERT_GT(map->tile_count(), 4u);
   const ExactLandmarkTable& table = map->search_tables()->exact_landmarks;
-  ASSERT_EQ(table.count(), 4u);
+  ASSERT_EQ(table.count(), ExactLandmarkTable::kDefaultCount);
   ASSERT_TRUE(table.Fits(*map));
   NavQuery q(map);
   std::mt19937 rng(3);
   PathResult r;
   int checked = 0;
-  const int samples = testing::kUnderSanitizer ? 40 : 150;
+  const int samples = testing::kUnderSanitizer ? 20 : 80;
   for (int i = 0; i < samples; ++i) {
     const TileView& t = map->tile(uint32_t(rng() % map->tile_count()));
     if (t.vertices.empty()) continue;
@@ -77,29 +86,30 @@ TEST(ExactLandmarkTableTest, RowsBracketExactDistancesFromTheLandmarks) {
 
 // The published optima still hold with the table's bound in the heuristic.
 TEST(ExactLandmarkTableTest, PublishedOptimaHoldWithTheTable) {
-  struct Case {
-    const char* mesh;
-    const char* expected;
-    float tile_size;
-  };
-  for (const Case& c : {Case{"arena-merged.mesh", "arena_merged_euclid_expected.csv", 8},
-                        Case{"aurora-merged.mesh", "aurora_euclid_expected.csv", 0}}) {
-    SCOPED_TRACE(c.mesh);
-    const auto map = PolyanyaWithTable(c.mesh, c.tile_size, ExactLandmarkTable::kDefaultCount);
-    ASSERT_NE(map, nullptr);
-    ASSERT_FALSE(map->search_tables()->exact_landmarks.empty());
-    const auto queries = testing::ReadExpectedFile(
-        testing::SharedData(std::string("polyanya/expected/") + c.expected));
-    NavQuery q(map);
-    PathResult r;
-    const size_t stride = queries.size() > 1000 ? (testing::kUnderSanitizer ? 10 : 2) : 1;
-    for (size_t i = 0; i < queries.size(); i += stride) {
-      const testing::ExpectedQuery& e = queries[i];
-      ASSERT_TRUE(q.FindPath(e.start, e.goal, QueryFilter(), LandmarkExactOptions(), &r).ok());
-      ASSERT_EQ(r.status, QueryStatus::kComplete) << "query " << i;
-      EXPECT_NEAR(r.length, e.length, 1e-5 * std::max(double(e.length), 1.0)) << "query " << i;
-    }
+  const auto map = TiledAurora();
+  ASSERT_NE(map, nullptr);
+  ASSERT_FALSE(map->search_tables()->exact_landmarks.empty());
+  const auto queries = testing::ReadExpectedFile(
+      testing::SharedData("polyanya/expected/aurora_euclid_expected.csv"));
+  ASSERT_GT(queries.size(), 1000u);
+  NavQuery q(map);
+  PathResult r;
+  const size_t stride = testing::kUnderSanitizer ? 10 : 1;
+  for (size_t i = 0; i < queries.size(); i += stride) {
+    const testing::ExpectedQuery& e = queries[i];
+    ASSERT_TRUE(q.FindPath(e.start, e.goal, QueryFilter(), LandmarkExactOptions(), &r).ok());
+    ASSERT_EQ(r.status, QueryStatus::kComplete) << "query " << i;
+    EXPECT_NEAR(r.length, e.length, 1e-5 * std::max(double(e.length), 1.0)) << "query " << i;
   }
+}
+
+// Small maps get no table: their queries expand a dozen nodes, fewer than its work costs.
+TEST(ExactLandmarkTableTest, SmallMapsGetNoTable) {
+  const auto map = PolyanyaWithTable("arena-merged.mesh", 0, 8);
+  ASSERT_NE(map, nullptr);
+  ASSERT_LT(map->info().polygon_count, ExactLandmarkTable::kMinPolygons);
+  EXPECT_TRUE(map->search_tables()->exact_landmarks.empty());
+  EXPECT_EQ(map->search_tables()->exact_landmarks.bytes(), 0u);
 }
 
 // On the demo town (long routes round buildings, off-mesh links) the table changes no length

@@ -72,7 +72,7 @@ ExactLandmarkTable ExactLandmarkTable::Build(const NavMap& map, uint32_t count) 
   if (count == 0 || map.paged() || map.tile_count() == 0) return table;
   uint64_t polygons = 0;
   for (const TileView& t : map.tiles()) polygons += t.poly_count();
-  if (polygons == 0 || polygons >= 0xFFFFFFFFull) return table;
+  if (polygons < kMinPolygons || polygons >= 0xFFFFFFFFull) return table;
   // A non-owning handle: the map outlives this call.
   QueryContext ctx(std::shared_ptr<const NavMap>(std::shared_ptr<const NavMap>(), &map),
                    uint32_t(polygons), /*use_landmarks=*/false, /*use_dead_ends=*/false,

@@ -212,7 +212,7 @@ class IntervalSearch {
       node.f = flood_ != nullptr
                    ? r.g + DistToSegment(r.at, node.a, node.b)
                    : r.g + std::max(links_.h_scale * IntervalHeuristic(r.at, node.a, node.b, goal_),
-                                    node.landmark);
+                                    node.f);
       if (node.f < best_f) {
         best_f = node.f;
         best = i;
@@ -478,9 +478,9 @@ class IntervalSearch {
     if (landmarks_.active()) {
       // From the root to the nearest point of the interval, then from its part of the edge on.
       const uint32_t s = t.poly_start[poly.poly];
-      node.landmark = DistToSegment(b_.roots[root].at, node.a, node.b) +
-                      landmarks_.EdgeBound(poly.tile, t.poly_verts[s + e],
-                                           t.poly_verts[s + (e + 1) % n], u, v, range.lo, range.hi);
+      node.f = DistToSegment(b_.roots[root].at, node.a, node.b) +
+               landmarks_.EdgeBound(poly.tile, t.poly_verts[s + e], t.poly_verts[s + (e + 1) % n],
+                                    u, v, range.lo, range.hi);
     }
     b_.successors.push_back(node);
   }
