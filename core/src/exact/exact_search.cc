@@ -130,6 +130,8 @@ class IntervalSearch {
     b_.best_root.Reset();
     b_.sent.Reset();
     b_.turn_corners.Begin(ctx_.map, filter_);
+    const PolyIndex first = b_.start_polys.front();
+    landmarks_.Choose(ctx_.Tile(first.tile), first.poly, ToPoint2(start.pos));
     for (const PolyIndex s : b_.start_polys) {
       const uint32_t root = uint32_t(b_.roots.size());
       Root r{start.pos, ToPoint2(start.pos), 0, kNone, s};

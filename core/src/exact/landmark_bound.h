@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <utility>
 
 #include "exact/interval_geometry.h"
 #include "waymesh/core/exact_landmark_table.h"
@@ -20,6 +21,8 @@ class LandmarkBound {
  public:
   // Float error the floods' distances may carry (m; they sum a few hundred double lengths).
   static constexpr double kMargin = 1e-4;
+  // Landmarks one query consults (Choose).
+  static constexpr uint32_t kActive = 6;
 
   // Prepares the bound towards `goal` in polygon `poly` of tile `t`; inactive when `table` is
   // null or empty.
@@ -27,19 +30,28 @@ class LandmarkBound {
     table_ = table != nullptr && !table->empty() ? table : nullptr;
     if (table_ == nullptr) return;
     const uint32_t count = table_->count();
-    goal_lo_.fill(-INFINITY);
-    goal_hi_.fill(INFINITY);
-    // The goal is inside the convex polygon: the straight line joins it to every corner.
-    for (uint32_t i = 0, n = t.corner_count(poly); i < n; ++i) {
-      const uint32_t v = t.poly_verts[t.poly_start[poly] + i];
-      const double reach = Dist(ToPoint2(t.vertices[v]), goal);
-      const uint16_t* row = table_->Row(t.index, v);
-      for (uint32_t k = 0; k < count; ++k) {
-        if (row[k] == ExactLandmarkTable::kUnknown) continue;
-        goal_lo_[k] = std::max(goal_lo_[k], Lower(row[k]) - reach);
-        goal_hi_[k] = std::min(goal_hi_[k], Upper(row[k]) + reach);
-      }
+    Bracket(t, poly, goal, &goal_lo_, &goal_hi_);
+    active_count_ = count;
+    for (uint32_t k = 0; k < count; ++k) active_[k] = k;
+  }
+
+  // Keeps the kActive landmarks that bound the distance from `start` (in polygon `poly` of
+  // tile `t`) to the goal best: a landmark that bounds the whole way poorly rarely bounds a
+  // part of it well, and each one costs every successor a row (the ALT practice).
+  void Choose(const TileView& t, uint32_t poly, Point2 start) {
+    if (table_ == nullptr) return;
+    std::array<double, ExactLandmarkTable::kMaxCount> lo, hi;
+    Bracket(t, poly, start, &lo, &hi);
+    std::array<std::pair<double, uint32_t>, ExactLandmarkTable::kMaxCount> score;
+    const uint32_t count = table_->count();
+    for (uint32_t k = 0; k < count; ++k) {
+      const bool known = goal_hi_[k] < INFINITY && hi[k] < INFINITY;
+      score[k] = {known ? std::max(goal_lo_[k] - hi[k], lo[k] - goal_hi_[k]) : -INFINITY, k};
     }
+    active_count_ = std::min(count, kActive);
+    std::partial_sort(score.begin(), score.begin() + active_count_, score.begin() + count,
+                      [](const auto& x, const auto& y) { return x > y; });
+    for (uint32_t i = 0; i < active_count_; ++i) active_[i] = score[i].second;
   }
 
   bool active() const { return table_ != nullptr; }
@@ -52,7 +64,8 @@ class LandmarkBound {
     const uint16_t* rv = table_->Row(tile, iv);
     const double len = Dist(u, v);
     double best = 0;
-    for (uint32_t k = 0, count = table_->count(); k < count; ++k) {
+    for (uint32_t i = 0; i < active_count_; ++i) {
+      const uint32_t k = active_[i];
       if (ru[k] == ExactLandmarkTable::kUnknown || rv[k] == ExactLandmarkTable::kUnknown ||
           goal_hi_[k] == INFINITY) {
         continue;
@@ -71,13 +84,34 @@ class LandmarkBound {
   }
 
  private:
+  using Distances = std::array<double, ExactLandmarkTable::kMaxCount>;
+  // Each landmark's distance to point `p` inside polygon `poly` of tile `t`, from below and
+  // above (-/+ infinity: unknown): the polygon is convex, so the straight line joins p to
+  // every corner.
+  void Bracket(const TileView& t, uint32_t poly, Point2 p, Distances* lo, Distances* hi) const {
+    lo->fill(-INFINITY);
+    hi->fill(INFINITY);
+    for (uint32_t i = 0, n = t.corner_count(poly); i < n; ++i) {
+      const uint32_t v = t.poly_verts[t.poly_start[poly] + i];
+      const double reach = Dist(ToPoint2(t.vertices[v]), p);
+      const uint16_t* row = table_->Row(t.index, v);
+      for (uint32_t k = 0; k < table_->count(); ++k) {
+        if (row[k] == ExactLandmarkTable::kUnknown) continue;
+        (*lo)[k] = std::max((*lo)[k], Lower(row[k]) - reach);
+        (*hi)[k] = std::min((*hi)[k], Upper(row[k]) + reach);
+      }
+    }
+  }
   static double Clamp(double t, double lo, double hi) { return std::min(std::max(t, lo), hi); }
   double Lower(uint16_t steps) const { return steps * table_->step() - kMargin; }
   double Upper(uint16_t steps) const { return (steps + 1) * table_->step() + kMargin; }
 
   const ExactLandmarkTable* table_ = nullptr;
   // Per landmark, the goal's distance from below and from above (-/+ infinity: unknown).
-  std::array<double, ExactLandmarkTable::kMaxCount> goal_lo_{}, goal_hi_{};
+  Distances goal_lo_{}, goal_hi_{};
+  // The landmarks EdgeBound consults (Choose).
+  std::array<uint32_t, ExactLandmarkTable::kMaxCount> active_{};
+  uint32_t active_count_ = 0;
 };
 
 }  // namespace waymesh::internal::exact

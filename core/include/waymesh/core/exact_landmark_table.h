@@ -23,7 +23,7 @@ namespace waymesh {
 
 class ExactLandmarkTable {
  public:
-  static constexpr uint32_t kDefaultCount = 8;
+  static constexpr uint32_t kDefaultCount = 16;
   static constexpr uint32_t kMaxCount = 16;
   // Maps with fewer polygons search fast with the straight-line bound alone (arena: 13
   // expansions a query, which the table's per-node work would slow): no table is built.
