@@ -477,14 +477,19 @@ class IntervalSearch {
     node.parent = parent;
     node.poly = *nb;
     node.flags = uint8_t((range.hi == 1 ? kAtA : 0) | (range.lo == 0 ? kAtB : 0));
-    if (landmarks_.active()) {
-      // From the root to the nearest point of the interval, then from its part of the edge on.
-      const uint32_t s = t.poly_start[poly.poly];
-      node.f = DistToSegment(b_.roots[root].at, node.a, node.b) +
-               landmarks_.EdgeBound(poly.tile, t.poly_verts[s + e], t.poly_verts[s + (e + 1) % n],
-                                    u, v, range.lo, range.hi);
-    }
+    if (landmarks_.active()) node.f = LandmarkPart(node, t, poly, e, u, v, range);
     b_.successors.push_back(node);
+  }
+
+  // The landmark bound of a successor (see IntervalNode::f): from the root to the nearest
+  // point of the interval, then from its part of edge e on. Out of line, so that searches
+  // without a table keep AddInterval small.
+  [[gnu::noinline]] double LandmarkPart(const IntervalNode& node, const TileView& t, PolyIndex poly,
+                                        uint32_t e, Point2 u, Point2 v, Range range) const {
+    const uint32_t s = t.poly_start[poly.poly], n = t.corner_count(poly.poly);
+    return DistToSegment(b_.roots[node.root].at, node.a, node.b) +
+           landmarks_.EdgeBound(poly.tile, t.poly_verts[s + e], t.poly_verts[s + (e + 1) % n], u, v,
+                                range.lo, range.hi);
   }
 
   // A flood's record of the polygon corners at the ends of `range` of edge e: the root sees

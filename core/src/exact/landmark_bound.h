@@ -108,9 +108,10 @@ class LandmarkBound {
 
   const ExactLandmarkTable* table_ = nullptr;
   // Per landmark, the goal's distance from below and from above (-/+ infinity: unknown).
-  Distances goal_lo_{}, goal_hi_{};
+  // Uninitialised until Begin: a search without a table never reads them.
+  Distances goal_lo_, goal_hi_;
   // The landmarks EdgeBound consults (Choose).
-  std::array<uint32_t, ExactLandmarkTable::kMaxCount> active_{};
+  std::array<uint32_t, ExactLandmarkTable::kMaxCount> active_;
   uint32_t active_count_ = 0;
 };
 
