@@ -35,6 +35,12 @@ int main(int argc, char** argv) {
   app.add_option("--min-samples", options.min_samples,
                  "Timed calls per library and operation, at least")
       ->capture_default_str();
+  app.add_flag("--exact-landmarks", options.exact_landmarks,
+               "Build the optional exact landmark table (exact mode's heuristic) and report its "
+               "bytes and build time");
+  app.add_option("--exact-landmark-count", options.exact_landmark_count,
+                 "Landmarks of that table (at most 16)")
+      ->capture_default_str();
   waymesh::bench::ParseFlagsOrExit(app, argc, argv);
   options.demo.seed = options.seed;
 #ifndef NDEBUG

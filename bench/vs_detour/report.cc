@@ -100,6 +100,16 @@ void PrintExact(const std::vector<MapReport>& reports, std::ostream& out) {
         MeanWorst(c.exact.length), MeanWorst(c.waymesh.length), c.exact.complete,
         c.waymesh.complete, c.exact.mean_expanded);
   }
+  for (const MapReport& r : reports) {
+    if (r.exact_landmarks == 0) continue;
+    const double n = double(r.waymesh_polygons);
+    out << absl::StrFormat(
+        "\n%s: exact landmark table (optional, not in the map's bytes): %d landmarks, %d bytes, "
+        "%.1f bytes/poly (%.3f of Detour's bytes/poly), built with the other search tables in %.2f "
+        "s\n",
+        r.comparison.map, r.exact_landmarks, r.exact_landmark_bytes, r.exact_landmark_bytes / n,
+        double(r.exact_landmark_bytes) / double(r.detour.bytes.total), r.exact_landmark_seconds);
+  }
 }
 
 void PrintTargets(const std::vector<MapReport>& reports, std::ostream& out) {

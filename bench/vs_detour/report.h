@@ -25,6 +25,10 @@ struct MapReport {
   WaymeshBytes waymesh_bytes;
   DetourMeshStats detour;       // the mesh for path and nearest queries (and bytes)
   DetourMeshStats detour_rays;  // the mesh for raycasts (also cut at straight corners)
+  // The optional exact landmark table (--exact-landmarks): landmarks, bytes, build seconds.
+  uint32_t exact_landmarks = 0;
+  uint64_t exact_landmark_bytes = 0;
+  double exact_landmark_seconds = 0;
 };
 
 // Writes every table for `reports` to `out`.

@@ -1,6 +1,7 @@
 #include "vs_detour/run_map.h"
 
 #include <algorithm>
+#include <chrono>
 #include <iostream>
 
 #include "absl/strings/str_cat.h"
@@ -10,6 +11,7 @@
 #include "vs_detour/detour_runner.h"
 #include "vs_detour/query_set.h"
 #include "vs_detour/waymesh_runner.h"
+#include "waymesh/core/search_tables.h"
 
 namespace waymesh::bench {
 namespace {
@@ -48,6 +50,18 @@ absl::StatusOr<MapReport> RunMap(const MapSpec& spec, const RunOptions& options)
                                         ? BuildDemoWorldMap(spec.name, options.demo)
                                         : LoadBenchMap(spec.name, spec.path, options.repair);
   if (!loaded.ok()) return loaded.status();
+  MapReport report;
+  if (options.exact_landmarks) {
+    const auto begin = std::chrono::steady_clock::now();
+    loaded->map = WithSearchTables(
+        loaded->map,
+        {.exact_landmarks = true, .exact_landmark_count = options.exact_landmark_count});
+    const ExactLandmarkTable& table = loaded->map->search_tables()->exact_landmarks;
+    report.exact_landmark_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+    report.exact_landmarks = table.count();
+    report.exact_landmark_bytes = table.bytes();
+  }
   absl::StatusOr<std::unique_ptr<DetourMesh>> detour_mesh =
       DetourMesh::Build(*loaded->map, DetourConversion{});
   if (!detour_mesh.ok()) return detour_mesh.status();
@@ -76,7 +90,6 @@ absl::StatusOr<MapReport> RunMap(const MapSpec& spec, const RunOptions& options)
   std::cerr << "[" << spec.name << "] " << queries.size() << " queries x " << repetitions
             << " repetitions\n";
 
-  MapReport report;
   report.comparison =
       CompareOnMap(spec.name, *loaded->map, queries, repetitions, waymesh, **detour, **detour_rays);
   report.waymesh_polygons = loaded->map->info().polygon_count;

@@ -9,6 +9,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "vs_detour/report.h"
+#include "waymesh/core/exact_landmark_table.h"
 #include "waymesh/demo_world/demo_world.h"
 #include "waymesh/mesh/repaired_mesh.h"
 
@@ -27,6 +28,8 @@ struct RunOptions {
   uint64_t seed = 1;
   uint32_t min_samples = 20000;         // timed calls per library and operation, at least
   Vec3 half_extents{2.0f, 4.0f, 2.0f};  // nearest-polygon box of both libraries
+  bool exact_landmarks = false;         // build the optional exact landmark table
+  uint32_t exact_landmark_count = ExactLandmarkTable::kDefaultCount;  // its landmarks
 };
 
 // Polyanya aurora (triangles and merged), arena (both) and the demo world, from `data_dir`.

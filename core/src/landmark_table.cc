@@ -5,6 +5,7 @@
 #include <cmath>
 #include <memory>
 
+#include "landmark_seed.h"
 #include "path_search.h"
 #include "poly_geometry.h"
 #include "query_context.h"
@@ -24,30 +25,6 @@ uint32_t ArgMaxFinite(const std::vector<float>& v) {
     if (std::isfinite(v[i]) && (best == kNoPolygon || v[i] > v[best])) best = i;
   }
   return best;
-}
-
-// A surface point inside global polygon `global` (its first detail triangle's centroid).
-SurfacePoint PointIn(const QueryContext& ctx, uint32_t global) {
-  const auto [tile, poly] = internal::SplitGlobal(ctx, global);
-  const TileView& t = ctx.Tile(tile);
-  const DetailTri d = t.detail(poly)[0];
-  const Vec3 c = (t.corner(poly, d.a) + t.corner(poly, d.b) + t.corner(poly, d.c)) * (1.0f / 3);
-  return SurfacePoint{ctx.Ref({tile, poly}), c};
-}
-
-// First polygon of the island with the largest walkable area (the landmarks' home).
-uint32_t SeedPolygon(const QueryContext& ctx) {
-  const auto& islands = ctx.map->info().islands;
-  uint32_t best_island = 0;
-  for (uint32_t i = 1; i < islands.size(); ++i) {
-    if (islands[i].area > islands[best_island].area) best_island = i;
-  }
-  for (const TileView& t : ctx.map->tiles()) {
-    for (uint32_t p = 0; p < t.poly_count(); ++p) {
-      if (t.poly_island[p] == best_island) return ctx.Global({t.index, p});
-    }
-  }
-  return 0;
 }
 
 // The map's area costs, each capped at 1 (see the header).
@@ -108,11 +85,11 @@ LandmarkTable LandmarkTable::Build(const NavMap& map, uint32_t count) {
   std::vector<SurfacePoint> points;
   // Farthest-point sampling: each landmark is the polygon farthest from all earlier ones (the
   // first: farthest from a seed), so the landmarks ring the map where they bound best.
-  internal::FloodDistances(ctx, PointIn(ctx, SeedPolygon(ctx)), filter, &dist);
+  internal::FloodDistances(ctx, internal::PointIn(ctx, internal::SeedPolygon(ctx)), filter, &dist);
   for (uint32_t k = 0; k < count; ++k) {
     const uint32_t next = ArgMaxFinite(k == 0 ? dist : nearest_landmark);
     if (next == kNoPolygon) break;
-    points.push_back(PointIn(ctx, next));
+    points.push_back(internal::PointIn(ctx, next));
     internal::FloodDistances(ctx, points.back(), filter, &dist);
     for (uint32_t i = 0; i < polygons; ++i) {
       nearest_landmark[i] = std::min(nearest_landmark[i], dist[i]);

@@ -62,12 +62,16 @@ void QueryContext::BindTables() {
   }
   landmarks = nullptr;
   dead_ends = nullptr;
+  exact_landmarks = nullptr;
   clusters = nullptr;
   tables_remapped = false;
   table_base.clear();
   if (const SearchTables* tables = map->search_tables(); tables != nullptr) {
     if (use_landmarks && !tables->landmarks.empty()) landmarks = &tables->landmarks;
     if (use_dead_ends && !tables->dead_ends.empty()) dead_ends = &tables->dead_ends;
+    if (use_landmarks && tables->exact_landmarks.Fits(*map)) {
+      exact_landmarks = &tables->exact_landmarks;
+    }
     AdoptTableNumbering(*tables);
     AdoptClusters(*tables);
   }
@@ -95,6 +99,7 @@ void QueryContext::AdoptTableNumbering(const SearchTables& tables) {
     // Tables of another map: searching without them is slower, never wrong.
     landmarks = nullptr;
     dead_ends = nullptr;
+    exact_landmarks = nullptr;
     return;
   }
   tables_remapped = true;

@@ -120,14 +120,16 @@ struct QueryContext {
   bool use_dead_ends = true;
   const LandmarkTable* landmarks = nullptr;  // the map's, when it has one
   const DeadEndTable* dead_ends = nullptr;   // the map's, when it has dead ends
-  bool use_hierarchy = true;                 // search long paths with the map's cluster graph
-  const ClusterGraph* clusters = nullptr;    // the map's, when it has one
-  std::vector<uint8_t> plain_clusters;       // per cluster: 1 = carved, searched without the graph
-  HierarchyBuffers hierarchy;                // scratch of hierarchical searches
-  std::vector<uint32_t> tile_base;           // tiles + 1 prefix sums of polygon counts
-  bool tables_remapped = false;              // TableIndex goes through poly_origin
-  std::vector<uint32_t> table_base;          // the tables' tile_base, when remapped
-  std::vector<double> tile_area_prefix;      // tiles + 1 prefix sums of tile surface area
+  // The map's exact landmark table when it has one built on these very tiles.
+  const ExactLandmarkTable* exact_landmarks = nullptr;
+  bool use_hierarchy = true;               // search long paths with the map's cluster graph
+  const ClusterGraph* clusters = nullptr;  // the map's, when it has one
+  std::vector<uint8_t> plain_clusters;     // per cluster: 1 = carved, searched without the graph
+  HierarchyBuffers hierarchy;              // scratch of hierarchical searches
+  std::vector<uint32_t> tile_base;         // tiles + 1 prefix sums of polygon counts
+  bool tables_remapped = false;            // TableIndex goes through poly_origin
+  std::vector<uint32_t> table_base;        // the tables' tile_base, when remapped
+  std::vector<double> tile_area_prefix;    // tiles + 1 prefix sums of tile surface area
   std::array<float, kMaxAreas> inv_default_cost;
   // Per area: the smallest (link cost / map area cost) per metre of link displacement.
   std::array<float, kMaxAreas> link_cost_per_metre;

@@ -6,8 +6,11 @@
 
 namespace waymesh {
 
-SearchTables SearchTables::Build(const NavMap& map) {
+SearchTables SearchTables::Build(const NavMap& map, const Options& options) {
   SearchTables tables;
+  if (options.exact_landmarks) {
+    tables.exact_landmarks = ExactLandmarkTable::Build(map, options.exact_landmark_count);
+  }
   tables.landmarks = LandmarkTable::Build(map);
   tables.dead_ends = DeadEndTable::Build(map);
   tables.clusters = ClusterGraph::Build(map);
@@ -30,8 +33,9 @@ bool CanShareSearchTables(const NavMap& base, std::span<const Obstacle> obstacle
   return true;
 }
 
-std::shared_ptr<const NavMap> WithSearchTables(std::shared_ptr<const NavMap> map) {
-  auto tables = std::make_shared<const SearchTables>(SearchTables::Build(*map));
+std::shared_ptr<const NavMap> WithSearchTables(std::shared_ptr<const NavMap> map,
+                                               const SearchTables::Options& options) {
+  auto tables = std::make_shared<const SearchTables>(SearchTables::Build(*map, options));
   return std::make_shared<const NavMap>(*map, std::move(tables));
 }
 

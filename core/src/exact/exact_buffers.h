@@ -43,6 +43,9 @@ enum NodeFlag : uint8_t {
 struct IntervalNode {
   Point2 a, b;
   Vec3 corner_a;
+  // The node's estimate of the whole path. A successor not yet scored holds there the exact
+  // landmark table's lower bound from its root on (landmark_bound.h; 0 without a table), which
+  // scoring (CheapestSuccessor) folds in: the node stays as small as before.
   double f = 0;
   uint32_t root = kNone;
   uint32_t parent = kNone;

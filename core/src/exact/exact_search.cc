@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <limits>
 
+#include "exact/landmark_bound.h"
 #include "exact/turn_corner.h"
 #include "poly_geometry.h"
 #include "waymesh/core/dead_end_table.h"
@@ -101,7 +103,8 @@ class IntervalSearch {
  public:
   // `dead_ends` (may be null): skip dead-end trees without the goal (dead_end_table.h).
   IntervalSearch(QueryContext& ctx, const QueryFilter& filter, const SurfacePoint& goal,
-                 uint32_t max_nodes, const DeadEndTable* dead_ends)
+                 uint32_t max_nodes, const DeadEndTable* dead_ends,
+                 VertexDistances* flood = nullptr)
       : ctx_(ctx),
         b_(ctx.exact),
         filter_(filter),
@@ -109,7 +112,15 @@ class IntervalSearch {
         goal_(ToPoint2(goal.pos)),
         max_nodes_(max_nodes),
         dead_ends_(dead_ends),
-        goal_table_(ctx.TableIndex(goal.poly.index())) {}
+        goal_table_(ctx.TableIndex(goal.poly.index())),
+        flood_(flood) {
+    // The table's distances count links at their plan span: a bound only while no allowed
+    // link may cost less.
+    if (flood == nullptr && links_.h_scale == 1) {
+      const PolyIndex g = goal.poly.index();
+      landmarks_.Begin(ctx.exact_landmarks, ctx.Tile(g.tile), g.poly, goal_);
+    }
+  }
 
   // Clears the buffers and puts the intervals of the start polygons in the open list.
   void Seed(const SurfacePoint& start) {
@@ -119,6 +130,8 @@ class IntervalSearch {
     b_.best_root.Reset();
     b_.sent.Reset();
     b_.turn_corners.Begin(ctx_.map, filter_);
+    const PolyIndex first = b_.start_polys.front();
+    landmarks_.Choose(ctx_.Tile(first.tile), first.poly, ToPoint2(start.pos));
     for (const PolyIndex s : b_.start_polys) {
       const uint32_t root = uint32_t(b_.roots.size());
       Root r{start.pos, ToPoint2(start.pos), 0, kNone, s};
@@ -155,6 +168,7 @@ class IntervalSearch {
       ExpandChain(ni, &out.expanded);
     }
     out.limit_hit = limit_hit_;
+    if (flood_ != nullptr) return out;  // no goal: nothing to be partial about
     if (best_final_ != kNone) {
       out.status = QueryStatus::kPartial;
       out.last = best_final_;
@@ -196,7 +210,11 @@ class IntervalSearch {
     for (size_t i = 0; i < b_.successors.size(); ++i) {
       IntervalNode& node = b_.successors[i];
       const Root& r = b_.roots[node.root];
-      node.f = r.g + links_.h_scale * IntervalHeuristic(r.at, node.a, node.b, goal_);
+      // A flood has no goal: it settles the intervals nearest the source first.
+      node.f = flood_ != nullptr
+                   ? r.g + DistToSegment(r.at, node.a, node.b)
+                   : r.g + std::max(links_.h_scale * IntervalHeuristic(r.at, node.a, node.b, goal_),
+                                    node.f);
       if (node.f < best_f) {
         best_f = node.f;
         best = i;
@@ -418,6 +436,8 @@ class IntervalSearch {
 
   // A link's cost in metres of walking under the filter (its area's cost already scales it).
   double LinkLength(const OffMeshLink& link) const {
+    // A flood measures links at their plan span, the least any exact query pays for them.
+    if (flood_ != nullptr) return Dist(ToPoint2(link.start), ToPoint2(link.end));
     return std::max(double(ctx_.LinkCost(link, filter_)), 0.0) / links_.walk_cost;
   }
 
@@ -426,6 +446,7 @@ class IntervalSearch {
   void AddInterval(uint32_t parent, uint32_t root, const TileView& t, PolyIndex poly, uint32_t e,
                    Range range) {
     range = Snapped(range);
+    if (flood_ != nullptr && !range.empty()) RecordCorners(root, t, poly, e, range);
     // A single point is never needed: where a cone's edge grazes a corner, the interval
     // beside it ends at that corner and turns there (or a sibling cone of the same root
     // carries on past it).
@@ -456,7 +477,33 @@ class IntervalSearch {
     node.parent = parent;
     node.poly = *nb;
     node.flags = uint8_t((range.hi == 1 ? kAtA : 0) | (range.lo == 0 ? kAtB : 0));
+    if (landmarks_.active()) node.f = LandmarkPart(node, t, poly, e, u, v, range);
     b_.successors.push_back(node);
+  }
+
+  // The landmark bound of a successor (see IntervalNode::f): from the root to the nearest
+  // point of the interval, then from its part of edge e on. Out of line, so that searches
+  // without a table keep AddInterval small.
+  [[gnu::noinline]] double LandmarkPart(const IntervalNode& node, const TileView& t, PolyIndex poly,
+                                        uint32_t e, Point2 u, Point2 v, Range range) const {
+    const uint32_t s = t.poly_start[poly.poly], n = t.corner_count(poly.poly);
+    return DistToSegment(b_.roots[node.root].at, node.a, node.b) +
+           landmarks_.EdgeBound(poly.tile, t.poly_verts[s + e], t.poly_verts[s + (e + 1) % n], u, v,
+                                range.lo, range.hi);
+  }
+
+  // A flood's record of the polygon corners at the ends of `range` of edge e: the root sees
+  // them, so its cost plus the straight line bounds their distance (the least is exact).
+  void RecordCorners(uint32_t root, const TileView& t, PolyIndex poly, uint32_t e, Range range) {
+    const Root& r = b_.roots[root];
+    const uint32_t s = t.poly_start[poly.poly], n = t.corner_count(poly.poly);
+    std::vector<double>& d = (*flood_)[poly.tile];
+    const auto record = [&](uint32_t corner) {
+      const uint32_t v = t.poly_verts[s + corner];
+      d[v] = std::min(d[v], r.g + Dist(r.at, ToPoint2(t.vertices[v])));
+    };
+    if (range.lo == 0) record(e);
+    if (range.hi == 1) record((e + 1) % n);
   }
 
   // Offers the collected successors (f set) to the open list.
@@ -534,8 +581,10 @@ class IntervalSearch {
   const Point2 goal_;
   const uint32_t max_nodes_;
   const DeadEndTable* const dead_ends_;
-  const uint32_t goal_table_;  // the goal polygon's index in the search tables
-  double goal_f_ = INFINITY;   // length of the best path to the goal found so far
+  const uint32_t goal_table_;     // the goal polygon's index in the search tables
+  LandmarkBound landmarks_;       // inactive without an exact landmark table
+  VertexDistances* const flood_;  // a flood (no goal) records vertex distances here
+  double goal_f_ = INFINITY;      // length of the best path to the goal found so far
   uint32_t best_final_ = kNone;
   bool limit_hit_ = false;
 };
@@ -564,6 +613,19 @@ ExactOutcome SearchExact(QueryContext& ctx, const SurfacePoint& start, const Sur
     out.expanded += expanded;
   }
   return out;
+}
+
+void FloodExact(QueryContext& ctx, const SurfacePoint& from, const QueryFilter& filter,
+                VertexDistances* out) {
+  out->assign(ctx.map->tile_count(), {});
+  for (uint32_t i = 0; i < ctx.map->tile_count(); ++i) {
+    (*out)[i].assign(ctx.Tile(i).vertices.size(), INFINITY);
+  }
+  TouchingPolygons(ctx, filter, from.poly.index(), from.pos, &ctx.exact.start_polys);
+  ctx.exact.goal_polys.clear();  // no goal: the search runs until every interval is settled
+  IntervalSearch search(ctx, filter, from, std::numeric_limits<uint32_t>::max(), nullptr, out);
+  search.Seed(from);
+  search.Run(nullptr);
 }
 
 }  // namespace waymesh::internal::exact

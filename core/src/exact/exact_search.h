@@ -5,6 +5,7 @@
 // and a node pruned when its root was since reached more cheaply.
 
 #include <cstdint>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "query_context.h"
@@ -47,5 +48,14 @@ uint32_t TurnRoot(const QueryContext& ctx, ExactBuffers* b, const IntervalNode& 
 // at most `max_nodes` nodes and polling `interrupt` (may be null).
 ExactOutcome SearchExact(QueryContext& ctx, const SurfacePoint& start, const SurfacePoint& goal,
                          const QueryFilter& filter, uint32_t max_nodes, QueryInterrupt* interrupt);
+
+// Per tile, per vertex: a distance in metres (plan view).
+using VertexDistances = std::vector<std::vector<double>>;
+
+// The exact (plan-view, Euclidean geodesic) distance from `from` to every vertex of a resident
+// map under `filter`, off-mesh links at their plan span; INFINITY where unreached. A copy of a
+// vertex at a tile seam may stay unreached where its other copy is not (callers merge them).
+void FloodExact(QueryContext& ctx, const SurfacePoint& from, const QueryFilter& filter,
+                VertexDistances* out);
 
 }  // namespace waymesh::internal::exact

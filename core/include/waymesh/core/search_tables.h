@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "waymesh/core/dead_end_table.h"
+#include "waymesh/core/exact_landmark_table.h"
 #include "waymesh/core/hierarchy/cluster_graph.h"
 #include "waymesh/core/landmark_table.h"
 #include "waymesh/core/nav_map.h"
@@ -35,13 +36,26 @@ struct SearchTables {
   DeadEndTable dead_ends;
   // The abstract graph of long path searches (cluster_graph.h); empty on small maps.
   ClusterGraph clusters;
+  // Exact landmark distances of exact mode's search (exact_landmark_table.h); empty unless
+  // Options::exact_landmarks asked for them.
+  ExactLandmarkTable exact_landmarks;
   std::vector<uint32_t> polygon_bases;  // NavMap::PolygonBases of the map they were built on
+
+  struct Options {
+    // Also build the exact landmark table: seconds of interval floods on a large map, 2 bytes
+    // per landmark and vertex, for fewer nodes in long exact queries.
+    bool exact_landmarks = false;
+    uint32_t exact_landmark_count = ExactLandmarkTable::kDefaultCount;
+  };
 
   // The landmark and dead-end tables and the cluster graph for a resident map (O(landmarks *
   // polygons log polygons)); empty tables on maps too small to profit
   // (LandmarkTable::kMinPolygons, ClusterGraph::kMinClusters).
-  static SearchTables Build(const NavMap& map);
-  size_t bytes() const { return landmarks.bytes() + dead_ends.bytes() + clusters.bytes(); }
+  static SearchTables Build(const NavMap& map, const Options& options);
+  static SearchTables Build(const NavMap& map) { return Build(map, Options{}); }
+  size_t bytes() const {
+    return landmarks.bytes() + dead_ends.bytes() + clusters.bytes() + exact_landmarks.bytes();
+  }
 };
 
 // Whether a version of `base` with `obstacles` carved into it may search with `base`'s tables:
@@ -52,6 +66,7 @@ struct SearchTables {
 bool CanShareSearchTables(const NavMap& base, std::span<const Obstacle> obstacles);
 
 // `map` with freshly built search tables attached (resident maps).
-std::shared_ptr<const NavMap> WithSearchTables(std::shared_ptr<const NavMap> map);
+std::shared_ptr<const NavMap> WithSearchTables(std::shared_ptr<const NavMap> map,
+                                               const SearchTables::Options& options = {});
 
 }  // namespace waymesh
