@@ -14,6 +14,7 @@ void AddTileToDigest(const MapInfo& info, const TileView& tile, MapDigest* diges
   s.grid_z = tile.grid_z;
   s.bounds = tile.bounds;
   s.poly_count = tile.poly_count();
+  s.vertex_count = uint32_t(tile.vertices.size());
   s.area = tile.area_prefix.empty() ? 0.0 : std::max(double(tile.area_prefix.back()), 0.0);
   digest->tiles.push_back(s);
   for (const uint8_t area : tile.poly_area) digest->areas_present |= uint64_t{1} << (area & 63);

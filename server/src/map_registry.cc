@@ -111,7 +111,9 @@ absl::StatusOr<std::shared_ptr<const ServedMap>> MapRegistry::Load(const std::st
   // polygons (search_tables.h: 34 + 8 B per polygon, 68 + 8 on maps with areas cheaper than
   // walking). A paged map cannot build them (every tile at once), so they are built here from
   // the resident map and kept.
-  auto tables = std::make_shared<const SearchTables>(SearchTables::Build(**resident));
+  // With --exact-landmarks (options_.tables) the exact landmark table too.
+  auto tables =
+      std::make_shared<const SearchTables>(SearchTables::Build(**resident, options_.tables));
   MapDigest digest = (*resident)->digest();
   resident->reset();
   MapInfo info = (*file)->directory().info;

@@ -804,7 +804,8 @@ void ExpectDigestOfTiles(const NavMap& map, const std::string& where) {
   for (size_t t = 0; t < kept.tiles.size(); ++t) {
     const TileSummary &a = kept.tiles[t], &b = fresh.tiles[t];
     EXPECT_TRUE(a.grid_x == b.grid_x && a.grid_z == b.grid_z && a.bounds.min == b.bounds.min &&
-                a.bounds.max == b.bounds.max && a.poly_count == b.poly_count && a.area == b.area)
+                a.bounds.max == b.bounds.max && a.poly_count == b.poly_count &&
+                a.vertex_count == b.vertex_count && a.area == b.area)
         << where << ", tile " << t;
   }
 }

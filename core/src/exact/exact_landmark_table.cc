@@ -130,10 +130,16 @@ ExactLandmarkTable ExactLandmarkTable::Build(const NavMap& map, uint32_t count) 
 }
 
 bool ExactLandmarkTable::Fits(const NavMap& map) const {
-  if (empty() || map.paged() || vertex_base_.size() != size_t(map.tile_count()) + 1) return false;
-  for (const TileView& t : map.tiles()) {
-    if (!t.poly_origin.empty()) return false;  // carved: other vertices
-    if (vertex_base_[t.index + 1] - vertex_base_[t.index] != t.vertices.size()) return false;
+  if (empty() || vertex_base_.size() != size_t(map.tile_count()) + 1) return false;
+  // A paged map is never carved (obstacle layers carve resident copies); its tiles' vertex
+  // counts are in the digest, so checking it loads no tile.
+  if (!map.paged()) {
+    for (const TileView& t : map.tiles()) {
+      if (!t.poly_origin.empty()) return false;  // carved: other vertices
+    }
+  }
+  for (uint32_t i = 0; i < map.tile_count(); ++i) {
+    if (vertex_base_[i + 1] - vertex_base_[i] != map.summary(i).vertex_count) return false;
   }
   return true;
 }

@@ -157,7 +157,8 @@ struct TileSummary {
   int32_t grid_x = 0, grid_z = 0;
   Aabb bounds;
   uint32_t poly_count = 0;
-  double area = 0;  // walkable surface, m²
+  uint32_t vertex_count = 0;  // lets tables built on the resident map check a paged one
+  double area = 0;            // walkable surface, m²
 };
 
 // Map-wide figures derived from every tile, kept so that a paged map need not load its tiles

@@ -32,6 +32,7 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "waymesh/core/nav_map.h"
+#include "waymesh/core/search_tables.h"
 #include "waymesh/format/map_tile_file.h"
 #include "waymesh/server/cached_tile_source.h"
 #include "waymesh/server/map_name.h"
@@ -106,6 +107,8 @@ struct MapRegistryOptions {
   // A served map whose file is gone (or no longer a regular file) is unloaded this long after
   // a pass first missed it; 0 unloads at once.
   absl::Duration removal_grace = absl::Seconds(30);
+  // What each map's search tables include beyond the default ones (the exact landmark table).
+  SearchTables::Options tables;
 };
 
 class MapRegistry {

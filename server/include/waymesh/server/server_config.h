@@ -46,6 +46,9 @@ struct ServerConfig {
   bool reflection = true;                       // serve gRPC server reflection (v1alpha)
   // Long FindPaths over the map's cluster graph (docs/hierarchy.md); false = always plain A*.
   bool path_hierarchy = true;
+  // Each map's search tables also hold the exact landmark table (docs/api.md): fewer nodes
+  // for exact FindPath, ~60 bytes per polygon and seconds of load per map.
+  bool exact_landmarks = false;
   // Obstacle layers (docs/obstacles.md): limits past which a change is RESOURCE_EXHAUSTED, and
   // how many recent versions of a layer queries may name.
   uint32_t max_obstacles_per_layer = 4096;
