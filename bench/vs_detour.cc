@@ -41,7 +41,13 @@ int main(int argc, char** argv) {
   app.add_option("--exact-landmark-count", options.exact_landmark_count,
                  "Landmarks of that table (at most 16)")
       ->capture_default_str();
+  std::string only;
+  app.add_option("--only", only,
+                 "Time one kind alone, for a profiler (perf then sees only that search; the other "
+                 "latencies print as empty)")
+      ->check(CLI::IsMember({"exact"}));
   waymesh::bench::ParseFlagsOrExit(app, argc, argv);
+  options.exact_only = only == "exact";
   options.demo.seed = options.seed;
 #ifndef NDEBUG
   std::cerr << "vs_detour: warning: assertions are on; timings need a Release build\n";

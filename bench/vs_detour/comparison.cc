@@ -109,8 +109,8 @@ void ScoreRays(const NavMap& map, const std::vector<QueryCase>& queries, Waymesh
 
 MapComparison CompareOnMap(const std::string& name, const NavMap& nav_map,
                            const std::vector<QueryCase>& queries, uint32_t repetitions,
-                           WaymeshRunner& waymesh, DetourRunner& detour,
-                           DetourRunner& detour_rays) {
+                           WaymeshRunner& waymesh, DetourRunner& detour, DetourRunner& detour_rays,
+                           bool exact_only) {
   MapComparison out;
   out.map = name;
   out.queries = queries.size();
@@ -147,6 +147,10 @@ MapComparison CompareOnMap(const std::string& name, const NavMap& nav_map,
         exact_path.push_back(
             TimeNs([&] { sink = sink + waymesh.FindExactPath(q.start, q.goal).length; }));
       };
+      if (exact_only) {
+        exact();
+        continue;
+      }
       if (waymesh_first) exact();
       TimePair(
           waymesh_first, &path, [&] { sink = sink + waymesh.FindPath(q.start, q.goal).length; },

@@ -47,9 +47,11 @@ struct MapComparison {
 
 // Measures `queries` `repetitions` times per library and operation. Detour answers path and
 // nearest queries on `detour` and raycasts on `detour_rays`, each its best-suited conversion;
-// `nav_map` (the map Waymesh answers on) gives the raycast ground truth.
+// `nav_map` (the map Waymesh answers on) gives the raycast ground truth. With `exact_only`
+// the timed passes run exact mode alone (for a profiler; the other latencies stay empty).
 MapComparison CompareOnMap(const std::string& name, const NavMap& nav_map,
                            const std::vector<QueryCase>& queries, uint32_t repetitions,
-                           WaymeshRunner& waymesh, DetourRunner& detour, DetourRunner& detour_rays);
+                           WaymeshRunner& waymesh, DetourRunner& detour, DetourRunner& detour_rays,
+                           bool exact_only = false);
 
 }  // namespace waymesh::bench

@@ -90,8 +90,8 @@ absl::StatusOr<MapReport> RunMap(const MapSpec& spec, const RunOptions& options)
   std::cerr << "[" << spec.name << "] " << queries.size() << " queries x " << repetitions
             << " repetitions\n";
 
-  report.comparison =
-      CompareOnMap(spec.name, *loaded->map, queries, repetitions, waymesh, **detour, **detour_rays);
+  report.comparison = CompareOnMap(spec.name, *loaded->map, queries, repetitions, waymesh, **detour,
+                                   **detour_rays, options.exact_only);
   report.waymesh_polygons = loaded->map->info().polygon_count;
   report.waymesh_bytes = MeasureWaymeshBytes(*loaded->map, loaded->compiled_bytes);
   report.detour = (*detour_mesh)->stats();

@@ -30,6 +30,7 @@ struct RunOptions {
   Vec3 half_extents{2.0f, 4.0f, 2.0f};  // nearest-polygon box of both libraries
   bool exact_landmarks = false;         // build the optional exact landmark table
   uint32_t exact_landmark_count = ExactLandmarkTable::kDefaultCount;  // its landmarks
+  bool exact_only = false;  // time exact mode alone (for a profiler)
 };
 
 // Polyanya aurora (triangles and merged), arena (both) and the demo world, from `data_dir`.

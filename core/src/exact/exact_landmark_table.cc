@@ -8,6 +8,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "exact/exact_search.h"
+#include "exact/landmark_row_relax.h"
 #include "landmark_seed.h"
 #include "query_context.h"
 
@@ -92,6 +93,7 @@ ExactLandmarkTable ExactLandmarkTable::Build(const NavMap& map, uint32_t count) 
     internal::exact::FloodExact(ctx, at, filter, &dist);
     table.landmarks_.push_back(at.pos);
     MergeSeamCopies(map, &dist);
+    internal::exact::RelaxThroughPolygons(map, &dist);
     for (uint32_t t = 0; t < dist.size(); ++t) {
       for (uint32_t v = 0; v < dist[t].size(); ++v) {
         nearest[t][v] = k == 0 ? dist[t][v] : std::min(nearest[t][v], dist[t][v]);
