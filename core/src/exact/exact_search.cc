@@ -487,9 +487,9 @@ class IntervalSearch {
   [[gnu::noinline]] double LandmarkPart(const IntervalNode& node, const TileView& t, PolyIndex poly,
                                         uint32_t e, Point2 u, Point2 v, Range range) const {
     const uint32_t s = t.poly_start[poly.poly], n = t.corner_count(poly.poly);
-    return DistToSegment(b_.roots[node.root].at, node.a, node.b) +
-           landmarks_.EdgeBound(poly.tile, t.poly_verts[s + e], t.poly_verts[s + (e + 1) % n], u, v,
-                                range.lo, range.hi);
+    const Point2 r = b_.roots[node.root].at;
+    return landmarks_.EdgeBound(poly.tile, t.poly_verts[s + e], t.poly_verts[s + (e + 1) % n], u, v,
+                                range.lo, range.hi, r, DistToSegment(r, node.a, node.b));
   }
 
   // A flood's record of the polygon corners at the ends of `range` of edge e: the root sees

@@ -56,14 +56,22 @@ class LandmarkBound {
 
   bool active() const { return table_ != nullptr; }
 
-  // A lower bound of the plan distance to the goal from any point of the part [lo, hi] of
-  // the edge from vertex iu (at u) to vertex iv (at v) of tile `tile`; 0 when nothing is known.
+  // A lower bound of the plan length of any path from `root` through the part [lo, hi] of the
+  // edge from vertex iu (at u) to vertex iv (at v) of tile `tile` on to the goal; at least
+  // `straight`, the distance from the root to that part.
+  //
+  // Per landmark the part's distance to the goal is bounded by a piecewise linear function of
+  // the edge parameter t whose slopes are -|u v| then +|u v| (a valley; see below), and the
+  // root's distance |root p(t)| changes by at most |u v| per unit of t: the sum falls until the
+  // valley's kink and rises after it, so its least value over the part is at the kink (clamped
+  // to the part). Bounding the two terms together there, rather than each at its own least
+  // point, keeps the bound when the point nearest the root is far from the kink.
   double EdgeBound(uint32_t tile, uint32_t iu, uint32_t iv, Point2 u, Point2 v, double lo,
-                   double hi) const {
+                   double hi, Point2 root, double straight) const {
     const uint16_t* ru = table_->Row(tile, iu);
     const uint16_t* rv = table_->Row(tile, iv);
     const double len = Dist(u, v);
-    double best = 0;
+    double best = straight;
     for (uint32_t i = 0; i < active_count_; ++i) {
       const uint32_t k = active_[i];
       if (ru[k] == ExactLandmarkTable::kUnknown || rv[k] == ExactLandmarkTable::kUnknown ||
@@ -72,13 +80,18 @@ class LandmarkBound {
       }
       // Over the edge part, d(L, p) stays below min(upper_u + t len, upper_v + (1 - t) len),
       // a tent whose peak is where the two lines cross, and above max(lower_u - t len,
-      // lower_v - (1 - t) len), a valley.
+      // lower_v - (1 - t) len), a valley; d(L, goal) - tent and valley - d(L, goal) are the
+      // two valleys of d(p, goal).
       const double uu = Upper(ru[k]), uv = Upper(rv[k]), lu = Lower(ru[k]), lv = Lower(rv[k]);
       const double peak = Clamp(len > 0 ? (uv - uu + len) / (2 * len) : 0, lo, hi);
       const double floor = Clamp(len > 0 ? (lu - lv + len) / (2 * len) : 0, lo, hi);
-      const double most = std::min(uu + peak * len, uv + (1 - peak) * len);
-      const double least = std::max(lu - floor * len, lv - (1 - floor) * len);
-      best = std::max({best, goal_lo_[k] - most, least - goal_hi_[k]});
+      const double below = goal_lo_[k] - std::min(uu + peak * len, uv + (1 - peak) * len);
+      const double above = std::max(lu - floor * len, lv - (1 - floor) * len) - goal_hi_[k];
+      // |root p| <= straight + len: a term that cannot beat `best` even so needs no sqrt.
+      if (below + straight + len > best)
+        best = std::max(best, below + Dist(root, Along(u, v, peak)));
+      if (above + straight + len > best)
+        best = std::max(best, above + Dist(root, Along(u, v, floor)));
     }
     return best;
   }
