@@ -1,6 +1,6 @@
 // The exact landmark table's rows on the 256 m demo town (the vs_detour map, cut in 16 tiles):
 // two corners of one convex polygon see each other, so their landmark distances differ by at
-// most the straight line between them. Before RelaxThroughPolygons (landmark_row_relax.h) a
+// most the straight line between them. Before LandmarkRowRelaxer (landmark_row_relax.h) a
 // float twin of corner (7, -1.4) held a distance about 30 m too long, and the bound it gave made
 // the exact search overestimate near the goal below (97 754 nodes, most of them past the optimum).
 

@@ -80,6 +80,7 @@ ExactLandmarkTable ExactLandmarkTable::Build(const NavMap& map, uint32_t count) 
                    /*use_hierarchy=*/false);
   const QueryFilter filter = FloodFilter(map.info());
   VertexDistances dist, nearest;
+  const internal::exact::LandmarkRowRelaxer relaxer(map);
   std::vector<VertexDistances> floods;
   // Farthest-point sampling: each landmark sits where the earlier ones are farthest (the
   // first: farthest from the largest island's first polygon), so they ring the map.
@@ -93,7 +94,7 @@ ExactLandmarkTable ExactLandmarkTable::Build(const NavMap& map, uint32_t count) 
     internal::exact::FloodExact(ctx, at, filter, &dist);
     table.landmarks_.push_back(at.pos);
     MergeSeamCopies(map, &dist);
-    internal::exact::RelaxThroughPolygons(map, &dist);
+    relaxer.Relax(&dist);
     for (uint32_t t = 0; t < dist.size(); ++t) {
       for (uint32_t v = 0; v < dist[t].size(); ++v) {
         nearest[t][v] = k == 0 ? dist[t][v] : std::min(nearest[t][v], dist[t][v]);

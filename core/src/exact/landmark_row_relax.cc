@@ -6,41 +6,40 @@
 #include <functional>
 #include <queue>
 #include <utility>
-#include <vector>
 
 #include "absl/container/flat_hash_map.h"
 
 namespace waymesh::internal::exact {
 namespace {
 
-// A vertex of the map: tile and index in it.
-struct MapVertex {
-  uint32_t tile = 0, vertex = 0;
-};
-
-// Per tile, the polygons each vertex is a corner of (CSR: vertex v's in [start[v], start[v+1])).
-struct CornerPolygons {
-  std::vector<uint32_t> start, polys;
-};
-
-CornerPolygons PolygonsOfVertices(const TileView& t) {
-  CornerPolygons out;
-  out.start.assign(t.vertices.size() + 1, 0);
-  for (const uint32_t v : t.poly_verts) ++out.start[v + 1];
-  for (size_t v = 1; v < out.start.size(); ++v) out.start[v] += out.start[v - 1];
-  out.polys.resize(t.poly_verts.size());
-  std::vector<uint32_t> fill(out.start.begin(), out.start.end() - 1);
-  for (uint32_t p = 0; p < t.poly_count(); ++p) {
-    for (uint32_t c = t.poly_start[p]; c < t.poly_start[p + 1]; ++c) {
-      out.polys[fill[t.poly_verts[c]]++] = p;
-    }
-  }
-  return out;
+// Turns per-vertex counts (at index v + 1) into CSR starts.
+void CountsToStarts(std::vector<uint32_t>* start) {
+  for (size_t v = 1; v < start->size(); ++v) (*start)[v] += (*start)[v - 1];
 }
 
-// Per tile and vertex, the other copies of its position in other tiles (seam twins); a
-// position's bits are the key, with -0 read as +0.
-std::vector<std::vector<std::vector<MapVertex>>> SeamTwins(const NavMap& map) {
+}  // namespace
+
+LandmarkRowRelaxer::LandmarkRowRelaxer(const NavMap& map) : map_(map) {
+  const uint32_t tiles = map.tile_count();
+  polygons_.start.resize(tiles);
+  polygons_.items.resize(tiles);
+  twins_.start.resize(tiles);
+  twins_.items.resize(tiles);
+  for (const TileView& t : map.tiles()) {
+    std::vector<uint32_t>& start = polygons_.start[t.index];
+    start.assign(t.vertices.size() + 1, 0);
+    for (const uint32_t v : t.poly_verts) ++start[v + 1];
+    CountsToStarts(&start);
+    std::vector<uint32_t>& polys = polygons_.items[t.index];
+    polys.resize(t.poly_verts.size());
+    std::vector<uint32_t> fill(start.begin(), start.end() - 1);
+    for (uint32_t p = 0; p < t.poly_count(); ++p) {
+      for (uint32_t c = t.poly_start[p]; c < t.poly_start[p + 1]; ++c) {
+        polys[fill[t.poly_verts[c]]++] = p;
+      }
+    }
+  }
+  // Seam copies share a position's bits (-0 read as +0).
   using Key = std::array<uint32_t, 3>;
   const auto key = [](Vec3 v) {
     return Key{std::bit_cast<uint32_t>(v.x + 0.0f), std::bit_cast<uint32_t>(v.y + 0.0f),
@@ -50,28 +49,33 @@ std::vector<std::vector<std::vector<MapVertex>>> SeamTwins(const NavMap& map) {
   for (const TileView& t : map.tiles()) {
     for (uint32_t v = 0; v < t.vertices.size(); ++v) at[key(t.vertices[v])].push_back({t.index, v});
   }
-  std::vector<std::vector<std::vector<MapVertex>>> twins(map.tile_count());
-  for (const TileView& t : map.tiles()) twins[t.index].resize(t.vertices.size());
+  for (const TileView& t : map.tiles()) twins_.start[t.index].assign(t.vertices.size() + 1, 0);
   for (const auto& [k, copies] : at) {
-    if (copies.size() < 2) continue;
+    for (const MapVertex& c : copies) twins_.start[c.tile][c.vertex + 1] += copies.size() - 1;
+  }
+  for (const TileView& t : map.tiles()) {
+    CountsToStarts(&twins_.start[t.index]);
+    twins_.items[t.index].resize(twins_.start[t.index].back());
+  }
+  std::vector<std::vector<uint32_t>> fill(tiles);
+  for (const TileView& t : map.tiles()) {
+    fill[t.index].assign(twins_.start[t.index].begin(), twins_.start[t.index].end() - 1);
+  }
+  for (const auto& [k, copies] : at) {
     for (const MapVertex& c : copies) {
       for (const MapVertex& o : copies) {
-        if (o.tile != c.tile || o.vertex != c.vertex) twins[c.tile][c.vertex].push_back(o);
+        if (o.tile != c.tile || o.vertex != c.vertex) {
+          twins_.items[c.tile][fill[c.tile][c.vertex]++] = o;
+        }
       }
     }
   }
-  return twins;
 }
 
-}  // namespace
-
-void RelaxThroughPolygons(const NavMap& map, VertexDistances* d) {
-  std::vector<CornerPolygons> polys_of;
-  polys_of.reserve(map.tile_count());
-  for (const TileView& t : map.tiles()) polys_of.push_back(PolygonsOfVertices(t));
-  const auto twins = SeamTwins(map);
-  using Item = std::pair<double, std::pair<uint32_t, uint32_t>>;  // distance, (tile, vertex)
-  std::priority_queue<Item, std::vector<Item>, std::greater<>> open;
+void LandmarkRowRelaxer::Relax(VertexDistances* d) const {
+  using Item = std::pair<double, MapVertex>;
+  const auto later = [](const Item& x, const Item& y) { return x.first > y.first; };
+  std::priority_queue<Item, std::vector<Item>, decltype(later)> open(later);
   for (uint32_t t = 0; t < d->size(); ++t) {
     for (uint32_t v = 0; v < (*d)[t].size(); ++v) {
       if (std::isfinite((*d)[t][v])) open.push({(*d)[t][v], {t, v}});
@@ -88,19 +92,22 @@ void RelaxThroughPolygons(const NavMap& map, VertexDistances* d) {
   while (!open.empty()) {
     const auto [dist, at] = open.top();
     open.pop();
-    const auto [tile, v] = at;
-    if (dist > (*d)[tile][v]) continue;  // lowered since it was queued
-    const TileView& t = map.tile(tile);
-    const CornerPolygons& cp = polys_of[tile];
-    const Point2 from = ToPoint2(t.vertices[v]);
-    for (uint32_t i = cp.start[v]; i < cp.start[v + 1]; ++i) {
-      const uint32_t p = cp.polys[i];
-      for (uint32_t c = t.poly_start[p]; c < t.poly_start[p + 1]; ++c) {
+    if (dist > (*d)[at.tile][at.vertex]) continue;  // lowered since it was queued
+    const TileView& t = map_.tile(at.tile);
+    const Point2 from = ToPoint2(t.vertices[at.vertex]);
+    const std::vector<uint32_t>& polys = polygons_.items[at.tile];
+    for (uint32_t i = polygons_.start[at.tile][at.vertex];
+         i < polygons_.start[at.tile][at.vertex + 1]; ++i) {
+      for (uint32_t c = t.poly_start[polys[i]]; c < t.poly_start[polys[i] + 1]; ++c) {
         const uint32_t w = t.poly_verts[c];
-        lower(tile, w, dist + Dist(from, ToPoint2(t.vertices[w])));
+        lower(at.tile, w, dist + Dist(from, ToPoint2(t.vertices[w])));
       }
     }
-    for (const MapVertex& twin : twins[tile][v]) lower(twin.tile, twin.vertex, dist);
+    for (uint32_t i = twins_.start[at.tile][at.vertex]; i < twins_.start[at.tile][at.vertex + 1];
+         ++i) {
+      const MapVertex& twin = twins_.items[at.tile][i];
+      lower(twin.tile, twin.vertex, dist);
+    }
   }
 }
 
