@@ -16,6 +16,10 @@ namespace {
 
 // Expansions between two polls of the QueryInterrupt (as the polygon A*).
 constexpr uint32_t kExactPollNodes = 256;
+// Expansions between two choices of the landmarks the bound consults: each time, those that
+// bound the rest of the way best from the node being expanded (the frontier has moved on
+// from the start, and landmarks suited to the start may not suit what is left).
+constexpr uint32_t kLandmarkChoiceNodes = 128;
 // A root reached again at a cost within this fraction of its best is not pruned: both
 // arrivals may open different sides of the corner.
 constexpr double kRootSlack = 1e-9;
@@ -149,6 +153,7 @@ class IntervalSearch {
   ExactOutcome Run(QueryInterrupt* interrupt) {
     ExactOutcome out;
     uint32_t next_poll = kExactPollNodes - 1;
+    uint32_t next_choice = kLandmarkChoiceNodes;
     while (!b_.heap.empty() && !limit_hit_) {
       if (interrupt != nullptr && out.expanded >= next_poll) {
         next_poll = out.expanded + kExactPollNodes;
@@ -165,6 +170,11 @@ class IntervalSearch {
         return out;
       }
       if (RootPruned(node)) continue;
+      if (landmarks_.active() && out.expanded >= next_choice) {
+        next_choice = out.expanded + kLandmarkChoiceNodes;
+        const Root& r = b_.roots[node.root];
+        landmarks_.Choose(ctx_.Tile(r.poly.tile), r.poly.poly, r.at);
+      }
       ExpandChain(ni, &out.expanded);
     }
     out.limit_hit = limit_hit_;
