@@ -35,13 +35,14 @@ class LandmarkBound {
     for (uint32_t k = 0; k < count; ++k) active_[k] = k;
   }
 
-  // Keeps the kActive landmarks that bound the distance from `start` (in polygon `poly` of
-  // tile `t`) to the goal best: a landmark that bounds the whole way poorly rarely bounds a
-  // part of it well, and each one costs every successor a row (the ALT practice).
-  void Choose(const TileView& t, uint32_t poly, Point2 start) {
+  // Keeps the kActive landmarks that bound the distance from `from` (in polygon `poly` of
+  // tile `t`: the start, then the search's frontier) to the goal best: a landmark that bounds
+  // the rest of the way poorly rarely bounds a part of it well, and each one costs every
+  // successor a row (the ALT practice).
+  void Choose(const TileView& t, uint32_t poly, Point2 from) {
     if (table_ == nullptr) return;
     std::array<double, ExactLandmarkTable::kMaxCount> lo, hi;
-    Bracket(t, poly, start, &lo, &hi);
+    Bracket(t, poly, from, &lo, &hi);
     std::array<std::pair<double, uint32_t>, ExactLandmarkTable::kMaxCount> score;
     const uint32_t count = table_->count();
     for (uint32_t k = 0; k < count; ++k) {
