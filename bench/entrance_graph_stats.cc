@@ -1,0 +1,618 @@
+// What the cluster graph's abstract search works on, and what a smaller search over it would
+// cost (issue 31, fifth round; docs/PERFORMANCE.md). For each map: the entrance graph (entrances,
+// pairs, degrees), how many of its pairs a contraction hierarchy would have to keep (those no
+// other route beats: a CH stores each of them once, beside its shortcuts), a second level of
+// super-clusters (k x k clusters; their border entrances and the costs between them on the
+// entrance graph, exact overlay) with its bytes and build time, and, on random long pairs, the
+// abstract search as today's bound drives it (settled entrances, its bound at the start against
+// the optimum) against the same search over the second level (connections, level-2 nodes,
+// unpacking of each level-2 edge inside its super-cluster).
+// Run:
+//   build/dev/bench/entrance_graph_stats --map world16=/tmp/wt31_world16.wmesh [--pairs 40]
+//       [--seed 1] [--super 2,4,8]
+// The searches here are this program's own (std heaps, no landmark goal setup): compare their
+// counts, not their times, with the query's.
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <queue>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "CLI/CLI.hpp"
+#include "common/flags.h"
+#include "common/stopwatch.h"
+#include "waymesh/core/nav_query.h"
+#include "waymesh/core/search_tables.h"
+#include "waymesh/format/map_file.h"
+
+namespace {
+
+using waymesh::ClusterGraph;
+using waymesh::bench::Stopwatch;
+
+constexpr float kLongPath = 500;  // metres (plan view), as hierarchy_bench
+constexpr int kDrawsPerPair = 200;
+// Routes binned by their legs (settled entrances against route length).
+constexpr size_t kBins = 5;
+constexpr double kLegsPerBin = 20;
+// Slacks of the ideal bound (exact graph distance to the goal, shrunk by this share).
+constexpr std::array<float, 4> kSlacks = {0.0f, 0.01f, 0.02f, 0.05f};
+
+struct Args {
+  std::string map;  // NAME=FILE.wmesh
+  int pairs = 40;
+  uint64_t seed = 1;
+  std::vector<uint32_t> supers = {2, 4, 8};
+};
+
+Args ParseArgs(int argc, char** argv) {
+  Args a;
+  CLI::App app{"The entrance graph and estimates of smaller abstract searches"};
+  app.add_option("--map", a.map, "NAME=FILE.wmesh")->required();
+  app.add_option("--pairs", a.pairs, "random pairs farther apart than 500 m")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 10000));
+  app.add_option("--seed", a.seed, "seed of the random pairs")->capture_default_str();
+  app.add_option("--super", a.supers, "clusters per super-cluster side (level 2)")
+      ->delimiter(',')
+      ->check(CLI::Range(2u, 64u));
+  waymesh::bench::ParseFlagsOrExit(app, argc, argv);
+  if (a.map.find('=') == std::string::npos) {
+    std::fprintf(stderr, "--map: expected NAME=FILE.wmesh, got %s\n", a.map.c_str());
+    std::exit(2);
+  }
+  return a;
+}
+
+// One direction of an abstract edge: to entrance `to`, walking inside `cluster`.
+struct Arc {
+  uint32_t to;
+  float cost;
+  uint32_t cluster;
+};
+
+// The entrance graph as adjacency lists (a pair of entrances sharing two clusters gives two
+// arcs, one per cluster).
+std::vector<std::vector<Arc>> Adjacency(const ClusterGraph& g) {
+  std::vector<std::vector<Arc>> adj(g.entrance_count());
+  for (uint32_t c = 0; c < g.cluster_count(); ++c) {
+    const auto m = g.EntrancesOf(c);
+    for (uint32_t i = 0; i < m.size(); ++i) {
+      for (uint32_t j = i + 1; j < m.size(); ++j) {
+        const float cost = g.Cost(c, i, j);
+        if (!std::isfinite(cost)) continue;
+        adj[m[i]].push_back({m[j], cost, c});
+        adj[m[j]].push_back({m[i], cost, c});
+      }
+    }
+  }
+  return adj;
+}
+
+using HeapItem = std::pair<float, uint32_t>;
+using MinHeap = std::priority_queue<HeapItem, std::vector<HeapItem>, std::greater<>>;
+
+// Dijkstra over the entrance graph with per-query stamps; `allowed(cluster)` filters arcs.
+class Dijkstra {
+ public:
+  explicit Dijkstra(uint32_t n) : dist_(n, INFINITY), stamp_(n, 0) {}
+  void Begin() { ++gen_; }
+  float Dist(uint32_t v) const { return stamp_[v] == gen_ ? dist_[v] : INFINITY; }
+  bool Relax(uint32_t v, float d) {
+    if (!(d < Dist(v))) return false;
+    dist_[v] = d;
+    stamp_[v] = gen_;
+    heap_.push({d, v});
+    return true;
+  }
+  // Settles up to cost `bound` (or everything); returns the settled count.
+  template <class Allowed>
+  uint32_t Run(const std::vector<std::vector<Arc>>& adj, float bound, Allowed allowed,
+               uint64_t* relaxed) {
+    uint32_t settled = 0;
+    while (!heap_.empty()) {
+      const auto [d, u] = heap_.top();
+      heap_.pop();
+      if (d != Dist(u)) continue;
+      if (d > bound) break;
+      ++settled;
+      for (const Arc& a : adj[u]) {
+        if (!allowed(a.cluster)) continue;
+        ++*relaxed;
+        Relax(a.to, d + a.cost);
+      }
+    }
+    heap_ = MinHeap();
+    return settled;
+  }
+
+ private:
+  std::vector<float> dist_;
+  std::vector<uint32_t> stamp_;
+  uint32_t gen_ = 0;
+  MinHeap heap_;
+};
+
+// Of the entrance graph's pairs, how many some other route beats (strictly, or within 1 %):
+// a CH with exact witness searches must keep every other pair as an upward edge.
+void DominatedPairs(const std::vector<std::vector<Arc>>& adj) {
+  const uint32_t n = uint32_t(adj.size());
+  Dijkstra d(n);
+  uint64_t pairs = 0, strict = 0, within1 = 0, relaxed = 0;
+  Stopwatch w;
+  for (uint32_t u = 0; u < n; ++u) {
+    float bound = 0;
+    for (const Arc& a : adj[u]) bound = std::max(bound, a.cost);
+    d.Begin();
+    d.Relax(u, 0);
+    d.Run(
+        adj, bound, [](uint32_t) { return true; }, &relaxed);
+    // Shortest distance avoiding the direct arc is unknown here; a pair is beaten when the
+    // graph distance is below its arc, or ties it through another route (checked by 2 hops).
+    for (const Arc& a : adj[u]) {
+      if (a.to < u) continue;
+      ++pairs;
+      const float best = d.Dist(a.to);
+      if (best < a.cost * (1 - 1e-5f)) {
+        ++strict;
+        ++within1;
+        continue;
+      }
+      bool near = false;
+      for (const Arc& b : adj[u]) {
+        if (b.to == a.to) continue;
+        for (const Arc& c : adj[b.to]) {
+          if (c.to == a.to && b.cost + c.cost <= a.cost * 1.01f) near = true;
+        }
+        if (near) break;
+      }
+      within1 += near ? 1 : 0;
+    }
+  }
+  std::printf(
+      "- CH lower bound: %llu arcs' pairs (u < v, per cluster), beaten strictly by another "
+      "route: %llu (%.1f %%), within 1 %% by a 2-hop route: %llu (%.1f %%); kept at least "
+      "%llu pairs = %.2f MB at 4 B (16-bit target + 16-bit cost) per upward edge, before any "
+      "shortcut (%.0f ms)\n",
+      (unsigned long long)pairs, (unsigned long long)strict, 100.0 * double(strict) / double(pairs),
+      (unsigned long long)within1, 100.0 * double(within1) / double(pairs),
+      (unsigned long long)(pairs - strict), double(pairs - strict) * 4 / 1e6, w.ElapsedMs());
+}
+
+// A second level: super-clusters of k x k clusters, their border entrances, and per super-
+// cluster the exact costs between its border entrances over the entrance graph kept inside it.
+struct Level2 {
+  uint32_t k = 0;
+  std::vector<uint32_t> super_of;             // per cluster
+  std::vector<std::vector<uint32_t>> border;  // per super-cluster: its border entrances
+  std::vector<std::vector<float>> cost;       // per super-cluster: b x b
+  std::vector<int32_t> slot0, slot1;          // per entrance: its slot in its supers' borders
+  uint64_t pairs = 0, relaxed = 0;
+  double build_ms = 0;
+};
+
+// The square column and row of each cluster (of its first tile), from the map's grid.
+std::vector<std::pair<int32_t, int32_t>> ClusterCells(const waymesh::NavMap& map,
+                                                      const ClusterGraph& g) {
+  std::vector<std::pair<int32_t, int32_t>> cell(g.cluster_count(), {INT32_MAX, INT32_MAX});
+  for (uint32_t t = 0; t < g.tile_count(); ++t) {
+    auto& c = cell[g.ClusterOf(t)];
+    c.first = std::min(c.first, map.summary(t).grid_x / int32_t(g.tiles_per_side()));
+    c.second = std::min(c.second, map.summary(t).grid_z / int32_t(g.tiles_per_side()));
+  }
+  return cell;
+}
+
+Level2 BuildLevel2(const waymesh::NavMap& map, const ClusterGraph& g,
+                   const std::vector<std::vector<Arc>>& adj, uint32_t k) {
+  Level2 l;
+  l.k = k;
+  Stopwatch w;
+  const auto cells = ClusterCells(map, g);
+  int32_t min_x = INT32_MAX, min_z = INT32_MAX, max_x = INT32_MIN;
+  for (const auto& [x, z] : cells) {
+    min_x = std::min(min_x, x);
+    min_z = std::min(min_z, z);
+    max_x = std::max(max_x, x);
+  }
+  const int32_t columns = (max_x - min_x) / int32_t(k) + 1;
+  for (const auto& [x, z] : cells) {
+    const int32_t id = ((z - min_z) / int32_t(k)) * columns + (x - min_x) / int32_t(k);
+    l.super_of.push_back(uint32_t(id));
+  }
+  const uint32_t supers = *std::max_element(l.super_of.begin(), l.super_of.end()) + 1;
+  l.border.resize(supers);
+  l.slot0.assign(g.entrance_count(), -1);
+  l.slot1.assign(g.entrance_count(), -1);
+  for (uint32_t e = 0; e < g.entrance_count(); ++e) {
+    const auto& en = g.entrance(e);
+    const uint32_t s0 = l.super_of[g.ClusterOn(en, 0)], s1 = l.super_of[g.ClusterOn(en, 1)];
+    if (s0 == s1) continue;
+    l.slot0[e] = int32_t(l.border[s0].size());
+    l.border[s0].push_back(e);
+    l.slot1[e] = int32_t(l.border[s1].size());
+    l.border[s1].push_back(e);
+  }
+  Dijkstra d(g.entrance_count());
+  l.cost.resize(supers);
+  for (uint32_t s = 0; s < supers; ++s) {
+    const auto& b = l.border[s];
+    l.cost[s].assign(b.size() * b.size(), INFINITY);
+    l.pairs += b.size() * (b.size() - (b.empty() ? 0 : 1)) / 2;
+    for (uint32_t i = 0; i < b.size(); ++i) {
+      d.Begin();
+      d.Relax(b[i], 0);
+      d.Run(
+          adj, INFINITY, [&](uint32_t c) { return l.super_of[c] == s; }, &l.relaxed);
+      for (uint32_t j = 0; j < b.size(); ++j) l.cost[s][i * b.size() + j] = d.Dist(b[j]);
+    }
+  }
+  l.build_ms = w.ElapsedMs();
+  return l;
+}
+
+// The slot of entrance `e` among super-cluster `s`'s border entrances (-1: not on its border).
+int32_t SlotIn(const Level2& l, const ClusterGraph& g, uint32_t e, uint32_t s) {
+  const auto& en = g.entrance(e);
+  if (l.slot0[e] >= 0 && l.super_of[g.ClusterOn(en, 0)] == s) return l.slot0[e];
+  if (l.slot1[e] >= 0 && l.super_of[g.ClusterOn(en, 1)] == s) return l.slot1[e];
+  return -1;
+}
+
+struct Query {
+  uint32_t from, to;               // clusters
+  std::vector<float> start, goal;  // per slot of from's / to's entrances
+  waymesh::Vec3 goal_pos;
+};
+
+struct Totals {
+  double n = 0, settled = 0, relaxed = 0, legs = 0, cost = 0, h_start = 0, straight = 0, us = 0,
+         dijkstra_settled = 0;
+};
+
+// Today's kind of abstract A*: multi-source from the start's entrances, bound h, reopening
+// (exact). Returns the optimum; counts settled pops and relaxed arcs.
+float AbstractAStar(const ClusterGraph& g, const std::vector<std::vector<Arc>>& adj, const Query& q,
+                    const std::vector<float>& h, Totals* t) {
+  const uint32_t n = g.entrance_count();
+  std::vector<float> dist(n + 1, INFINITY);
+  std::vector<uint32_t> parent(n + 1, UINT32_MAX);
+  MinHeap heap;
+  const auto firsts = g.EntrancesOf(q.from);
+  for (uint32_t i = 0; i < firsts.size(); ++i) {
+    if (q.start[i] < dist[firsts[i]]) {
+      dist[firsts[i]] = q.start[i];
+      heap.push({q.start[i] + h[firsts[i]], firsts[i]});
+    }
+  }
+  const auto goals = g.EntrancesOf(q.to);
+  std::vector<float> to_goal(n, INFINITY);
+  for (uint32_t i = 0; i < goals.size(); ++i) to_goal[goals[i]] = q.goal[i];
+  while (!heap.empty()) {
+    const auto [f, u] = heap.top();
+    heap.pop();
+    if (u == n) {
+      uint32_t legs = 1;
+      for (uint32_t v = parent[n]; v != UINT32_MAX; v = parent[v]) ++legs;
+      t->legs += legs;
+      return dist[n];
+    }
+    if (f != dist[u] + h[u]) continue;
+    ++t->settled;
+    for (const Arc& a : adj[u]) {
+      ++t->relaxed;
+      const float d = dist[u] + a.cost;
+      if (d < dist[a.to]) {
+        dist[a.to] = d;
+        parent[a.to] = u;
+        heap.push({d + h[a.to], a.to});
+      }
+    }
+    if (std::isfinite(to_goal[u]) && dist[u] + to_goal[u] < dist[n]) {
+      dist[n] = dist[u] + to_goal[u];
+      parent[n] = u;
+      heap.push({dist[n], n});
+    }
+  }
+  return INFINITY;
+}
+
+// The same optimum through the second level: Dijkstra inside the start's and the goal's
+// super-clusters to their borders, A* over border entrances (h as today), and a search
+// inside each level-2 edge's super-cluster to unpack it. Counts each part.
+struct Level2Totals {
+  double connect_settled = 0, settled = 0, relaxed = 0, unpack_settled = 0, edges = 0, cost = 0,
+         us = 0, n = 0, mismatches = 0, inexact = 0, bound_gap = 0;
+};
+
+float Level2AStar(const ClusterGraph& g, const std::vector<std::vector<Arc>>& adj, const Level2& l,
+                  const Query& q, const std::vector<float>& h, Dijkstra& dj, Level2Totals* t) {
+  const uint32_t s_from = l.super_of[q.from], s_to = l.super_of[q.to];
+  uint64_t relaxed = 0;
+  // Connections: start side to s_from's border, goal side from s_to's border.
+  const auto seed = [&](uint32_t c, const std::vector<float>& costs) {
+    dj.Begin();
+    const auto m = g.EntrancesOf(c);
+    for (uint32_t i = 0; i < m.size(); ++i) {
+      if (std::isfinite(costs[i])) dj.Relax(m[i], costs[i]);
+    }
+  };
+  seed(q.from, q.start);
+  t->connect_settled += dj.Run(
+      adj, INFINITY, [&](uint32_t c) { return l.super_of[c] == s_from; }, &relaxed);
+  std::vector<float> out_start(l.border[s_from].size());
+  for (uint32_t i = 0; i < out_start.size(); ++i) out_start[i] = dj.Dist(l.border[s_from][i]);
+  seed(q.to, q.goal);
+  t->connect_settled += dj.Run(
+      adj, INFINITY, [&](uint32_t c) { return l.super_of[c] == s_to; }, &relaxed);
+  std::vector<float> in_goal(l.border[s_to].size());
+  for (uint32_t i = 0; i < in_goal.size(); ++i) in_goal[i] = dj.Dist(l.border[s_to][i]);
+  // A* over border entrances (node ids: entrance ids; goal: n).
+  const uint32_t n = g.entrance_count();
+  std::vector<float> dist(n + 1, INFINITY);
+  std::vector<uint32_t> parent(n + 1, UINT32_MAX), via(n + 1, 0);
+  MinHeap heap;
+  for (uint32_t i = 0; i < out_start.size(); ++i) {
+    const uint32_t e = l.border[s_from][i];
+    if (out_start[i] < dist[e]) {
+      dist[e] = out_start[i];
+      heap.push({dist[e] + h[e], e});
+    }
+  }
+  while (!heap.empty()) {
+    const auto [f, u] = heap.top();
+    heap.pop();
+    if (u == n) break;
+    if (f != dist[u] + h[u]) continue;
+    ++t->settled;
+    for (int side = 0; side < 2; ++side) {
+      const uint32_t s = l.super_of[g.ClusterOn(g.entrance(u), side)];
+      const int32_t i = SlotIn(l, g, u, s);
+      const auto& b = l.border[s];
+      for (uint32_t j = 0; j < b.size(); ++j) {
+        ++t->relaxed;
+        const float d = dist[u] + l.cost[s][i * b.size() + j];
+        if (d < dist[b[j]]) {
+          dist[b[j]] = d;
+          parent[b[j]] = u;
+          via[b[j]] = s;
+          heap.push({d + h[b[j]], b[j]});
+        }
+      }
+      if (s == s_to && std::isfinite(in_goal[i]) && dist[u] + in_goal[i] < dist[n]) {
+        dist[n] = dist[u] + in_goal[i];
+        parent[n] = u;
+        heap.push({dist[n], n});
+      }
+    }
+  }
+  // Unpacking: each level-2 edge by a Dijkstra inside its super-cluster, stopped at its end.
+  for (uint32_t v = parent[n]; v != UINT32_MAX && parent[v] != UINT32_MAX; v = parent[v]) {
+    ++t->edges;
+    const uint32_t u = parent[v], s = via[v];
+    dj.Begin();
+    dj.Relax(u, 0);
+    t->unpack_settled += dj.Run(
+        adj, l.cost[s][SlotIn(l, g, u, s) * l.border[s].size() + SlotIn(l, g, v, s)],
+        [&](uint32_t c) { return l.super_of[c] == s; }, &relaxed);
+  }
+  return dist[n];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Args args = ParseArgs(argc, argv);
+  const std::string name = args.map.substr(0, args.map.find('='));
+  const std::string path = args.map.substr(args.map.find('=') + 1);
+  auto loaded = waymesh::LoadMapFile(path, {.search_tables = false});
+  if (!loaded.ok()) {
+    std::fprintf(stderr, "%s: %s\n", path.c_str(), std::string(loaded.status().message()).c_str());
+    return 1;
+  }
+  const waymesh::NavMap& m = **loaded;
+  auto tables = std::make_shared<waymesh::SearchTables>();
+  tables->landmarks = waymesh::LandmarkTable::Build(m);
+  tables->dead_ends = waymesh::DeadEndTable::Build(m);
+  tables->polygon_bases = m.PolygonBases();
+  Stopwatch w;
+  tables->clusters = ClusterGraph::Build(m);
+  const double graph_ms = w.ElapsedMs();
+  const auto map = std::make_shared<const waymesh::NavMap>(m, tables);
+  const ClusterGraph& g = map->search_tables()->clusters;
+  const double map_bytes = double(std::filesystem::file_size(path));
+  const auto adj = Adjacency(g);
+
+  // (a) the graph.
+  std::vector<uint32_t> sizes, degrees;
+  uint64_t stored = 0, finite = 0;
+  for (uint32_t c = 0; c < g.cluster_count(); ++c) {
+    const uint64_t k = g.EntrancesOf(c).size();
+    sizes.push_back(uint32_t(k));
+    stored += k * (k - (k == 0 ? 0 : 1)) / 2;
+  }
+  for (const auto& a : adj) {
+    degrees.push_back(uint32_t(a.size()));
+    finite += a.size();
+  }
+  std::sort(sizes.begin(), sizes.end());
+  std::sort(degrees.begin(), degrees.end());
+  const auto q = [](const std::vector<uint32_t>& v, double p) {
+    return v[std::min(v.size() - 1, size_t(p * double(v.size())))];
+  };
+  std::printf(
+      "%s: map %.1f MB, graph %.2f MB (%.1f %%), built in %.0f ms; %u clusters, %u entrances; "
+      "entrances per cluster min/median/p90/max %u/%u/%u/%u; stored pairs %llu, connected "
+      "%llu; degree (arcs per entrance) median/p90/max %u/%u/%u, mean %.1f\n",
+      name.c_str(), map_bytes / 1e6, double(g.bytes()) / 1e6, 100.0 * double(g.bytes()) / map_bytes,
+      graph_ms, g.cluster_count(), g.entrance_count(), sizes.front(), q(sizes, 0.5), q(sizes, 0.9),
+      sizes.back(), (unsigned long long)stored, (unsigned long long)(finite / 2), q(degrees, 0.5),
+      q(degrees, 0.9), degrees.back(), double(finite) / double(adj.size()));
+
+  // (b) what a CH must keep.
+  DominatedPairs(adj);
+
+  // (c) second levels.
+  std::vector<Level2> levels;
+  for (const uint32_t k : args.supers) {
+    levels.push_back(BuildLevel2(m, g, adj, k));
+    const Level2& l = levels.back();
+    uint64_t borders = 0, widest = 0, supers = 0;
+    for (const auto& b : l.border) {
+      borders += b.size();
+      widest = std::max<uint64_t>(widest, b.size());
+      supers += b.empty() ? 0 : 1;
+    }
+    const double bytes = double(l.pairs) * 2 + double(borders) * 4 + double(supers) * 8;
+    std::printf(
+        "- level 2, %ux%u clusters: %llu super-clusters, %llu border entrances (%llu slots, "
+        "widest %llu), %llu pairs; about %.2f MB (16-bit costs, 4 B per border slot) = %.1f %% "
+        "of the map on top of the graph; built in %.0f ms (%llu arcs relaxed)\n",
+        k, k, (unsigned long long)supers, (unsigned long long)(borders / 2),
+        (unsigned long long)borders, (unsigned long long)widest, (unsigned long long)l.pairs,
+        bytes / 1e6, 100.0 * bytes / map_bytes, l.build_ms, (unsigned long long)l.relaxed);
+  }
+
+  // Queries.
+  waymesh::NavQuery placer(map, {.hierarchy = false});
+  const waymesh::QueryFilter filter(map->info());
+  float scale = 1;
+  for (uint64_t mask = filter.area_mask(); mask != 0; mask &= mask - 1) {
+    scale = std::min(scale, filter.Cost(uint8_t(__builtin_ctzll(mask))));
+  }
+  const waymesh::LandmarkTable& lm = tables->landmarks;
+  const float lm_scale = lm.FilterScale(filter);
+  const auto global = [&](waymesh::PolyIndex p) { return tables->polygon_bases[p.tile] + p.poly; };
+  std::mt19937 rng(uint32_t(args.seed));
+  Totals today;
+  std::vector<Level2Totals> l2(levels.size());
+  Dijkstra dj(g.entrance_count());
+  std::vector<float> h(g.entrance_count()), exact_h(g.entrance_count());
+  std::vector<Totals> by_slack(kSlacks.size());
+  std::array<Totals, kBins> bins{};
+  int drawn = 0;
+  for (int draw = 0; draw < args.pairs * kDrawsPerPair && drawn < args.pairs; ++draw) {
+    const auto a = placer.RandomPoint(filter, rng);
+    const auto b = placer.RandomPoint(filter, rng);
+    if (!a.ok() || !*a || !b.ok() || !*b) continue;
+    if (waymesh::DistanceXZ((*a)->pos, (*b)->pos) <= kLongPath) continue;
+    Query qu;
+    qu.from = g.ClusterOf((*a)->poly.tile());
+    qu.to = g.ClusterOf((*b)->poly.tile());
+    if (qu.from == qu.to || g.Neighbours(qu.from, qu.to)) continue;
+    const auto ends = [&](const waymesh::SurfacePoint& p, uint32_t c, std::vector<float>* out) {
+      const uint32_t part = g.PartOf(global(p.poly.index()));
+      for (const uint32_t id : g.EntrancesOf(c)) {
+        const auto& e = g.entrance(id);
+        out->push_back(g.PartOf(global(e.poly[g.SideIn(e, c)])) == part
+                           ? waymesh::Distance(p.pos, e.anchor) * scale
+                           : INFINITY);
+      }
+    };
+    ends(**a, qu.from, &qu.start);
+    ends(**b, qu.to, &qu.goal);
+    const uint32_t goal_poly = global((*b)->poly.index());
+    for (uint32_t e = 0; e < g.entrance_count(); ++e) {
+      const auto& en = g.entrance(e);
+      h[e] = std::max(waymesh::Distance(en.anchor, (*b)->pos) * scale,
+                      lm.LowerBound(global(en.poly[0]), goal_poly) * lm_scale);
+    }
+    Totals one;
+    Stopwatch t1;
+    const float best = AbstractAStar(g, adj, qu, h, &one);
+    one.us = t1.ElapsedUs();
+    if (!std::isfinite(best)) continue;
+    ++drawn;
+    const size_t bin = std::min<size_t>(size_t(one.legs / kLegsPerBin), kBins - 1);
+    bins[bin].n += 1;
+    bins[bin].settled += one.settled;
+    bins[bin].legs += one.legs;
+    today.n += 1;
+    today.settled += one.settled;
+    today.relaxed += one.relaxed;
+    today.legs += one.legs;
+    today.us += one.us;
+    today.cost += best;
+    // The bound's slack: the same exact search with the true graph distance to the goal
+    // shrunk by a few per cent as its bound (settled entrances by slack).
+    dj.Begin();
+    const auto last = g.EntrancesOf(qu.to);
+    for (uint32_t i = 0; i < last.size(); ++i) {
+      if (std::isfinite(qu.goal[i])) dj.Relax(last[i], qu.goal[i]);
+    }
+    uint64_t unused = 0;
+    dj.Run(
+        adj, INFINITY, [](uint32_t) { return true; }, &unused);
+    for (size_t i = 0; i < kSlacks.size(); ++i) {
+      for (uint32_t e = 0; e < g.entrance_count(); ++e) {
+        exact_h[e] = dj.Dist(e) * (1 - kSlacks[i]);
+      }
+      AbstractAStar(g, adj, qu, exact_h, &by_slack[i]);
+    }
+    const float straight = waymesh::Distance((*a)->pos, (*b)->pos) * scale;
+    const float h_start =
+        std::max(straight, lm.LowerBound(global((*a)->poly.index()), goal_poly) * lm_scale);
+    today.h_start += h_start / best;
+    today.straight += straight / best;
+    std::fill(exact_h.begin(), exact_h.end(), 0.0f);
+    Totals plain_dijkstra;
+    const float optimum = AbstractAStar(g, adj, qu, exact_h, &plain_dijkstra);
+    today.dijkstra_settled += plain_dijkstra.settled;
+    for (size_t i = 0; i < levels.size(); ++i) {
+      Level2Totals unused_totals;
+      const float overlay = Level2AStar(g, adj, levels[i], qu, exact_h, dj, &unused_totals);
+      l2[i].inexact += std::abs(overlay - optimum) > 1e-4f * optimum ? 1 : 0;
+      l2[i].bound_gap += best / optimum;
+      Stopwatch t2;
+      const float best2 = Level2AStar(g, adj, levels[i], qu, h, dj, &l2[i]);
+      l2[i].us += t2.ElapsedUs();
+      l2[i].n += 1;
+      l2[i].mismatches += std::abs(best2 - best) > 1e-3f * best ? 1 : 0;
+    }
+  }
+  const double n = std::max(today.n, 1.0);
+  std::printf(
+      "- %0.f long pairs: abstract A* (exact, today's bound) settles %.0f entrances, relaxes "
+      "%.0f arcs, route %.1f legs (%.1f settled per leg), %.0f µs; bound at the start / optimum "
+      "%.4f (landmarks), straight line x cheapest cost / optimum %.4f\n",
+      today.n, today.settled / n, today.relaxed / n, today.legs / n, today.settled / today.legs,
+      today.us / n, today.h_start / n, today.straight / n);
+  for (size_t i = 0; i < kBins; ++i) {
+    if (bins[i].n == 0) continue;
+    const std::string upto =
+        i + 1 < kBins ? "-" + std::to_string(int(kLegsPerBin * double(i + 1)) - 1) : " or more";
+    std::printf("  - routes of %.0f%s legs: %.0f pairs, %.1f legs, %.0f settled (%.1f per leg)\n",
+                kLegsPerBin * double(i), upto.c_str(), bins[i].n, bins[i].legs / bins[i].n,
+                bins[i].settled / bins[i].n, bins[i].settled / bins[i].legs);
+  }
+  std::printf(
+      "  - same search without a bound (Dijkstra) settles %.0f; with the exact graph distance "
+      "to the goal as bound, shrunk by",
+      today.dijkstra_settled / n);
+  for (size_t i = 0; i < kSlacks.size(); ++i) {
+    std::printf(" %.0f %%: %.0f settled (%.0f arcs)%s", 100.0 * kSlacks[i], by_slack[i].settled / n,
+                by_slack[i].relaxed / n, i + 1 < kSlacks.size() ? "," : "\n");
+  }
+  for (size_t i = 0; i < levels.size(); ++i) {
+    const Level2Totals& t = l2[i];
+    const double m2 = std::max(t.n, 1.0);
+    std::printf(
+        "  - level 2 %ux%u: connections settle %.0f, level-2 A* settles %.0f border entrances "
+        "and relaxes %.0f level-2 edges, route %.1f level-2 edges whose unpacking settles %.0f; "
+        "total settled %.0f against %.0f; %.0f µs; cost differs from the level-1 search with "
+        "the same bound in %.0f pairs; without a bound, the overlay's optimum differs from "
+        "Dijkstra's in %.0f pairs (exact overlay: 0); mean cost of the bound-driven level-1 "
+        "search / optimum %.5f\n",
+        levels[i].k, levels[i].k, t.connect_settled / m2, t.settled / m2, t.relaxed / m2,
+        t.edges / m2, t.unpack_settled / m2,
+        (t.connect_settled + t.settled + t.unpack_settled) / m2, today.settled / n, t.us / m2,
+        t.mismatches, t.inexact, t.bound_gap / m2);
+  }
+  return 0;
+}
