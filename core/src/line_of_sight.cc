@@ -7,7 +7,11 @@ namespace waymesh::internal {
 
 bool FindLineOfSightCorridor(QueryContext& ctx, const SurfacePoint& start, const SurfacePoint& goal,
                              const QueryFilter& filter) {
-  const float cheapest = ctx.HeuristicScale(filter);
+  return FindStraightCorridorAt(ctx, start, goal, filter, ctx.HeuristicScale(filter));
+}
+
+bool FindStraightCorridorAt(QueryContext& ctx, const SurfacePoint& start, const SurfacePoint& goal,
+                            const QueryFilter& filter, float cheapest) {
   ctx.steps.clear();
   const RayWalkEnd walk = WalkRay(ctx, start, goal.pos, filter, [&](PolyIndex at, int edge) {
     // A dearer polygon on the way: a detour over cheaper ground might cost less.
