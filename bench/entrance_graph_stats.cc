@@ -497,6 +497,13 @@ int main(int argc, char** argv) {
   const double graph_ms = w.ElapsedMs();
   const auto map = std::make_shared<const waymesh::NavMap>(m, tables);
   const ClusterGraph& g = map->search_tables()->clusters;
+  if (g.empty()) {
+    std::fprintf(stderr,
+                 "%s: the map has no cluster graph (fewer than %u clusters, or too many "
+                 "parts in one)\n",
+                 path.c_str(), ClusterGraph::kMinClusters);
+    return 1;
+  }
   const double map_bytes = double(std::filesystem::file_size(path));
   const auto adj = Adjacency(g);
 
