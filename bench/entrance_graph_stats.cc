@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <queue>
 #include <random>
 #include <string>
@@ -336,14 +337,15 @@ int32_t SlotIn(const Level2& l, const ClusterGraph& g, uint32_t e, uint32_t s) {
   return -1;
 }
 
+// One long pair: its ends, their clusters and their costs to those clusters' entrances.
 struct Query {
-  uint32_t from, to;               // clusters
+  waymesh::SurfacePoint a, b;      // start, goal
+  uint32_t from, to;               // their clusters
   std::vector<float> start, goal;  // per slot of from's / to's entrances
-  waymesh::Vec3 goal_pos;
 };
 
 struct Totals {
-  double n = 0, settled = 0, relaxed = 0, legs = 0, cost = 0, h_start = 0, straight = 0, us = 0,
+  double n = 0, settled = 0, relaxed = 0, legs = 0, h_start = 0, straight = 0, us = 0,
          dijkstra_settled = 0;
 };
 
@@ -399,7 +401,7 @@ float AbstractAStar(const ClusterGraph& g, const std::vector<std::vector<Arc>>& 
 // inside each level-2 edge's super-cluster to unpack it. Counts each part.
 struct Level2Totals {
   double connect_settled = 0, settled = 0, relaxed = 0, unpack_settled = 0, edges = 0, cost = 0,
-         us = 0, n = 0, mismatches = 0, inexact = 0, bound_gap = 0;
+         us = 0, n = 0, mismatches = 0, inexact = 0;
 };
 
 float Level2AStar(const ClusterGraph& g, const std::vector<std::vector<Arc>>& adj, const Level2& l,
@@ -476,38 +478,58 @@ float Level2AStar(const ClusterGraph& g, const std::vector<std::vector<Arc>>& ad
   return dist[n];
 }
 
-}  // namespace
+// The map with its search tables, its cluster graph as adjacency lists, and what the bounds
+// of a query need.
+struct Study {
+  std::shared_ptr<const waymesh::NavMap> map;
+  const waymesh::SearchTables* tables = nullptr;
+  double graph_ms = 0;
+  std::vector<std::vector<Arc>> adj;
+  float scale = 1;     // cheapest area cost of the default filter (the straight-line bound)
+  float lm_scale = 1;  // LandmarkTable::FilterScale of the default filter
 
-int main(int argc, char** argv) {
-  const Args args = ParseArgs(argc, argv);
-  const std::string name = args.map.substr(0, args.map.find('='));
-  const std::string path = args.map.substr(args.map.find('=') + 1);
+  const ClusterGraph& graph() const { return tables->clusters; }
+  uint32_t Global(waymesh::PolyIndex p) const { return tables->polygon_bases[p.tile] + p.poly; }
+};
+
+// Loads `path` and builds its tables as the service does (the graph timed); exits on a map
+// that does not load or has no graph.
+Study Load(const std::string& path) {
   auto loaded = waymesh::LoadMapFile(path, {.search_tables = false});
   if (!loaded.ok()) {
     std::fprintf(stderr, "%s: %s\n", path.c_str(), std::string(loaded.status().message()).c_str());
-    return 1;
+    std::exit(1);
   }
   const waymesh::NavMap& m = **loaded;
   auto tables = std::make_shared<waymesh::SearchTables>();
   tables->landmarks = waymesh::LandmarkTable::Build(m);
   tables->dead_ends = waymesh::DeadEndTable::Build(m);
   tables->polygon_bases = m.PolygonBases();
+  Study s;
   Stopwatch w;
   tables->clusters = ClusterGraph::Build(m);
-  const double graph_ms = w.ElapsedMs();
-  const auto map = std::make_shared<const waymesh::NavMap>(m, tables);
-  const ClusterGraph& g = map->search_tables()->clusters;
-  if (g.empty()) {
+  s.graph_ms = w.ElapsedMs();
+  s.map = std::make_shared<const waymesh::NavMap>(m, tables);
+  s.tables = s.map->search_tables();
+  if (s.graph().empty()) {
     std::fprintf(stderr,
                  "%s: the map has no cluster graph (fewer than %u clusters, or too many "
                  "parts in one)\n",
                  path.c_str(), ClusterGraph::kMinClusters);
-    return 1;
+    std::exit(1);
   }
-  const double map_bytes = double(std::filesystem::file_size(path));
-  const auto adj = Adjacency(g);
+  s.adj = Adjacency(s.graph());
+  const waymesh::QueryFilter filter(s.map->info());
+  for (uint64_t mask = filter.area_mask(); mask != 0; mask &= mask - 1) {
+    s.scale = std::min(s.scale, filter.Cost(uint8_t(__builtin_ctzll(mask))));
+  }
+  s.lm_scale = s.tables->landmarks.FilterScale(filter);
+  return s;
+}
 
-  // (a) the graph.
+// (a) Entrances per cluster, pairs and arcs per entrance.
+void DescribeGraph(const std::string& name, const Study& s, double map_bytes) {
+  const ClusterGraph& g = s.graph();
   std::vector<uint32_t> sizes, degrees;
   uint64_t stored = 0, finite = 0;
   for (uint32_t c = 0; c < g.cluster_count(); ++c) {
@@ -515,7 +537,7 @@ int main(int argc, char** argv) {
     sizes.push_back(uint32_t(k));
     stored += k * (k - (k == 0 ? 0 : 1)) / 2;
   }
-  for (const auto& a : adj) {
+  for (const auto& a : s.adj) {
     degrees.push_back(uint32_t(a.size()));
     finite += a.size();
   }
@@ -529,170 +551,209 @@ int main(int argc, char** argv) {
       "entrances per cluster min/median/p90/max %u/%u/%u/%u; stored pairs %llu, connected "
       "%llu; degree (arcs per entrance) median/p90/max %u/%u/%u, mean %.1f\n",
       name.c_str(), map_bytes / 1e6, double(g.bytes()) / 1e6, 100.0 * double(g.bytes()) / map_bytes,
-      graph_ms, g.cluster_count(), g.entrance_count(), sizes.front(), q(sizes, 0.5), q(sizes, 0.9),
-      sizes.back(), (unsigned long long)stored, (unsigned long long)(finite / 2), q(degrees, 0.5),
-      q(degrees, 0.9), degrees.back(), double(finite) / double(adj.size()));
+      s.graph_ms, g.cluster_count(), g.entrance_count(), sizes.front(), q(sizes, 0.5),
+      q(sizes, 0.9), sizes.back(), (unsigned long long)stored, (unsigned long long)(finite / 2),
+      q(degrees, 0.5), q(degrees, 0.9), degrees.back(), double(finite) / double(s.adj.size()));
+}
 
-  // (b) what a CH must keep.
-  DominatedPairs(adj);
+// (c) One second level's size, bytes and build.
+void DescribeLevel(const Level2& l, double map_bytes) {
+  uint64_t borders = 0, widest = 0, supers = 0;
+  for (const auto& b : l.border) {
+    borders += b.size();
+    widest = std::max<uint64_t>(widest, b.size());
+    supers += b.empty() ? 0 : 1;
+  }
+  const double bytes = double(l.pairs) * 2 + double(borders) * 4 + double(supers) * 8;
+  std::printf(
+      "- level 2, %ux%u clusters: %llu super-clusters, %llu border entrances (%llu slots, "
+      "widest %llu), %llu pairs; about %.2f MB (16-bit costs, 4 B per border slot) = %.1f %% "
+      "of the map on top of the graph; built in %.0f ms (%llu arcs relaxed)\n",
+      l.k, l.k, (unsigned long long)supers, (unsigned long long)(borders / 2),
+      (unsigned long long)borders, (unsigned long long)widest, (unsigned long long)l.pairs,
+      bytes / 1e6, 100.0 * bytes / map_bytes, l.build_ms, (unsigned long long)l.relaxed);
+}
 
-  EstimateContraction(m, g);
-
-  // (c) second levels.
-  std::vector<Level2> levels;
-  for (const uint32_t k : args.supers) {
-    levels.push_back(BuildLevel2(m, g, adj, k));
-    const Level2& l = levels.back();
-    uint64_t borders = 0, widest = 0, supers = 0;
-    for (const auto& b : l.border) {
-      borders += b.size();
-      widest = std::max<uint64_t>(widest, b.size());
-      supers += b.empty() ? 0 : 1;
+// A random pair over kLongPath apart in clusters that are neither the same nor neighbours,
+// joined to their clusters' entrances as the query joins them (straight-line estimates to
+// the entrances of their part); nullopt when this draw gave none.
+std::optional<Query> DrawQuery(const Study& s, waymesh::NavQuery& placer, std::mt19937& rng) {
+  const ClusterGraph& g = s.graph();
+  const waymesh::QueryFilter filter(s.map->info());
+  const auto a = placer.RandomPoint(filter, rng);
+  const auto b = placer.RandomPoint(filter, rng);
+  if (!a.ok() || !*a || !b.ok() || !*b) return std::nullopt;
+  if (waymesh::DistanceXZ((*a)->pos, (*b)->pos) <= kLongPath) return std::nullopt;
+  Query q{**a, **b, g.ClusterOf((*a)->poly.tile()), g.ClusterOf((*b)->poly.tile()), {}, {}};
+  if (q.from == q.to || g.Neighbours(q.from, q.to)) return std::nullopt;
+  const auto ends = [&](const waymesh::SurfacePoint& p, uint32_t c, std::vector<float>* out) {
+    const uint32_t part = g.PartOf(s.Global(p.poly.index()));
+    for (const uint32_t id : g.EntrancesOf(c)) {
+      const auto& e = g.entrance(id);
+      out->push_back(g.PartOf(s.Global(e.poly[g.SideIn(e, c)])) == part
+                         ? waymesh::Distance(p.pos, e.anchor) * s.scale
+                         : INFINITY);
     }
-    const double bytes = double(l.pairs) * 2 + double(borders) * 4 + double(supers) * 8;
-    std::printf(
-        "- level 2, %ux%u clusters: %llu super-clusters, %llu border entrances (%llu slots, "
-        "widest %llu), %llu pairs; about %.2f MB (16-bit costs, 4 B per border slot) = %.1f %% "
-        "of the map on top of the graph; built in %.0f ms (%llu arcs relaxed)\n",
-        k, k, (unsigned long long)supers, (unsigned long long)(borders / 2),
-        (unsigned long long)borders, (unsigned long long)widest, (unsigned long long)l.pairs,
-        bytes / 1e6, 100.0 * bytes / map_bytes, l.build_ms, (unsigned long long)l.relaxed);
-  }
+  };
+  ends(q.a, q.from, &q.start);
+  ends(q.b, q.to, &q.goal);
+  return q;
+}
 
-  // Queries.
-  waymesh::NavQuery placer(map, {.hierarchy = false});
-  const waymesh::QueryFilter filter(map->info());
-  float scale = 1;
-  for (uint64_t mask = filter.area_mask(); mask != 0; mask &= mask - 1) {
-    scale = std::min(scale, filter.Cost(uint8_t(__builtin_ctzll(mask))));
-  }
-  const waymesh::LandmarkTable& lm = tables->landmarks;
-  const float lm_scale = lm.FilterScale(filter);
-  const auto global = [&](waymesh::PolyIndex p) { return tables->polygon_bases[p.tile] + p.poly; };
-  std::mt19937 rng(uint32_t(args.seed));
-  Totals today;
-  std::vector<Level2Totals> l2(levels.size());
-  Dijkstra dj(g.entrance_count());
-  std::vector<float> h(g.entrance_count()), exact_h(g.entrance_count());
-  std::vector<Totals> by_slack(kSlacks.size());
+// What the pairs measured, summed.
+struct PairTotals {
+  Totals today;  // the exact abstract A* with today's bound
   std::array<Totals, kBins> bins{};
-  int drawn = 0;
-  for (int draw = 0; draw < args.pairs * kDrawsPerPair && drawn < args.pairs; ++draw) {
-    const auto a = placer.RandomPoint(filter, rng);
-    const auto b = placer.RandomPoint(filter, rng);
-    if (!a.ok() || !*a || !b.ok() || !*b) continue;
-    if (waymesh::DistanceXZ((*a)->pos, (*b)->pos) <= kLongPath) continue;
-    Query qu;
-    qu.from = g.ClusterOf((*a)->poly.tile());
-    qu.to = g.ClusterOf((*b)->poly.tile());
-    if (qu.from == qu.to || g.Neighbours(qu.from, qu.to)) continue;
-    const auto ends = [&](const waymesh::SurfacePoint& p, uint32_t c, std::vector<float>* out) {
-      const uint32_t part = g.PartOf(global(p.poly.index()));
-      for (const uint32_t id : g.EntrancesOf(c)) {
-        const auto& e = g.entrance(id);
-        out->push_back(g.PartOf(global(e.poly[g.SideIn(e, c)])) == part
-                           ? waymesh::Distance(p.pos, e.anchor) * scale
-                           : INFINITY);
-      }
-    };
-    ends(**a, qu.from, &qu.start);
-    ends(**b, qu.to, &qu.goal);
-    const uint32_t goal_poly = global((*b)->poly.index());
-    for (uint32_t e = 0; e < g.entrance_count(); ++e) {
-      const auto& en = g.entrance(e);
-      h[e] = std::max(waymesh::Distance(en.anchor, (*b)->pos) * scale,
-                      lm.LowerBound(global(en.poly[0]), goal_poly) * lm_scale);
-    }
-    Totals one;
-    Stopwatch t1;
-    const float best = AbstractAStar(g, adj, qu, h, &one);
-    one.us = t1.ElapsedUs();
-    if (!std::isfinite(best)) continue;
-    ++drawn;
-    const size_t bin = std::min<size_t>(size_t(one.legs / kLegsPerBin), kBins - 1);
-    bins[bin].n += 1;
-    bins[bin].settled += one.settled;
-    bins[bin].legs += one.legs;
-    today.n += 1;
-    today.settled += one.settled;
-    today.relaxed += one.relaxed;
-    today.legs += one.legs;
-    today.us += one.us;
-    today.cost += best;
-    // The bound's slack: the same exact search with the true graph distance to the goal
-    // shrunk by a few per cent as its bound (settled entrances by slack).
-    dj.Begin();
-    const auto last = g.EntrancesOf(qu.to);
-    for (uint32_t i = 0; i < last.size(); ++i) {
-      if (std::isfinite(qu.goal[i])) dj.Relax(last[i], qu.goal[i]);
-    }
-    uint64_t unused = 0;
-    dj.Run(
-        adj, INFINITY, [](uint32_t) { return true; }, &unused);
-    for (size_t i = 0; i < kSlacks.size(); ++i) {
-      for (uint32_t e = 0; e < g.entrance_count(); ++e) {
-        exact_h[e] = dj.Dist(e) * (1 - kSlacks[i]);
-      }
-      AbstractAStar(g, adj, qu, exact_h, &by_slack[i]);
-    }
-    const float straight = waymesh::Distance((*a)->pos, (*b)->pos) * scale;
-    const float h_start =
-        std::max(straight, lm.LowerBound(global((*a)->poly.index()), goal_poly) * lm_scale);
-    today.h_start += h_start / best;
-    today.straight += straight / best;
-    std::fill(exact_h.begin(), exact_h.end(), 0.0f);
-    Totals plain_dijkstra;
-    const float optimum = AbstractAStar(g, adj, qu, exact_h, &plain_dijkstra);
-    today.dijkstra_settled += plain_dijkstra.settled;
-    for (size_t i = 0; i < levels.size(); ++i) {
-      Level2Totals unused_totals;
-      const float overlay = Level2AStar(g, adj, levels[i], qu, exact_h, dj, &unused_totals);
-      l2[i].inexact += std::abs(overlay - optimum) > 1e-4f * optimum ? 1 : 0;
-      l2[i].bound_gap += best / optimum;
-      Stopwatch t2;
-      const float best2 = Level2AStar(g, adj, levels[i], qu, h, dj, &l2[i]);
-      l2[i].us += t2.ElapsedUs();
-      l2[i].n += 1;
-      l2[i].mismatches += std::abs(best2 - best) > 1e-3f * best ? 1 : 0;
-    }
+  std::vector<Totals> by_slack = std::vector<Totals>(kSlacks.size());
+  std::vector<Level2Totals> levels;
+  double bound_gap = 0;  // cost found with today's bound / optimum
+};
+
+// Today's bound for every entrance towards the goal of `q` (straight line, landmarks).
+void TodaysBound(const Study& s, const Query& q, std::vector<float>* h) {
+  const ClusterGraph& g = s.graph();
+  const uint32_t goal_poly = s.Global(q.b.poly.index());
+  for (uint32_t e = 0; e < g.entrance_count(); ++e) {
+    const auto& en = g.entrance(e);
+    (*h)[e] =
+        std::max(waymesh::Distance(en.anchor, q.b.pos) * s.scale,
+                 s.tables->landmarks.LowerBound(s.Global(en.poly[0]), goal_poly) * s.lm_scale);
   }
+}
+
+// Runs every search on one pair; false when the graph has no route for it.
+bool MeasurePair(const Study& s, const std::vector<Level2>& levels, const Query& q, Dijkstra& dj,
+                 std::vector<float>& h, std::vector<float>& scratch, PairTotals* t) {
+  const ClusterGraph& g = s.graph();
+  TodaysBound(s, q, &h);
+  Totals one;
+  Stopwatch t1;
+  const float best = AbstractAStar(g, s.adj, q, h, &one);
+  one.us = t1.ElapsedUs();
+  if (!std::isfinite(best)) return false;
+  Totals& bin = t->bins[std::min<size_t>(size_t(one.legs / kLegsPerBin), kBins - 1)];
+  bin.n += 1;
+  bin.settled += one.settled;
+  bin.legs += one.legs;
+  t->today.n += 1;
+  t->today.settled += one.settled;
+  t->today.relaxed += one.relaxed;
+  t->today.legs += one.legs;
+  t->today.us += one.us;
+  // The bound's slack: the same exact search with the true graph distance to the goal shrunk
+  // by a few per cent as its bound (settled entrances by slack).
+  dj.Begin();
+  const auto last = g.EntrancesOf(q.to);
+  for (uint32_t i = 0; i < last.size(); ++i) {
+    if (std::isfinite(q.goal[i])) dj.Relax(last[i], q.goal[i]);
+  }
+  uint64_t unused = 0;
+  dj.Run(
+      s.adj, INFINITY, [](uint32_t) { return true; }, &unused);
+  for (size_t i = 0; i < kSlacks.size(); ++i) {
+    for (uint32_t e = 0; e < g.entrance_count(); ++e) scratch[e] = dj.Dist(e) * (1 - kSlacks[i]);
+    AbstractAStar(g, s.adj, q, scratch, &t->by_slack[i]);
+  }
+  const float straight = waymesh::Distance(q.a.pos, q.b.pos) * s.scale;
+  const float h_start = std::max(
+      straight,
+      s.tables->landmarks.LowerBound(s.Global(q.a.poly.index()), s.Global(q.b.poly.index())) *
+          s.lm_scale);
+  t->today.h_start += h_start / best;
+  t->today.straight += straight / best;
+  // Without a bound: the optimum, and the second levels' check (an exact overlay finds it).
+  std::fill(scratch.begin(), scratch.end(), 0.0f);
+  Totals dijkstra;
+  const float optimum = AbstractAStar(g, s.adj, q, scratch, &dijkstra);
+  t->today.dijkstra_settled += dijkstra.settled;
+  t->bound_gap += best / optimum;
+  for (size_t i = 0; i < levels.size(); ++i) {
+    Level2Totals unused_totals;
+    const float overlay = Level2AStar(g, s.adj, levels[i], q, scratch, dj, &unused_totals);
+    Level2Totals& l = t->levels[i];
+    l.inexact += std::abs(overlay - optimum) > 1e-4f * optimum ? 1 : 0;
+    Stopwatch t2;
+    const float best2 = Level2AStar(g, s.adj, levels[i], q, h, dj, &l);
+    l.us += t2.ElapsedUs();
+    l.n += 1;
+    l.mismatches += std::abs(best2 - best) > 1e-3f * best ? 1 : 0;
+  }
+  return true;
+}
+
+void ReportPairs(const PairTotals& t, const std::vector<Level2>& levels) {
+  const Totals& today = t.today;
   const double n = std::max(today.n, 1.0);
   std::printf(
       "- %0.f long pairs: abstract A* (exact, today's bound) settles %.0f entrances, relaxes "
       "%.0f arcs, route %.1f legs (%.1f settled per leg), %.0f µs; bound at the start / optimum "
-      "%.4f (landmarks), straight line x cheapest cost / optimum %.4f\n",
+      "%.4f (landmarks), straight line x cheapest cost / optimum %.4f; cost found / optimum "
+      "%.5f\n",
       today.n, today.settled / n, today.relaxed / n, today.legs / n, today.settled / today.legs,
-      today.us / n, today.h_start / n, today.straight / n);
+      today.us / n, today.h_start / n, today.straight / n, t.bound_gap / n);
   for (size_t i = 0; i < kBins; ++i) {
-    if (bins[i].n == 0) continue;
+    const Totals& bin = t.bins[i];
+    if (bin.n == 0) continue;
     const std::string upto =
         i + 1 < kBins ? "-" + std::to_string(int(kLegsPerBin * double(i + 1)) - 1) : " or more";
     std::printf("  - routes of %.0f%s legs: %.0f pairs, %.1f legs, %.0f settled (%.1f per leg)\n",
-                kLegsPerBin * double(i), upto.c_str(), bins[i].n, bins[i].legs / bins[i].n,
-                bins[i].settled / bins[i].n, bins[i].settled / bins[i].legs);
+                kLegsPerBin * double(i), upto.c_str(), bin.n, bin.legs / bin.n, bin.settled / bin.n,
+                bin.settled / bin.legs);
   }
   std::printf(
       "  - same search without a bound (Dijkstra) settles %.0f; with the exact graph distance "
       "to the goal as bound, shrunk by",
       today.dijkstra_settled / n);
   for (size_t i = 0; i < kSlacks.size(); ++i) {
-    std::printf(" %.0f %%: %.0f settled (%.0f arcs)%s", 100.0 * kSlacks[i], by_slack[i].settled / n,
-                by_slack[i].relaxed / n, i + 1 < kSlacks.size() ? "," : "\n");
+    std::printf(" %.0f %%: %.0f settled (%.0f arcs)%s", 100.0 * kSlacks[i],
+                t.by_slack[i].settled / n, t.by_slack[i].relaxed / n,
+                i + 1 < kSlacks.size() ? "," : "\n");
   }
   for (size_t i = 0; i < levels.size(); ++i) {
-    const Level2Totals& t = l2[i];
-    const double m2 = std::max(t.n, 1.0);
+    const Level2Totals& l = t.levels[i];
+    const double m = std::max(l.n, 1.0);
     std::printf(
         "  - level 2 %ux%u: connections settle %.0f, level-2 A* settles %.0f border entrances "
         "and relaxes %.0f level-2 edges, route %.1f level-2 edges whose unpacking settles %.0f; "
         "total settled %.0f against %.0f; %.0f µs; cost differs from the level-1 search with "
         "the same bound in %.0f pairs; without a bound, the overlay's optimum differs from "
-        "Dijkstra's in %.0f pairs (exact overlay: 0); mean cost of the bound-driven level-1 "
-        "search / optimum %.5f\n",
-        levels[i].k, levels[i].k, t.connect_settled / m2, t.settled / m2, t.relaxed / m2,
-        t.edges / m2, t.unpack_settled / m2,
-        (t.connect_settled + t.settled + t.unpack_settled) / m2, today.settled / n, t.us / m2,
-        t.mismatches, t.inexact, t.bound_gap / m2);
+        "Dijkstra's in %.0f pairs (exact overlay: 0)\n",
+        levels[i].k, levels[i].k, l.connect_settled / m, l.settled / m, l.relaxed / m, l.edges / m,
+        l.unpack_settled / m, (l.connect_settled + l.settled + l.unpack_settled) / m,
+        today.settled / n, l.us / m, l.mismatches, l.inexact);
   }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Args args = ParseArgs(argc, argv);
+  const std::string name = args.map.substr(0, args.map.find('='));
+  const std::string path = args.map.substr(args.map.find('=') + 1);
+  const Study s = Load(path);
+  const double map_bytes = double(std::filesystem::file_size(path));
+  DescribeGraph(name, s, map_bytes);
+  // (b) what a CH must keep, and its shortcuts and searches by nested dissection.
+  DominatedPairs(s.adj);
+  EstimateContraction(*s.map, s.graph());
+  // (c) second levels.
+  std::vector<Level2> levels;
+  for (const uint32_t k : args.supers) {
+    levels.push_back(BuildLevel2(*s.map, s.graph(), s.adj, k));
+    DescribeLevel(levels.back(), map_bytes);
+  }
+  // The searches on random long pairs.
+  waymesh::NavQuery placer(s.map, {.hierarchy = false});
+  std::mt19937 rng(uint32_t(args.seed));
+  PairTotals totals;
+  totals.levels.resize(levels.size());
+  Dijkstra dj(s.graph().entrance_count());
+  std::vector<float> h(s.graph().entrance_count()), scratch(s.graph().entrance_count());
+  int drawn = 0;
+  for (int draw = 0; draw < args.pairs * kDrawsPerPair && drawn < args.pairs; ++draw) {
+    const std::optional<Query> q = DrawQuery(s, placer, rng);
+    if (q && MeasurePair(s, levels, *q, dj, h, scratch, &totals)) ++drawn;
+  }
+  ReportPairs(totals, levels);
   return 0;
 }
