@@ -7,11 +7,15 @@ namespace waymesh::internal {
 
 bool FindLineOfSightCorridor(QueryContext& ctx, const SurfacePoint& start, const SurfacePoint& goal,
                              const QueryFilter& filter) {
-  const float cheapest = ctx.HeuristicScale(filter);
+  return FindStraightCorridorAt(ctx, start, goal, filter, ctx.HeuristicScale(filter));
+}
+
+bool FindStraightCorridorAt(QueryContext& ctx, const SurfacePoint& start, const SurfacePoint& goal,
+                            const QueryFilter& filter, float rate) {
   ctx.steps.clear();
   const RayWalkEnd walk = WalkRay(ctx, start, goal.pos, filter, [&](PolyIndex at, int edge) {
     // A dearer polygon on the way: a detour over cheaper ground might cost less.
-    if (filter.Cost(ctx.AreaOf(at)) != cheapest) return false;
+    if (filter.Cost(ctx.AreaOf(at)) != rate) return false;
     ctx.steps.push_back({at, edge < 0 ? kViaStart : uint32_t(edge)});
     return true;
   });

@@ -20,4 +20,10 @@ namespace waymesh::internal {
 bool FindLineOfSightCorridor(QueryContext& ctx, const SurfacePoint& start, const SurfacePoint& goal,
                              const QueryFilter& filter);
 
+// The same test against a given `rate`, the lowest cost per metre of any walk the caller would
+// search otherwise (a search kept inside a cluster: ClusterGraph::CheapestRate): true when the
+// segment crosses only polygons of that cost, with its corridor in ctx.steps.
+bool FindStraightCorridorAt(QueryContext& ctx, const SurfacePoint& start, const SurfacePoint& goal,
+                            const QueryFilter& filter, float rate);
+
 }  // namespace waymesh::internal

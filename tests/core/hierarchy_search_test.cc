@@ -7,6 +7,7 @@
 #include <cmath>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -21,6 +22,8 @@
 #include "waymesh/core/obstacles/obstacle.h"
 #include "waymesh/core/query_interrupt.h"
 #include "waymesh/core/search_tables.h"
+#include "waymesh/mesh/repaired_mesh.h"
+#include "waymesh/mesh/source_mesh.h"
 
 namespace waymesh {
 namespace {
@@ -145,11 +148,35 @@ TEST(ClusterGraphTest, CostsAreWalksBetweenAnchorsOfOneCluster) {
         const Vec3 to = graph.entrance(members[j]).anchor;
         // A walk is never shorter than the straight line; both ways keep the cheaper walk.
         EXPECT_GE(cost, Distance(e.anchor, to) * scale * 0.999f - 1e-3f);
+        // Nor cheaper per metre than the cluster's cheapest area.
+        EXPECT_GE(cost, Distance(e.anchor, to) * graph.CheapestRate(c) * 0.999f - 1e-3f);
         EXPECT_EQ(cost, graph.Cost(c, j, i));
       }
     }
   }
   EXPECT_GT(finite, int(graph.entrance_count()));
+}
+
+TEST(ClusterGraphTest, CheapestRateIsTheCheapestAreaOfEachCluster) {
+  const auto& town = testing::Town(400, 7, 64);
+  const ClusterGraph& graph = GraphOf(*town.map);
+  ASSERT_FALSE(graph.empty());
+  const QueryFilter filter(town.map->info());
+  std::vector<float> cheapest(graph.cluster_count(), INFINITY);
+  int links = 0;
+  for (uint32_t t = 0; t < town.map->tile_count(); ++t) {
+    float& c = cheapest[graph.ClusterOf(t)];
+    for (const uint8_t area : town.map->tile(t).poly_area) c = std::min(c, filter.Cost(area));
+    // A link's walk costs at least its area's cost times the map's cheapest link rate.
+    for (const OffMeshLink& link : town.map->tile(t).off_mesh_links) {
+      ++links;
+      c = std::min(c, filter.Cost(link.area) * town.map->digest().link_cost_per_metre[link.area]);
+    }
+  }
+  EXPECT_GT(links, 0);
+  for (uint32_t c = 0; c < graph.cluster_count(); ++c) {
+    EXPECT_EQ(graph.CheapestRate(c), cheapest[c]) << "cluster " << c;
+  }
 }
 
 TEST(ClusterGraphTest, SquaresOfTilesFormClusters) {
@@ -191,6 +218,71 @@ TEST(HierarchySearchTest, DemoTownAnswersLikeThePlainSearch) {
     ASSERT_GT(c.complete, 0);
     EXPECT_LE(c.ratio_sum / c.complete, 1.0 + kMeanLengthTolerance);
   }
+}
+
+// Area of the road quads of LWalkway, half the walking cost.
+constexpr uint8_t kRoadArea = 3;
+
+// An L-shaped walkway, 4 m quads: an arm of 300 x 20 m along x and one along z at its far end,
+// so the far end of the second arm is out of sight of the first's start. The first 32 m of the
+// first arm are road (kRoadArea), the rest plain walkable ground.
+SourceMesh LWalkway() {
+  constexpr int kCells = 75, kWidth = 5;  // per arm: length and width in quads
+  constexpr float kQuad = 4;
+  constexpr int kRoadCells = 8;
+  SourceMesh m;
+  m.origin = "l-walkway";
+  m.areas.resize(kRoadArea + 1);
+  m.areas[kWalkableArea] = AreaType{"Walkable", 1.0f, true};
+  m.areas[kRoadArea] = AreaType{"Road", 0.5f, true};
+  const auto quad = [&](int i, int j) {
+    const uint32_t base = uint32_t(m.vertices.size());
+    for (const auto [di, dj] : {std::pair{0, 0}, {0, 1}, {1, 1}, {1, 0}}) {
+      m.vertices.push_back({float(i + di) * kQuad, 0, float(j + dj) * kQuad});
+    }
+    m.AddPolygon({base, base + 1, base + 2, base + 3}, i < kRoadCells ? kRoadArea : kWalkableArea);
+  };
+  for (int i = 0; i < kCells; ++i) {
+    for (int j = 0; j < kWidth; ++j) quad(i, j);
+  }
+  for (int j = kWidth; j < kCells; ++j) {
+    for (int i = kCells - kWidth; i < kCells; ++i) quad(i, j);
+  }
+  return m;
+}
+
+TEST(HierarchySearchTest, StraightLegsOfTheCheapestAreaAreNotSearched) {
+  RepairOptions options;
+  options.tile_size = 32;
+  const auto built = testing::BuildMapFromSource(LWalkway(), options);
+  ASSERT_TRUE(built.ok()) << built.status();
+  const auto map = Guided(*built);
+  const ClusterGraph& graph = GraphOf(*map);
+  ASSERT_FALSE(graph.empty());
+  const QueryFilter filter(map->info());
+  ASSERT_EQ(filter.Cost(kRoadArea), 0.5f);
+  // Roads only in the first 32 m: every other cluster's cheapest walk is on plain ground, so
+  // its legs are provably cheapest as straight lines although the map has cheaper areas.
+  int ground = 0;
+  for (uint32_t c = 0; c < graph.cluster_count(); ++c) {
+    if (graph.CheapestRate(c) == filter.Cost(kWalkableArea)) ++ground;
+  }
+  EXPECT_GT(ground, int(graph.cluster_count()) * 3 / 4);
+  NavQuery plain(map, {.hierarchy = false});
+  NavQuery guided(map);
+  PathResult p, g;
+  const Vec3 start{2, 0, 10}, goal{290, 0, 298};
+  ASSERT_TRUE(plain.FindPath(start, goal, filter, {}, &p).ok());
+  ASSERT_TRUE(guided.FindPath(start, goal, filter, {}, &g).ok());
+  ASSERT_EQ(p.status, QueryStatus::kComplete);
+  ASSERT_EQ(g.status, QueryStatus::kComplete);
+  EXPECT_TRUE(g.hierarchical);
+  EXPECT_FALSE(p.hierarchical);
+  ExpectValidCorridor(*map, g);
+  EXPECT_LE(g.length, p.length * (1 + kMeanLengthTolerance));
+  // Inside each ground tile of an arm the walk between two entrances is a straight line on its
+  // cheapest area: only the legs round the corner and on the road are searched.
+  EXPECT_LT(g.nodes_expanded, p.nodes_expanded / 4) << p.nodes_expanded;
 }
 
 TEST(HierarchySearchTest, UnityExportsAnswerLikeThePlainSearch) {

@@ -1,6 +1,7 @@
 #include "waymesh/core/hierarchy/cluster_graph.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <memory>
 #include <optional>
@@ -172,6 +173,29 @@ std::vector<uint16_t> PartsWithinClusters(const NavMap& map,
   return out;
 }
 
+// Per cluster, the lowest cost per metre of a walk inside it under `filter` (CheapestRate):
+// its polygons' enabled areas, and its tiles' off-mesh links at the map's cheapest link rate
+// for their area.
+std::vector<float> CheapestRates(const NavMap& map, const QueryFilter& filter,
+                                 const std::vector<uint32_t>& cluster_of, uint32_t clusters) {
+  const auto enabled = [&](uint8_t area) {
+    return area < kMaxAreas && ((filter.area_mask() >> area) & 1) != 0;
+  };
+  std::vector<float> rate(clusters, INFINITY);
+  for (uint32_t t = 0; t < map.tile_count(); ++t) {
+    const TileView& tile = map.tile(t);
+    float& r = rate[cluster_of[t]];
+    for (const uint8_t area : tile.poly_area) {
+      if (enabled(area)) r = std::min(r, filter.Cost(area));
+    }
+    for (const OffMeshLink& link : tile.off_mesh_links) {
+      if (!enabled(link.area)) continue;
+      r = std::min(r, filter.Cost(link.area) * map.digest().link_cost_per_metre[link.area]);
+    }
+  }
+  return rate;
+}
+
 }  // namespace
 
 ClusterGraph ClusterGraph::Build(const NavMap& map, uint32_t tiles_per_side, bool store_corridors) {
@@ -238,6 +262,7 @@ ClusterGraph ClusterGraph::Build(const NavMap& map, uint32_t tiles_per_side, boo
     KeepCheaperWay(anchors.size(), block.data());
     graph.costs_.Add(uint32_t(anchors.size()), block.data());
   }
+  graph.cheapest_rate_ = CheapestRates(map, filter, cluster_of, clusters);
   graph.filter_ = filter;
   graph.tiles_per_side_ = tiles_per_side;
   graph.cluster_of_tile_ = std::move(squares.of_tile);
@@ -253,7 +278,7 @@ size_t ClusterGraph::bytes() const {
   return entrances_.size() * sizeof(Entrance) + cluster_start_.size() * sizeof(uint32_t) +
          cluster_entrances_.size() * sizeof(uint32_t) + costs_.bytes() + corridors_.bytes() +
          (cluster_of_tile_.size() + square_x_.size() + square_z_.size()) * sizeof(uint32_t) +
-         parts_.bytes();
+         cheapest_rate_.size() * sizeof(float) + parts_.bytes();
 }
 
 }  // namespace waymesh

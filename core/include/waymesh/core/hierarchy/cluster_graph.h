@@ -116,6 +116,11 @@ class ClusterGraph {
   // one of its entrances' polygons to the other's inside the cluster, so a wrong store costs
   // time, never a wrong corridor.
   void ReplaceCorridors(ClusterCorridors corridors) { corridors_ = std::move(corridors); }
+  // The lowest cost per metre any walk inside cluster `c` can have under the graph's filter:
+  // the cheapest enabled area of its polygons, and of off-mesh links (at their cheapest rate
+  // per metre) when its tiles have any. A straight walk inside the cluster that crosses only
+  // polygons of this cost is the cheapest between its ends (no leg search needed).
+  float CheapestRate(uint32_t c) const { return cheapest_rate_[c]; }
   // Whether the costs hold for `filter` (it is the one they were measured with).
   bool Serves(const QueryFilter& filter) const { return !empty() && filter == filter_; }
 
@@ -128,6 +133,7 @@ class ClusterGraph {
   std::vector<Entrance> entrances_;
   std::vector<uint32_t> cluster_start_;      // clusters + 1, CSR into cluster_entrances_
   std::vector<uint32_t> cluster_entrances_;  // entrance ids grouped by cluster, slot order
+  std::vector<float> cheapest_rate_;         // per cluster (CheapestRate)
   ClusterCosts costs_;
   ClusterCorridors corridors_;
   QueryFilter filter_;
