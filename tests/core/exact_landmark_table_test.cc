@@ -17,6 +17,7 @@
 #include "gtest/gtest.h"
 #include "polyanya_data.h"
 #include "support/demo_town.h"
+#include "support/exact_pair_comparison.h"
 #include "support/plan_length.h"
 #include "support/query_points.h"
 #include "support/sanitizer.h"
@@ -156,28 +157,10 @@ TEST(ExactLandmarkTableTest, TownLengthsUnchangedWithFewerNodes) {
   ASSERT_FALSE(with_table->search_tables()->exact_landmarks.empty());
   const QueryFilter filter = ExactReadyFilter(*town.map);
   NavQuery plain(town.map), fast(with_table);
-  std::mt19937 rng(11);
-  uint64_t plain_nodes = 0, fast_nodes = 0;
-  int compared = 0;
-  PathOptions po;
-  po.mode = PathMode::kExact;
   const int pairs = testing::kUnderSanitizer ? 15 : 60;
-  for (int i = 0; i < pairs; ++i) {
-    const auto from = testing::RandomOnMap(plain, filter, rng);
-    const auto to = testing::RandomOnMap(plain, filter, rng);
-    ASSERT_TRUE(from && to);
-    PathResult a, b;
-    ASSERT_TRUE(plain.FindPath(from->pos, to->pos, filter, po, &a).ok());
-    ASSERT_TRUE(fast.FindPath(from->pos, to->pos, filter, po, &b).ok());
-    ASSERT_EQ(a.status, b.status) << "pair " << i;
-    if (a.status != QueryStatus::kComplete) continue;
-    EXPECT_NEAR(b.length, a.length, 1e-6 * std::max(1.0, double(a.length))) << "pair " << i;
-    plain_nodes += a.nodes_expanded;
-    fast_nodes += b.nodes_expanded;
-    ++compared;
-  }
-  EXPECT_GT(compared, pairs / 2);
-  EXPECT_LT(fast_nodes, plain_nodes);
+  const testing::ExactPairComparison c = testing::CompareExactPairs(plain, fast, filter, pairs, 11);
+  EXPECT_GT(c.compared, pairs / 2);
+  EXPECT_LT(c.fast_nodes, c.plain_nodes);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <array>
 #include <bit>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <memory>
 #include <utility>
@@ -163,6 +164,21 @@ ExactLandmarkTable ExactLandmarkTable::Build(const NavMap& map, uint32_t count) 
     }
   }
   return table;
+}
+
+ExactLandmarkTable::ExactLandmarkTable(double step, std::vector<Vec3> landmarks,
+                                       std::vector<uint32_t> vertex_base,
+                                       std::vector<uint16_t> rows)
+    : count_(uint32_t(landmarks.size())),
+      step_(step),
+      landmarks_(std::move(landmarks)),
+      vertex_base_(std::move(vertex_base)),
+      rows_(std::move(rows)) {
+  // A programming error of the reader, which checks every part against the map file.
+  if (count_ == 0 || count_ > kMaxCount || !(step_ > 0) || vertex_base_.empty() ||
+      rows_.size() != size_t(vertex_base_.back()) * count_) {
+    std::abort();
+  }
 }
 
 bool ExactLandmarkTable::Fits(const NavMap& map) const {
