@@ -10,7 +10,6 @@
 #include "commands.h"
 #include "report_format.h"
 #include "waymesh/build/map_build.h"
-#include "waymesh/core/exact_landmark_table.h"
 #include "waymesh/format/map_file.h"
 
 namespace waymesh::cli {
@@ -22,21 +21,6 @@ struct BuildArgs {
   BuildOptions options;
   bool quiet = false;
 };
-
-// The optional table's cost, beside the map's own size (docs/PERFORMANCE.md weighs it
-// against the speed it buys).
-void PrintExactLandmarks(const BuildResult& built, std::ostream& out) {
-  const ExactLandmarkBuild& x = built.exact_landmarks;
-  if (x.landmarks == 0) {
-    out << absl::StrFormat(
-        "exact landmarks: none (%d polygons; maps under %d search fast without them)\n",
-        built.info.polygon_count, ExactLandmarkTable::kMinPolygons);
-    return;
-  }
-  out << absl::StrFormat(
-      "exact landmarks: %d landmarks, %d bytes (%.1f bytes per polygon) in %.2f s\n", x.landmarks,
-      x.section_bytes, double(x.section_bytes) / double(built.info.polygon_count), x.seconds);
-}
 
 int RunBuild(const BuildArgs& args) {
   const auto start = std::chrono::steady_clock::now();
@@ -62,7 +46,9 @@ int RunBuild(const BuildArgs& args) {
   std::cout << absl::StrFormat("wrote %s: %d bytes, %d polygons, %d islands in %.2f s\n",
                                args.output, built->bytes.size(), built->info.polygon_count,
                                built->info.islands.size(), elapsed());
-  if (args.options.exact_landmarks) PrintExactLandmarks(*built, std::cout);
+  if (args.options.exact_landmarks) {
+    PrintExactLandmarkBuild(built->exact_landmarks, built->info.polygon_count, std::cout);
+  }
   return kExitOk;
 }
 
@@ -96,9 +82,7 @@ void RegisterBuild(CLI::App* cmd, int* exit_code) {
       ->check(CLI::Range(1.0f, 100000.0f));
   cmd->add_flag("--mirror-x", args->options.import.mirror_x,
                 "negate X on import (undoes exporters that mirror the X axis)");
-  cmd->add_flag("--exact-landmarks", args->options.exact_landmarks,
-                "store the exact landmark table in the map (fewer nodes for exact FindPath on "
-                "large maps; about 60 bytes per polygon and seconds of build time)");
+  AddExactLandmarksFlag(cmd, args->options.exact_landmarks);
   cmd->add_flag("-q,--quiet", args->quiet, "no progress lines");
   cmd->callback([args, exit_code] { *exit_code = RunBuild(*args); });
 }

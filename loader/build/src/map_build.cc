@@ -17,8 +17,9 @@ namespace {
 constexpr double kImportShare = 0.2;
 constexpr double kCompileShare = 0.1;
 
-// Builds the exact landmark table of the compiled map `bytes` and appends it as their section.
-absl::Status AddExactLandmarks(std::string* bytes, ExactLandmarkBuild* stats) {
+}  // namespace
+
+absl::Status StoreExactLandmarks(std::string* bytes, ExactLandmarkBuild* stats) {
   const auto start = std::chrono::steady_clock::now();
   absl::StatusOr<std::shared_ptr<const NavMap>> map =
       LoadMapView(std::as_bytes(std::span(*bytes)), nullptr, {.search_tables = false});
@@ -30,10 +31,9 @@ absl::Status AddExactLandmarks(std::string* bytes, ExactLandmarkBuild* stats) {
   stats->landmarks = table.count();
   stats->section_bytes = bytes->size() - before;
   stats->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return absl::OkStatus();
+  // Read back as every reader will: the section against the map it was built on.
+  return CheckCompiledMap(*bytes);
 }
-
-}  // namespace
 
 absl::StatusOr<BuildResult> BuildMap(std::span<const std::string> inputs,
                                      const BuildOptions& options, const ProgressFn& progress) {
@@ -66,9 +66,9 @@ absl::StatusOr<BuildResult> BuildMap(std::span<const std::string> inputs,
   if (absl::Status s = CheckCompiledMap(*bytes); !s.ok()) return s;
   if (options.exact_landmarks) {
     if (progress) progress("exact landmark table", 1.0 - kCompileShare / 2);
-    if (absl::Status s = AddExactLandmarks(&*bytes, &result.exact_landmarks); !s.ok()) return s;
-    // Read back as every reader will: the section against the map it was built on.
-    if (absl::Status s = CheckCompiledMap(*bytes); !s.ok()) return s;
+    if (absl::Status s = StoreExactLandmarks(&*bytes, &result.exact_landmarks); !s.ok()) {
+      return s;
+    }
   }
   result.bytes = *std::move(bytes);
   result.info = std::move(mesh->info);

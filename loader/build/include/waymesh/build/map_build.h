@@ -33,6 +33,11 @@ struct BuildResult {
   ExactLandmarkBuild exact_landmarks;
 };
 
+// Builds the exact landmark table of the compiled map `bytes` (as CompileMap wrote them) and
+// appends it as their section, then checks them as readers will; `stats` says what it cost.
+// A map too small for a table is left as it is (stats->landmarks 0).
+absl::Status StoreExactLandmarks(std::string* bytes, ExactLandmarkBuild* stats);
+
 // Imports `inputs` (any supported format, see importers.h), repairs them as one world and
 // compiles the result. `progress` sees import, repair and compile steps.
 absl::StatusOr<BuildResult> BuildMap(std::span<const std::string> inputs,
