@@ -54,22 +54,22 @@ const BuildResult& AuroraBuild(bool exact_landmarks) {
 }
 
 template <typename T>
-T Get(const std::string& bytes, size_t at) {
+T FieldAt(const std::string& bytes, size_t at) {
   T v;
   std::memcpy(&v, bytes.data() + at, sizeof v);
   return v;
 }
 
 template <typename T>
-void Put(std::string* bytes, size_t at, T v) {
+void SetFieldAt(std::string* bytes, size_t at, T v) {
   std::memcpy(bytes->data() + at, &v, sizeof v);
 }
 
-absl::StatusOr<std::shared_ptr<const NavMap>> Load(std::string bytes) {
+absl::StatusOr<std::shared_ptr<const NavMap>> LoadWithSection(std::string bytes) {
   return LoadMap(std::make_shared<const std::string>(std::move(bytes)));
 }
 
-size_t SectionAt(const std::string& bytes) { return Get<uint64_t>(bytes, kSectionOffsetAt); }
+size_t SectionAt(const std::string& bytes) { return FieldAt<uint64_t>(bytes, kSectionOffsetAt); }
 
 void Reseal(std::string* bytes) { ResealMapChecksums(std::as_writable_bytes(std::span(*bytes))); }
 
@@ -77,15 +77,15 @@ TEST(ExactLandmarkSectionTest, StoredRowsEqualATableBuiltAtLoad) {
   const BuildResult& stored = AuroraBuild(true);
   const BuildResult& plain = AuroraBuild(false);
   ASSERT_FALSE(stored.bytes.empty());
-  EXPECT_EQ(Get<uint32_t>(stored.bytes, kVersionAt), 2u);
+  EXPECT_EQ(FieldAt<uint32_t>(stored.bytes, kVersionAt), 2u);
   EXPECT_EQ(stored.exact_landmarks.landmarks, ExactLandmarkTable::kDefaultCount);
   EXPECT_EQ(stored.exact_landmarks.section_bytes, stored.bytes.size() - plain.bytes.size());
   // The section is appended: the tiles are the plain build's.
-  const uint32_t header_bytes = Get<uint32_t>(plain.bytes, kHeaderBytesAt);
+  const uint32_t header_bytes = FieldAt<uint32_t>(plain.bytes, kHeaderBytesAt);
   EXPECT_EQ(stored.bytes.substr(header_bytes, plain.bytes.size() - header_bytes),
             plain.bytes.substr(header_bytes));
 
-  absl::StatusOr<std::shared_ptr<const NavMap>> map = Load(stored.bytes);
+  absl::StatusOr<std::shared_ptr<const NavMap>> map = LoadWithSection(stored.bytes);
   ASSERT_TRUE(map.ok()) << map.status();
   const ExactLandmarkTable& loaded = (*map)->search_tables()->exact_landmarks;
   ASSERT_TRUE(loaded.Fits(**map));
@@ -102,8 +102,8 @@ TEST(ExactLandmarkSectionTest, StoredRowsEqualATableBuiltAtLoad) {
 
 // Exact paths on the stored table: the lengths of the plain map's, fewer interval nodes.
 TEST(ExactLandmarkSectionTest, ExactPathsKeepLengthsWithFewerNodes) {
-  auto with = Load(AuroraBuild(true).bytes);
-  auto without = Load(AuroraBuild(false).bytes);
+  auto with = LoadWithSection(AuroraBuild(true).bytes);
+  auto without = LoadWithSection(AuroraBuild(false).bytes);
   ASSERT_TRUE(with.ok() && without.ok());
   ASSERT_TRUE((*without)->search_tables()->exact_landmarks.empty());
   NavQuery fast(*with), plain(*without);
@@ -117,10 +117,10 @@ TEST(ExactLandmarkSectionTest, ExactPathsKeepLengthsWithFewerNodes) {
 // Files as written before the section existed (and still, without the flag) are version 1.
 TEST(ExactLandmarkSectionTest, FilesWithoutTheSectionStayVersionOne) {
   const BuildResult& plain = AuroraBuild(false);
-  EXPECT_EQ(Get<uint32_t>(plain.bytes, kVersionAt), 1u);
+  EXPECT_EQ(FieldAt<uint32_t>(plain.bytes, kVersionAt), 1u);
   EXPECT_EQ(SectionAt(plain.bytes), 0u);
   EXPECT_EQ(plain.exact_landmarks.landmarks, 0u);
-  absl::StatusOr<std::shared_ptr<const NavMap>> map = Load(plain.bytes);
+  absl::StatusOr<std::shared_ptr<const NavMap>> map = LoadWithSection(plain.bytes);
   ASSERT_TRUE(map.ok()) << map.status();
   EXPECT_TRUE((*map)->search_tables()->exact_landmarks.empty());
 }
@@ -129,7 +129,7 @@ TEST(ExactLandmarkSectionTest, DamagedSectionIsRefusedNamingIt) {
   std::string bytes = AuroraBuild(true).bytes;
   ASSERT_FALSE(bytes.empty());
   bytes[bytes.size() - 100] ^= 0x10;  // a row
-  absl::StatusOr<std::shared_ptr<const NavMap>> map = Load(bytes);
+  absl::StatusOr<std::shared_ptr<const NavMap>> map = LoadWithSection(bytes);
   ASSERT_FALSE(map.ok());
   EXPECT_EQ(map.status().code(), absl::StatusCode::kDataLoss);
   EXPECT_THAT(map.status().message(), HasSubstr("exact landmark section CRC32 mismatch"));
@@ -145,34 +145,34 @@ TEST(ExactLandmarkSectionTest, ForeignSectionIsRefusedNamingIt) {
   const size_t at = SectionAt(good);
   ASSERT_GT(at, 0u);
   std::string vertices = good;
-  Put(&vertices, at + kVertexCountAt, Get<uint64_t>(good, at + kVertexCountAt) + 1);
+  SetFieldAt(&vertices, at + kVertexCountAt, FieldAt<uint64_t>(good, at + kVertexCountAt) + 1);
   Reseal(&vertices);
-  absl::StatusOr<std::shared_ptr<const NavMap>> map = Load(vertices);
+  absl::StatusOr<std::shared_ptr<const NavMap>> map = LoadWithSection(vertices);
   ASSERT_FALSE(map.ok());
   EXPECT_EQ(map.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(map.status().message(), HasSubstr("exact landmark section"));
   EXPECT_THAT(map.status().message(), HasSubstr("not this map's table"));
 
   std::string count = good;
-  Put<uint32_t>(&count, at + kLandmarkCountAt, ExactLandmarkTable::kMaxCount + 1);
+  SetFieldAt<uint32_t>(&count, at + kLandmarkCountAt, ExactLandmarkTable::kMaxCount + 1);
   Reseal(&count);
-  map = Load(count);
+  map = LoadWithSection(count);
   ASSERT_FALSE(map.ok());
   EXPECT_THAT(map.status().message(), HasSubstr("exact landmark section: 17 landmarks"));
 
   // Fewer landmarks than stored: the rows no longer fill the section.
   std::string fewer = good;
-  Put<uint32_t>(&fewer, at + kLandmarkCountAt, 4);
+  SetFieldAt<uint32_t>(&fewer, at + kLandmarkCountAt, 4);
   Reseal(&fewer);
-  map = Load(fewer);
+  map = LoadWithSection(fewer);
   ASSERT_FALSE(map.ok());
   EXPECT_THAT(map.status().message(), HasSubstr("exact landmark section"));
 
   // A version 1 file has no section: its fields are reserved.
   std::string old = good;
-  Put<uint32_t>(&old, kVersionAt, 1);
+  SetFieldAt<uint32_t>(&old, kVersionAt, 1);
   Reseal(&old);
-  map = Load(old);
+  map = LoadWithSection(old);
   ASSERT_FALSE(map.ok());
   EXPECT_THAT(map.status().message(), HasSubstr("reserved bytes are not zero"));
 }
@@ -185,7 +185,7 @@ TEST(ExactLandmarkSectionTest, TileFileReadsTheSection) {
   ASSERT_TRUE(file.ok()) << file.status();
   absl::StatusOr<ExactLandmarkTable> table = (*file)->ReadExactLandmarks();
   ASSERT_TRUE(table.ok()) << table.status();
-  absl::StatusOr<std::shared_ptr<const NavMap>> map = Load(AuroraBuild(true).bytes);
+  absl::StatusOr<std::shared_ptr<const NavMap>> map = LoadWithSection(AuroraBuild(true).bytes);
   ASSERT_TRUE(map.ok());
   const ExactLandmarkTable& loaded = (*map)->search_tables()->exact_landmarks;
   EXPECT_TRUE(std::equal(table->rows().begin(), table->rows().end(), loaded.rows().begin(),
