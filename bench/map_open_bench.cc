@@ -2,7 +2,11 @@
 // Prints, side by side in one run, the median time of: read + CRC32 (the floor), LoadMapFile
 // (mmap + validate) and LoadMap from bytes already in memory, and their ratios to the floor.
 //
-//   map_open_bench [map.wmesh] [--repeats N]
+//   map_open_bench [map.wmesh] [--repeats N] [--exact-at-load]
+// It also says whether the file stores an exact landmark table (`waymesh build
+// --exact-landmarks`; then the rows above include reading it) and, with --exact-at-load, times
+// once what loading costs when the table is built at load instead (the server's
+// --exact-landmarks on a file without one).
 // Without a path it compiles a synthetic triangulated terrain (~320k triangles) to a temp file.
 
 #include <fcntl.h>
@@ -20,7 +24,9 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_format.h"
 #include "common/stopwatch.h"
+#include "waymesh/core/search_tables.h"
 #include "waymesh/format/map_file.h"
 #include "waymesh/mesh/repaired_mesh.h"
 
@@ -98,8 +104,11 @@ double MedianMs(int repeats, const std::function<void()>& run) {
 int Run(int argc, char** argv) {
   std::string path;
   int repeats = 21;
+  bool exact_at_load = false;
   for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--repeats") == 0 && i + 1 < argc) {
+    if (std::strcmp(argv[i], "--exact-at-load") == 0) {
+      exact_at_load = true;
+    } else if (std::strcmp(argv[i], "--repeats") == 0 && i + 1 < argc) {
       repeats = std::max(1, std::atoi(argv[++i]));
     } else {
       path = argv[i];
@@ -125,6 +134,10 @@ int Run(int argc, char** argv) {
   }
   const double mib = in_memory->size() / (1024.0 * 1024.0);
   const uint64_t polys = (*check)->info().polygon_count;
+  const ExactLandmarkTable& stored = (*check)->search_tables()->exact_landmarks;
+  const std::string stored_text =
+      stored.empty() ? "none"
+                     : absl::StrFormat("%d landmarks, %d bytes", stored.count(), stored.bytes());
   check = absl::StatusOr<std::shared_ptr<const NavMap>>();
 
   volatile uLong crc_sink = 0;
@@ -151,6 +164,17 @@ int Run(int argc, char** argv) {
   row("LoadMap (bytes in memory)", memory_ms);
   std::printf("target: LoadMapFile ratio <= 2.00: %s\n",
               file_ms <= 2 * floor_ms ? "met" : "MISSED");
+  std::printf("stored exact landmark table: %s\n", stored_text.c_str());
+  if (exact_at_load) {
+    // One run: the floods take seconds on a large map.
+    const double at_load_ms = MedianMs(1, [&] {
+      absl::StatusOr<std::shared_ptr<const NavMap>> map =
+          LoadMapFile(path, {.search_tables = false});
+      if (!map.ok()) std::abort();
+      WithSearchTables(*map, {.exact_landmarks = true});
+    });
+    row("LoadMapFile + exact floods", at_load_ms);
+  }
   if (!temp.empty()) std::filesystem::remove(temp);
   return 0;
 }

@@ -20,6 +20,9 @@ CLI::Option* AddMapArg(CLI::App* cmd, std::string& path);
 // The required `-o,--output`: the compiled map (.wmesh) the verb writes.
 CLI::Option* AddMapOutput(CLI::App* cmd, std::string& path);
 
+// `--exact-landmarks` of build and bake: store the map's exact landmark table in it.
+CLI::Option* AddExactLandmarksFlag(CLI::App* cmd, bool& store);
+
 // `-o,--output`: a picture to write, whose name ends in .png or .svg.
 CLI::Option* AddPictureOutput(CLI::App* cmd, std::string& path, const std::string& description);
 

@@ -28,6 +28,7 @@ struct BakeArgs {
   BakeSettings settings;
   bool voxel_size_given = false;
   ImportOptions import;
+  bool exact_landmarks = false;
   bool quiet = false;
 };
 
@@ -78,6 +79,14 @@ int RunBake(BakeArgs& args) {
     std::cerr << "waymesh bake: " << baked.status().message() << "\n";
     return kExitFailure;
   }
+  if (args.exact_landmarks) {
+    if (progress) progress("exact landmark table", 1.0);
+    if (absl::Status s = StoreExactLandmarks(&baked->build.bytes, &baked->build.exact_landmarks);
+        !s.ok()) {
+      std::cerr << "waymesh bake: " << s.message() << "\n";
+      return kExitFailure;
+    }
+  }
   if (absl::Status written = WriteFileAtomically(args.output, baked->build.bytes); !written.ok()) {
     std::cerr << "waymesh bake: " << written.message() << "\n";
     return kExitFailure;
@@ -90,6 +99,10 @@ int RunBake(BakeArgs& args) {
                                args.output, baked->build.bytes.size(),
                                baked->build.info.polygon_count, baked->build.info.islands.size(),
                                seconds);
+  if (args.exact_landmarks) {
+    PrintExactLandmarkBuild(baked->build.exact_landmarks, baked->build.info.polygon_count,
+                            std::cout);
+  }
   return kExitOk;
 }
 
@@ -123,6 +136,7 @@ void RegisterBake(CLI::App* cmd, int* exit_code) {
       ->check(CLI::Range(kMinBakeTileSize, kMaxBakeTileSize));
   cmd->add_flag("--mirror-x", args->import.mirror_x,
                 "negate X on import (undoes exporters that mirror the X axis)");
+  AddExactLandmarksFlag(cmd, args->exact_landmarks);
   cmd->add_flag("-q,--quiet", args->quiet, "no progress lines");
   cmd->callback([args, exit_code] { *exit_code = RunBake(*args); });
 }

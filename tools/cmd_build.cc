@@ -46,6 +46,9 @@ int RunBuild(const BuildArgs& args) {
   std::cout << absl::StrFormat("wrote %s: %d bytes, %d polygons, %d islands in %.2f s\n",
                                args.output, built->bytes.size(), built->info.polygon_count,
                                built->info.islands.size(), elapsed());
+  if (args.options.exact_landmarks) {
+    PrintExactLandmarkBuild(built->exact_landmarks, built->info.polygon_count, std::cout);
+  }
   return kExitOk;
 }
 
@@ -79,6 +82,7 @@ void RegisterBuild(CLI::App* cmd, int* exit_code) {
       ->check(CLI::Range(1.0f, 100000.0f));
   cmd->add_flag("--mirror-x", args->options.import.mirror_x,
                 "negate X on import (undoes exporters that mirror the X axis)");
+  AddExactLandmarksFlag(cmd, args->options.exact_landmarks);
   cmd->add_flag("-q,--quiet", args->quiet, "no progress lines");
   cmd->callback([args, exit_code] { *exit_code = RunBuild(*args); });
 }

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
+#include "waymesh/core/exact_landmark_table.h"
 
 namespace waymesh::cli {
 namespace {
@@ -26,6 +27,20 @@ uint64_t IslandGroupCount(const MapInfo& info) {
 }
 
 }  // namespace
+
+void PrintExactLandmarkBuild(const ExactLandmarkBuild& built, uint64_t polygons,
+                             std::ostream& out) {
+  if (built.landmarks == 0) {
+    out << absl::StrFormat(
+        "exact landmarks: none (%d polygons; maps under %d search fast without them)\n", polygons,
+        ExactLandmarkTable::kMinPolygons);
+    return;
+  }
+  out << absl::StrFormat(
+      "exact landmarks: %d landmarks, %d bytes (%.1f bytes per polygon) in %.2f s\n",
+      built.landmarks, built.section_bytes,
+      double(built.section_bytes) / double(std::max<uint64_t>(polygons, 1)), built.seconds);
+}
 
 void PrintRepairReport(const RepairReport& r, std::ostream& out) {
   out << absl::StrFormat("input        %d vertices, %d polygons (%d triangles)\n", r.input_vertices,

@@ -5,10 +5,15 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
+#include "waymesh/build/map_build.h"
 #include "waymesh/core/nav_map.h"
 #include "waymesh/mesh/repaired_mesh.h"
 
 namespace waymesh::cli {
+
+// The optional exact landmark table's cost (waymesh build/bake --exact-landmarks), beside the
+// map's polygons, or why the map has none.
+void PrintExactLandmarkBuild(const ExactLandmarkBuild& built, uint64_t polygons, std::ostream& out);
 
 // One line per repair step with its counts.
 void PrintRepairReport(const RepairReport& report, std::ostream& out);

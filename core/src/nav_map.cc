@@ -91,6 +91,12 @@ std::vector<uint32_t> NavMap::PolygonBases() const {
   return base;
 }
 
+std::vector<uint32_t> NavMap::VertexBases() const {
+  std::vector<uint32_t> base{0};
+  for (const TileSummary& t : digest_.tiles) base.push_back(base.back() + t.vertex_count);
+  return base;
+}
+
 int32_t NavMap::TileIndexAt(int32_t x, int32_t z) const {
   if (x < 0 || z < 0 || uint32_t(x) >= info_.grid_width || uint32_t(z) >= info_.grid_height) {
     return -1;

@@ -111,9 +111,15 @@ absl::StatusOr<std::shared_ptr<const ServedMap>> MapRegistry::Load(const std::st
   // polygons (search_tables.h: 34 + 8 B per polygon, 68 + 8 on maps with areas cheaper than
   // walking). A paged map cannot build them (every tile at once), so they are built here from
   // the resident map and kept.
-  // With --exact-landmarks (options_.tables) the exact landmark table too.
-  auto tables =
-      std::make_shared<const SearchTables>(SearchTables::Build(**resident, options_.tables));
+  // The exact landmark table: the one the file stores (`waymesh build --exact-landmarks`),
+  // whatever the flag says; else built here with --exact-landmarks (options_.tables).
+  absl::StatusOr<ExactLandmarkTable> stored = (*file)->ReadExactLandmarks();
+  if (!stored.ok()) return stored.status();
+  SearchTables::Options table_options = options_.tables;
+  if (!stored->empty()) table_options.exact_landmarks = false;
+  SearchTables built = SearchTables::Build(**resident, table_options);
+  if (!stored->empty()) built.exact_landmarks = *std::move(stored);
+  auto tables = std::make_shared<const SearchTables>(std::move(built));
   MapDigest digest = (*resident)->digest();
   resident->reset();
   MapInfo info = (*file)->directory().info;

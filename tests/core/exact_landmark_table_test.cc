@@ -5,13 +5,19 @@
 #include "waymesh/core/exact_landmark_table.h"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cmath>
+#include <cstring>
+#include <iostream>
 #include <random>
 #include <string>
 
+#include "absl/container/flat_hash_map.h"
 #include "gtest/gtest.h"
 #include "polyanya_data.h"
 #include "support/demo_town.h"
+#include "support/exact_pair_comparison.h"
 #include "support/plan_length.h"
 #include "support/query_points.h"
 #include "support/sanitizer.h"
@@ -84,6 +90,36 @@ TEST(ExactLandmarkTableTest, RowsBracketExactDistancesFromTheLandmarks) {
   EXPECT_GT(checked, samples);  // most vertices are reached by every landmark
 }
 
+// A vertex repeated at tile seams is one point: every copy gets the same row (the smaller
+// distance of the two floods' sides). Also prints a hash of every row, to compare the bits of
+// two builds of the table.
+TEST(ExactLandmarkTableTest, SeamCopiesShareTheirRows) {
+  const auto map = TiledAurora();
+  ASSERT_NE(map, nullptr);
+  const ExactLandmarkTable& table = map->search_tables()->exact_landmarks;
+  ASSERT_FALSE(table.empty());
+  using Key = std::array<uint32_t, 3>;
+  absl::flat_hash_map<Key, const uint16_t*> first_copy;
+  uint64_t hash = 1469598103934665603ull;  // FNV-1a over every row in tile order
+  int seam_copies = 0;
+  for (const TileView& t : map->tiles()) {
+    for (uint32_t v = 0; v < t.vertices.size(); ++v) {
+      const uint16_t* row = table.Row(t.index, v);
+      for (uint32_t k = 0; k < table.count(); ++k) hash = (hash ^ row[k]) * 1099511628211ull;
+      const Vec3 p = t.vertices[v];
+      const Key key{std::bit_cast<uint32_t>(p.x), std::bit_cast<uint32_t>(p.y),
+                    std::bit_cast<uint32_t>(p.z)};
+      const auto [it, added] = first_copy.try_emplace(key, row);
+      if (added) continue;
+      ++seam_copies;
+      EXPECT_EQ(std::memcmp(it->second, row, table.count() * sizeof(uint16_t)), 0)
+          << "tile " << t.index << " vertex " << v;
+    }
+  }
+  EXPECT_GT(seam_copies, 100);
+  std::cout << "exact landmark rows FNV-1a: " << std::hex << hash << std::dec << "\n";
+}
+
 // The published optima still hold with the table's bound in the heuristic.
 TEST(ExactLandmarkTableTest, PublishedOptimaHoldWithTheTable) {
   const auto map = TiledAurora();
@@ -121,28 +157,10 @@ TEST(ExactLandmarkTableTest, TownLengthsUnchangedWithFewerNodes) {
   ASSERT_FALSE(with_table->search_tables()->exact_landmarks.empty());
   const QueryFilter filter = ExactReadyFilter(*town.map);
   NavQuery plain(town.map), fast(with_table);
-  std::mt19937 rng(11);
-  uint64_t plain_nodes = 0, fast_nodes = 0;
-  int compared = 0;
-  PathOptions po;
-  po.mode = PathMode::kExact;
   const int pairs = testing::kUnderSanitizer ? 15 : 60;
-  for (int i = 0; i < pairs; ++i) {
-    const auto from = testing::RandomOnMap(plain, filter, rng);
-    const auto to = testing::RandomOnMap(plain, filter, rng);
-    ASSERT_TRUE(from && to);
-    PathResult a, b;
-    ASSERT_TRUE(plain.FindPath(from->pos, to->pos, filter, po, &a).ok());
-    ASSERT_TRUE(fast.FindPath(from->pos, to->pos, filter, po, &b).ok());
-    ASSERT_EQ(a.status, b.status) << "pair " << i;
-    if (a.status != QueryStatus::kComplete) continue;
-    EXPECT_NEAR(b.length, a.length, 1e-6 * std::max(1.0, double(a.length))) << "pair " << i;
-    plain_nodes += a.nodes_expanded;
-    fast_nodes += b.nodes_expanded;
-    ++compared;
-  }
-  EXPECT_GT(compared, pairs / 2);
-  EXPECT_LT(fast_nodes, plain_nodes);
+  const testing::ExactPairComparison c = testing::CompareExactPairs(plain, fast, filter, pairs, 11);
+  EXPECT_GT(c.compared, pairs / 2);
+  EXPECT_LT(c.fast_nodes, c.plain_nodes);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // --exact-landmarks (ServerConfig::exact_landmarks) over TCP: the server builds each map's exact
 // landmark table at load and exact FindPath on the (paged) served map uses it: the same
-// optimal lengths as without the table, with fewer interval nodes expanded.
+// optimal lengths as without the table, with fewer interval nodes expanded. A map file that
+// stores its table (`waymesh build --exact-landmarks`) is served with it, flag or not.
 
 #include <cmath>
 #include <memory>
@@ -11,6 +12,7 @@
 #include "test_server.h"
 #include "waymesh/core/exact_path.h"
 #include "waymesh/core/query_filter.h"
+#include "waymesh/format/map_tiles.h"
 
 namespace waymesh::testing {
 namespace {
@@ -53,10 +55,23 @@ v1::QueryFilter SurfaceOnlyExactFilter(const NavMap& map) {
   return filter;
 }
 
-// Serves the demo town with --exact-landmarks=`landmarks` and asks every pair in exact mode.
-ExactRun AskExactPairs(bool landmarks) {
+// The town's bytes with a stored table of a few landmarks (fewer floods than the default).
+const std::string& TownWithStoredTable() {
+  static const std::string bytes = [] {
+    std::string b = Town().bytes;
+    const absl::Status s =
+        AppendExactLandmarkSection(ExactLandmarkTable::Build(*Town().map, 4), &b);
+    EXPECT_TRUE(s.ok()) << s;
+    return b;
+  }();
+  return bytes;
+}
+
+// Serves `map_bytes` as the town with --exact-landmarks=`landmarks` and asks every pair in
+// exact mode.
+ExactRun AskExactPairs(bool landmarks, const std::string& map_bytes = Town().bytes) {
   TempDir maps;
-  maps.Write("town.wmesh", Town().bytes);
+  maps.Write("town.wmesh", map_bytes);
   server::ServerConfig config = TestConfig(maps.path());
   config.exact_landmarks = landmarks;
   ExactRun run;
@@ -91,6 +106,24 @@ TEST(ExactLandmarksFlagTest, TheServedMapsTableCutsNodesAndKeepsLengths) {
   }
   ASSERT_GE(complete, 10);
   EXPECT_LT(with.nodes, without.nodes);
+}
+
+// The stored table serves without the flag, and with it (the file's table comes first: no
+// floods at load).
+TEST(ExactLandmarksFlagTest, AStoredTableServesWithOrWithoutTheFlag) {
+  const ExactRun without = AskExactPairs(false);
+  const ExactRun stored = AskExactPairs(false, TownWithStoredTable());
+  const ExactRun flagged = AskExactPairs(true, TownWithStoredTable());
+  ASSERT_EQ(stored.lengths.size(), without.lengths.size());
+  ASSERT_EQ(flagged.lengths.size(), without.lengths.size());
+  for (size_t i = 0; i < without.lengths.size(); ++i) {
+    ASSERT_EQ(stored.lengths[i] >= 0, without.lengths[i] >= 0) << "pair " << i;
+    if (without.lengths[i] < 0) continue;
+    EXPECT_NEAR(stored.lengths[i], without.lengths[i], 1e-5 * without.lengths[i]) << "pair " << i;
+    EXPECT_EQ(flagged.lengths[i], stored.lengths[i]) << "pair " << i;
+  }
+  EXPECT_LT(stored.nodes, without.nodes);
+  EXPECT_EQ(flagged.nodes, stored.nodes);  // the same (stored, 4-landmark) table
 }
 
 }  // namespace

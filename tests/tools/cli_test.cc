@@ -42,6 +42,34 @@ TEST(CliTest, BadArgumentsExitWithCode2AndSayWhy) {
   EXPECT_THAT(no_output.out, HasSubstr("--output"));
 }
 
+// `build --exact-landmarks` stores the table and says what it cost; inspect shows it. A map too
+// small for a table says so and stays without one.
+TEST(CliTest, BuildStoresTheExactLandmarkTableWhenAsked) {
+  const std::string dir = TempDir("cli-exact");
+  const std::string map = dir + "/aurora.wmesh";
+  CliResult build = RunCli("build -q --exact-landmarks " +
+                           ShellQuote(SharedData("polyanya/meshes/aurora-merged.mesh")) + " -o " +
+                           ShellQuote(map));
+  ASSERT_EQ(build.exit_code, 0) << build.out;
+  EXPECT_THAT(build.out, HasSubstr("exact landmarks: 16 landmarks, "));
+  EXPECT_THAT(build.out, HasSubstr(" bytes per polygon) in "));
+  const nlohmann::json info = InspectJson(map);
+  ASSERT_FALSE(info.is_null());
+  EXPECT_EQ(info["exact_landmarks"]["landmarks"].get<uint32_t>(), 16u);
+  EXPECT_GT(info["exact_landmarks"]["bytes"].get<uint64_t>(),
+            40 * info["polygons"].get<uint64_t>());
+  CliResult text = RunCli("inspect " + ShellQuote(map));
+  EXPECT_THAT(text.out, HasSubstr("exact table  16 landmarks"));
+
+  const std::string small = dir + "/arena.wmesh";
+  CliResult none =
+      RunCli("build -q --exact-landmarks " + ShellQuote(SharedData("polyanya/meshes/arena.mesh")) +
+             " -o " + ShellQuote(small));
+  ASSERT_EQ(none.exit_code, 0) << none.out;
+  EXPECT_THAT(none.out, HasSubstr("exact landmarks: none"));
+  EXPECT_EQ(InspectJson(small)["exact_landmarks"]["landmarks"].get<uint32_t>(), 0u);
+}
+
 TEST(CliTest, BuildThenInspectJsonReportsTheMap) {
   const std::string dir = TempDir("cli-build");
   const std::string map = dir + "/1000.wmesh";

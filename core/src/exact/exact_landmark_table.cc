@@ -4,7 +4,10 @@
 #include <array>
 #include <bit>
 #include <cmath>
+#include <cstdlib>
+#include <limits>
 #include <memory>
+#include <utility>
 
 #include "absl/container/flat_hash_map.h"
 #include "exact/exact_search.h"
@@ -25,24 +28,54 @@ QueryFilter FloodFilter(const MapInfo& info) {
   return filter;
 }
 
-// A flood leaves a vertex repeated at a tile seam unreached in the tile whose polygons no
-// cone entered near it; both copies are one point: each gets the smaller distance.
-void MergeSeamCopies(const NavMap& map, VertexDistances* d) {
-  if (map.tile_count() < 2) return;
+// The copies of vertices repeated at tile seams, grouped by position once per table: every
+// flood merges the same groups (a hash map per flood cost more than the merging itself).
+struct SeamCopies {
+  std::vector<std::pair<uint32_t, uint32_t>> members;  // (tile, vertex), group by group
+  std::vector<uint32_t> group_start{0};                // groups + 1 offsets into members
+};
+
+SeamCopies FindSeamCopies(const NavMap& map) {
+  SeamCopies seams;
+  if (map.tile_count() < 2) return seams;
   using Key = std::array<uint32_t, 3>;
-  absl::flat_hash_map<Key, double> best;
-  const auto key = [](Vec3 v) {
-    return Key{std::bit_cast<uint32_t>(v.x), std::bit_cast<uint32_t>(v.y),
-               std::bit_cast<uint32_t>(v.z)};
-  };
+  absl::flat_hash_map<Key, uint32_t> position_id;
+  std::vector<uint32_t> id_of;  // per vertex in tile order
   for (const TileView& t : map.tiles()) {
-    for (uint32_t v = 0; v < t.vertices.size(); ++v) {
-      auto [it, added] = best.try_emplace(key(t.vertices[v]), (*d)[t.index][v]);
-      if (!added) it->second = std::min(it->second, (*d)[t.index][v]);
+    for (const Vec3 v : t.vertices) {
+      const Key key{std::bit_cast<uint32_t>(v.x), std::bit_cast<uint32_t>(v.y),
+                    std::bit_cast<uint32_t>(v.z)};
+      id_of.push_back(position_id.try_emplace(key, uint32_t(position_id.size())).first->second);
     }
   }
+  // Counting sort of the vertices by position; positions with one copy are no group.
+  std::vector<uint32_t> start(position_id.size() + 1, 0);
+  for (const uint32_t id : id_of) ++start[id + 1];
+  for (size_t i = 1; i < start.size(); ++i) start[i] += start[i - 1];
+  std::vector<std::pair<uint32_t, uint32_t>> sorted(id_of.size());
+  std::vector<uint32_t> fill(start.begin(), start.end() - 1);
+  size_t at = 0;
   for (const TileView& t : map.tiles()) {
-    for (uint32_t v = 0; v < t.vertices.size(); ++v) (*d)[t.index][v] = best[key(t.vertices[v])];
+    for (uint32_t v = 0; v < t.vertices.size(); ++v) sorted[fill[id_of[at++]]++] = {t.index, v};
+  }
+  for (size_t id = 0; id + 1 < start.size(); ++id) {
+    if (start[id + 1] - start[id] < 2) continue;
+    seams.members.insert(seams.members.end(), sorted.begin() + start[id],
+                         sorted.begin() + start[id + 1]);
+    seams.group_start.push_back(uint32_t(seams.members.size()));
+  }
+  return seams;
+}
+
+// A flood leaves a vertex repeated at a tile seam unreached in the tile whose polygons no
+// cone entered near it; all copies are one point: each gets the smallest distance.
+void MergeSeamCopies(const SeamCopies& seams, VertexDistances* d) {
+  for (size_t g = 0; g + 1 < seams.group_start.size(); ++g) {
+    const auto begin = seams.members.begin() + seams.group_start[g];
+    const auto end = seams.members.begin() + seams.group_start[g + 1];
+    double least = std::numeric_limits<double>::infinity();
+    for (auto it = begin; it != end; ++it) least = std::min(least, (*d)[it->first][it->second]);
+    for (auto it = begin; it != end; ++it) (*d)[it->first][it->second] = least;
   }
 }
 
@@ -71,9 +104,15 @@ ExactLandmarkTable ExactLandmarkTable::Build(const NavMap& map, uint32_t count) 
   ExactLandmarkTable table;
   count = std::min(count, kMaxCount);
   if (count == 0 || map.paged() || map.tile_count() == 0) return table;
-  uint64_t polygons = 0;
-  for (const TileView& t : map.tiles()) polygons += t.poly_count();
-  if (polygons < kMinPolygons || polygons >= 0xFFFFFFFFull) return table;
+  uint64_t polygons = 0, vertices = 0;
+  for (const TileView& t : map.tiles()) {
+    polygons += t.poly_count();
+    vertices += t.vertices.size();
+  }
+  // Rows are indexed through 32-bit vertex bases.
+  if (polygons < kMinPolygons || polygons >= 0xFFFFFFFFull || vertices >= 0xFFFFFFFFull) {
+    return table;
+  }
   // A non-owning handle: the map outlives this call.
   QueryContext ctx(std::shared_ptr<const NavMap>(std::shared_ptr<const NavMap>(), &map),
                    uint32_t(polygons), /*use_landmarks=*/false, /*use_dead_ends=*/false,
@@ -86,14 +125,15 @@ ExactLandmarkTable ExactLandmarkTable::Build(const NavMap& map, uint32_t count) 
   // first: farthest from the largest island's first polygon), so they ring the map.
   internal::exact::FloodExact(ctx, internal::PointIn(ctx, internal::SeedPolygon(ctx)), filter,
                               &nearest);
-  MergeSeamCopies(map, &nearest);
+  const SeamCopies seams = FindSeamCopies(map);
+  MergeSeamCopies(seams, &nearest);
   for (uint32_t k = 0; k < count; ++k) {
     const std::optional<uint32_t> next = FarthestPolygon(map, nearest);
     if (!next) break;
     const SurfacePoint at = internal::PointIn(ctx, *next);
     internal::exact::FloodExact(ctx, at, filter, &dist);
     table.landmarks_.push_back(at.pos);
-    MergeSeamCopies(map, &dist);
+    MergeSeamCopies(seams, &dist);
     relaxer.Relax(&dist);
     for (uint32_t t = 0; t < dist.size(); ++t) {
       for (uint32_t v = 0; v < dist[t].size(); ++v) {
@@ -114,10 +154,7 @@ ExactLandmarkTable ExactLandmarkTable::Build(const NavMap& map, uint32_t count) 
   table.count_ = uint32_t(floods.size());
   // kUnknown - 1 steps cover the longest distance; values are floored.
   table.step_ = longest / double(kUnknown - 1) * (1 + 1e-9);
-  table.vertex_base_.assign(1, 0);
-  for (const TileView& t : map.tiles()) {
-    table.vertex_base_.push_back(table.vertex_base_.back() + uint32_t(t.vertices.size()));
-  }
+  table.vertex_base_ = map.VertexBases();
   table.rows_.assign(size_t(table.vertex_base_.back()) * table.count_, kUnknown);
   for (uint32_t k = 0; k < table.count_; ++k) {
     for (uint32_t t = 0; t < map.tile_count(); ++t) {
@@ -132,8 +169,23 @@ ExactLandmarkTable ExactLandmarkTable::Build(const NavMap& map, uint32_t count) 
   return table;
 }
 
+ExactLandmarkTable::ExactLandmarkTable(double step, std::vector<Vec3> landmarks,
+                                       std::vector<uint32_t> vertex_base,
+                                       std::vector<uint16_t> rows)
+    : count_(uint32_t(landmarks.size())),
+      step_(step),
+      landmarks_(std::move(landmarks)),
+      vertex_base_(std::move(vertex_base)),
+      rows_(std::move(rows)) {
+  // A programming error of the reader, which checks every part against the map file.
+  if (count_ == 0 || count_ > kMaxCount || !(step_ > 0) || vertex_base_.empty() ||
+      rows_.size() != size_t(vertex_base_.back()) * count_) {
+    std::abort();
+  }
+}
+
 bool ExactLandmarkTable::Fits(const NavMap& map) const {
-  if (empty() || vertex_base_.size() != size_t(map.tile_count()) + 1) return false;
+  if (empty()) return false;
   // A paged map is never carved (obstacle layers carve resident copies); its tiles' vertex
   // counts are in the digest, so checking it loads no tile.
   if (!map.paged()) {
@@ -141,10 +193,7 @@ bool ExactLandmarkTable::Fits(const NavMap& map) const {
       if (!t.poly_origin.empty()) return false;  // carved: other vertices
     }
   }
-  for (uint32_t i = 0; i < map.tile_count(); ++i) {
-    if (vertex_base_[i + 1] - vertex_base_[i] != map.summary(i).vertex_count) return false;
-  }
-  return true;
+  return vertex_base_ == map.VertexBases();
 }
 
 size_t ExactLandmarkTable::bytes() const {

@@ -1,8 +1,12 @@
 #include "waymesh/build/map_build.h"
 
+#include <chrono>
+#include <memory>
+#include <span>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "waymesh/core/exact_landmark_table.h"
 #include "waymesh/format/map_file.h"
 #include "waymesh/format/map_tiles.h"
 
@@ -14,6 +18,22 @@ constexpr double kImportShare = 0.2;
 constexpr double kCompileShare = 0.1;
 
 }  // namespace
+
+absl::Status StoreExactLandmarks(std::string* bytes, ExactLandmarkBuild* stats) {
+  const auto start = std::chrono::steady_clock::now();
+  absl::StatusOr<std::shared_ptr<const NavMap>> map =
+      LoadMapView(std::as_bytes(std::span(*bytes)), nullptr, {.search_tables = false});
+  if (!map.ok()) return map.status();
+  const ExactLandmarkTable table = ExactLandmarkTable::Build(**map);
+  map->reset();  // points into `bytes`, which grow next
+  const size_t before = bytes->size();
+  if (absl::Status s = AppendExactLandmarkSection(table, bytes); !s.ok()) return s;
+  stats->landmarks = table.count();
+  stats->section_bytes = bytes->size() - before;
+  stats->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  // Read back as every reader will: the section against the map it was built on.
+  return CheckCompiledMap(*bytes);
+}
 
 absl::StatusOr<BuildResult> BuildMap(std::span<const std::string> inputs,
                                      const BuildOptions& options, const ProgressFn& progress) {
@@ -44,6 +64,12 @@ absl::StatusOr<BuildResult> BuildMap(std::span<const std::string> inputs,
   absl::StatusOr<std::string> bytes = CompileMap(*mesh);
   if (!bytes.ok()) return bytes.status();
   if (absl::Status s = CheckCompiledMap(*bytes); !s.ok()) return s;
+  if (options.exact_landmarks) {
+    if (progress) progress("exact landmark table", 1.0 - kCompileShare / 2);
+    if (absl::Status s = StoreExactLandmarks(&*bytes, &result.exact_landmarks); !s.ok()) {
+      return s;
+    }
+  }
   result.bytes = *std::move(bytes);
   result.info = std::move(mesh->info);
   if (progress) progress("done", 1.0);

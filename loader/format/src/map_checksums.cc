@@ -24,6 +24,13 @@ void ResealMapChecksums(std::span<std::byte> bytes) {
     r.crc = Crc32(bytes.subspan(r.offset, r.bytes));
     std::memcpy(bytes.data() + at + offsetof(wmesh::TileRecord, crc), &r.crc, sizeof r.crc);
   }
+  // The exact landmark section's CRC lives in the header: sealed before the header's own.
+  if (h.exact_landmarks_bytes != 0 && h.exact_landmarks_offset <= bytes.size() &&
+      h.exact_landmarks_bytes <= bytes.size() - h.exact_landmarks_offset) {
+    h.exact_landmarks_crc = Crc32(bytes.subspan(h.exact_landmarks_offset, h.exact_landmarks_bytes));
+    std::memcpy(bytes.data() + offsetof(wmesh::FileHeader, exact_landmarks_crc),
+                &h.exact_landmarks_crc, sizeof h.exact_landmarks_crc);
+  }
   h.header_crc =
       Crc32(bytes.subspan(wmesh::kHeaderCrcStart, h.header_bytes - wmesh::kHeaderCrcStart));
   std::memcpy(bytes.data() + offsetof(wmesh::FileHeader, header_crc), &h.header_crc,

@@ -31,7 +31,7 @@ wmesh::FileHeader MakeHeader(const MapInfo& info, uint32_t tiles, uint32_t strin
                              uint32_t header_bytes) {
   wmesh::FileHeader h{};
   std::memcpy(h.magic, wmesh::kMagic, sizeof h.magic);
-  h.version = wmesh::kFormatVersion;
+  h.version = wmesh::kPlainFormatVersion;  // AppendExactLandmarkSection raises it
   h.header_bytes = header_bytes;
   h.tile_count = tiles;
   h.island_count = uint32_t(info.islands.size());

@@ -45,9 +45,10 @@ absl::Status CheckPreamble(std::span<const std::byte> bytes) {
   }
   if (bytes.size() >= 12) {
     const uint32_t version = ReadAt<uint32_t>(bytes, 8);
-    if (version != wmesh::kFormatVersion) {
-      return BadFormat(8, absl::StrCat("unsupported format version ", version,
-                                       " (this build reads version ", wmesh::kFormatVersion, ")"));
+    if (version < wmesh::kPlainFormatVersion || version > wmesh::kFormatVersion) {
+      return BadFormat(
+          8, absl::StrCat("unsupported format version ", version, " (this build reads versions ",
+                          wmesh::kPlainFormatVersion, " to ", wmesh::kFormatVersion, ")"));
     }
   }
   if (bytes.size() < kMapPreambleBytes) {
@@ -79,6 +80,28 @@ absl::Status CheckHeaderBlock(const wmesh::FileHeader& h, std::span<const std::b
   return absl::OkStatus();
 }
 
+// The exact landmark section's place: none in version 1 (the bytes were reserved), and in
+// version 2 either none or a section of whole 16-byte blocks that ends the file.
+absl::Status CheckSectionFields(const wmesh::FileHeader& h) {
+  constexpr uint64_t kAt = offsetof(wmesh::FileHeader, exact_landmarks_offset);
+  const bool none =
+      h.exact_landmarks_offset == 0 && h.exact_landmarks_bytes == 0 && h.exact_landmarks_crc == 0;
+  if (h.version == wmesh::kPlainFormatVersion && !none) {
+    return BadFormat(kAt, "reserved bytes are not zero");
+  }
+  if (none) return absl::OkStatus();
+  if (h.exact_landmarks_bytes < sizeof(wmesh::ExactLandmarkHeader) ||
+      h.exact_landmarks_bytes % wmesh::kAlignment != 0 ||
+      h.exact_landmarks_offset < h.header_bytes || h.exact_landmarks_offset > h.file_bytes ||
+      h.file_bytes - h.exact_landmarks_offset != h.exact_landmarks_bytes) {
+    return BadFormat(
+        kAt, absl::StrCat("exact landmark section: ", h.exact_landmarks_bytes, " bytes at offset ",
+                          h.exact_landmarks_offset, " do not end the file (", h.file_bytes,
+                          " bytes) in whole 16-byte blocks"));
+  }
+  return absl::OkStatus();
+}
+
 absl::Status CheckCounts(const wmesh::FileHeader& h) {
   const uint64_t expected =
       h.tile_count > wmesh::kMaxTiles
@@ -102,10 +125,7 @@ absl::Status CheckCounts(const wmesh::FileHeader& h) {
     return BadFormat(offsetof(wmesh::FileHeader, file_bytes),
                      absl::StrCat("file_bytes ", h.file_bytes, " < header_bytes ", h.header_bytes));
   }
-  if (!AllZero(h.reserved, sizeof h.reserved)) {
-    return BadFormat(offsetof(wmesh::FileHeader, reserved), "reserved bytes are not zero");
-  }
-  return absl::OkStatus();
+  return CheckSectionFields(h);
 }
 
 absl::Status CheckHeaderNumbers(const wmesh::FileHeader& h) {
@@ -233,11 +253,16 @@ absl::Status ReadDirectory(std::span<const std::byte> bytes, const wmesh::FileHe
     polygons += r.poly_count;
     previous = r;
   }
-  if (expected_offset != h.file_bytes) {
-    return BadFormat(
-        offsetof(wmesh::FileHeader, file_bytes),
-        absl::StrCat("file_bytes ", h.file_bytes, " but the tiles end at ", expected_offset));
+  // The exact landmark section, when there is one, follows the last tile and ends the file.
+  const bool section = h.exact_landmarks_bytes != 0;
+  const uint64_t tiles_end = section ? h.exact_landmarks_offset : h.file_bytes;
+  if (expected_offset != tiles_end) {
+    return BadFormat(section ? offsetof(wmesh::FileHeader, exact_landmarks_offset)
+                             : offsetof(wmesh::FileHeader, file_bytes),
+                     absl::StrCat(section ? "exact landmark section at " : "file_bytes ", tiles_end,
+                                  " but the tiles end at ", expected_offset));
   }
+  dir->exact_landmarks = {h.exact_landmarks_offset, h.exact_landmarks_bytes, h.exact_landmarks_crc};
   if (polygons != h.polygon_count) {
     return BadFormat(
         offsetof(wmesh::FileHeader, polygon_count),

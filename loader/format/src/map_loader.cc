@@ -13,7 +13,8 @@
 namespace waymesh {
 
 absl::StatusOr<std::shared_ptr<const NavMap>> LoadMapViewUnchecked(
-    std::span<const std::byte> bytes, std::shared_ptr<const void> storage) {
+    std::span<const std::byte> bytes, std::shared_ptr<const void> storage,
+    ExactLandmarkTable* exact_landmarks) {
   absl::StatusOr<MapDirectory> dir = ReadMapDirectory(bytes);
   if (!dir.ok()) return dir.status();
   if (dir->file_bytes != bytes.size()) {
@@ -29,19 +30,31 @@ absl::StatusOr<std::shared_ptr<const NavMap>> LoadMapViewUnchecked(
     if (!tile.ok()) return tile.status();
     tiles.push_back(*tile);
   }
+  if (const MapSectionEntry& e = dir->exact_landmarks; e.bytes != 0) {
+    // The directory reader placed the section inside the file, after the tiles.
+    absl::StatusOr<ExactLandmarkTable> table =
+        ReadExactLandmarkSection(*dir, bytes.subspan(e.offset, e.bytes));
+    if (!table.ok()) return table.status();
+    if (exact_landmarks != nullptr) *exact_landmarks = *std::move(table);
+  }
   return std::make_shared<const NavMap>(std::move(dir->info), std::move(tiles), std::move(storage));
 }
 
 absl::StatusOr<std::shared_ptr<const NavMap>> LoadMapView(std::span<const std::byte> bytes,
                                                           std::shared_ptr<const void> storage,
                                                           const MapLoadOptions& options) {
+  ExactLandmarkTable stored;
   absl::StatusOr<std::shared_ptr<const NavMap>> map =
-      LoadMapViewUnchecked(bytes, std::move(storage));
+      LoadMapViewUnchecked(bytes, std::move(storage), &stored);
   if (!map.ok()) return map.status();
   // Structure first: the search tables assume a well-formed graph.
   if (absl::Status s = MapStructureStatus(**map); !s.ok()) return s;
   if (!options.search_tables) return map;
-  return WithSearchTables(*std::move(map));
+  // A table stored by `waymesh build --exact-landmarks` is used as it is: no floods at load.
+  SearchTables tables = SearchTables::Build(**map);
+  tables.exact_landmarks = std::move(stored);
+  return std::make_shared<const NavMap>(**map,
+                                        std::make_shared<const SearchTables>(std::move(tables)));
 }
 
 absl::Status CheckCompiledMap(const std::string& bytes) {

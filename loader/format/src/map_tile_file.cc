@@ -125,6 +125,18 @@ absl::StatusOr<std::shared_ptr<const TileView>> MapTileFile::ReadTile(uint32_t i
   return std::shared_ptr<const TileView>(tile, &tile->view);
 }
 
+absl::StatusOr<ExactLandmarkTable> MapTileFile::ReadExactLandmarks() const {
+  const MapSectionEntry& e = dir_.exact_landmarks;
+  if (e.bytes == 0) return ExactLandmarkTable();
+  std::vector<std::byte> bytes(e.bytes);  // bounded by the file size (checked at open)
+  if (absl::Status s = ReadFully(fd_, path_, e.offset, bytes.data(), bytes.size()); !s.ok()) {
+    return s;
+  }
+  absl::StatusOr<ExactLandmarkTable> table = ReadExactLandmarkSection(dir_, bytes);
+  if (!table.ok()) return InPath(path_, table.status());
+  return table;
+}
+
 absl::StatusOr<std::shared_ptr<const NavMap>> MapTileFile::ReadResident() const {
   auto owned = std::make_shared<std::vector<std::shared_ptr<const TileView>>>();
   std::vector<TileView> views;

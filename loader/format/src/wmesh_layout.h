@@ -18,7 +18,11 @@ static_assert(std::endian::native == std::endian::little,
 
 // "WMESH\r\n\x1a": the line endings and ^Z catch text-mode transfers, like PNG's signature.
 inline constexpr char kMagic[8] = {'W', 'M', 'E', 'S', 'H', '\r', '\n', '\x1a'};
-inline constexpr uint32_t kFormatVersion = 1;
+// Version 1: tiles only. Version 2: the same, optionally followed by the exact landmark
+// section (FileHeader::exact_landmarks_*). Files without the section are written as version 1,
+// so older readers keep reading them.
+inline constexpr uint32_t kPlainFormatVersion = 1;
+inline constexpr uint32_t kFormatVersion = 2;
 inline constexpr char kTileMagic[4] = {'W', 'T', 'I', 'L'};
 
 // Sections, tiles and tile arrays start on this boundary (bytes).
@@ -69,7 +73,11 @@ struct FileHeader {
   uint64_t repairs_t_junctions;
   uint64_t repairs_non_manifold;
   uint64_t repairs_degenerate;
-  uint8_t reserved[16];  // zero
+  // Version 2: where the exact landmark section lies (after the last tile), its size and CRC32;
+  // all zero when the file has none. Version 1: reserved, zero.
+  uint64_t exact_landmarks_offset;
+  uint32_t exact_landmarks_bytes;
+  uint32_t exact_landmarks_crc;
 };
 static_assert(sizeof(Vec3) == 12 && sizeof(Aabb) == 24);
 static_assert(sizeof(FileHeader) == 192);
@@ -79,6 +87,7 @@ static_assert(offsetof(FileHeader, agent_radius) == 40 && offsetof(FileHeader, g
 static_assert(offsetof(FileHeader, bounds) == 88 && offsetof(FileHeader, vertex_count) == 112);
 static_assert(offsetof(FileHeader, walkable_area) == 136);
 static_assert(offsetof(FileHeader, repairs_degenerate) == 168);
+static_assert(offsetof(FileHeader, exact_landmarks_offset) == 176);
 
 // One entry of the area table (kMaxAreas entries, names in the string section).
 struct AreaRecord {
@@ -152,6 +161,33 @@ static_assert(sizeof(OffMeshLink) == 52 && offsetof(OffMeshLink, start_poly) == 
 inline constexpr size_t kTileMinAlignment = alignof(OffMeshLink);
 static_assert(alignof(Vec3) <= kTileMinAlignment && alignof(BvNode) <= kTileMinAlignment &&
               alignof(uint32_t) <= kTileMinAlignment);
+
+// Offset 0 of the exact landmark section (docs/map-format.md): landmark positions, then one
+// row of landmark distances per tile-local vertex, tiles in directory order.
+inline constexpr char kExactLandmarkMagic[4] = {'W', 'X', 'L', 'M'};
+inline constexpr uint32_t kExactLandmarkVersion = 1;
+struct ExactLandmarkHeader {
+  char magic[4];
+  uint32_t version;         // kExactLandmarkVersion
+  uint32_t landmark_count;  // 1 to ExactLandmarkTable::kMaxCount
+  uint32_t tile_count;      // = the file's
+  double step;              // metres per stored unit; finite, > 0
+  uint64_t vertex_count;    // = the sum of the directory's tile vertex counts
+};
+static_assert(sizeof(ExactLandmarkHeader) == 32 && offsetof(ExactLandmarkHeader, step) == 16);
+
+// Section-relative offsets of the landmark positions (Vec3) and the rows (u16, vertex-major:
+// landmark_count per vertex), and the section's size; 64-bit, cannot overflow.
+struct ExactLandmarkLayout {
+  uint64_t landmarks, rows, total;
+};
+constexpr ExactLandmarkLayout ComputeExactLandmarkLayout(uint64_t landmarks, uint64_t vertices) {
+  ExactLandmarkLayout l{};
+  l.landmarks = AlignUp(sizeof(ExactLandmarkHeader));
+  l.rows = AlignUp(l.landmarks + landmarks * sizeof(Vec3));
+  l.total = AlignUp(l.rows + landmarks * vertices * sizeof(uint16_t));
+  return l;
+}
 
 // Byte offsets of the arrays inside a tile, derived from the tile header's counts.
 struct TileLayout {

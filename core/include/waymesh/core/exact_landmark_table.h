@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "waymesh/core/nav_map.h"
@@ -35,6 +36,11 @@ class ExactLandmarkTable {
   // Up to `count` (at most kMaxCount) landmarks by farthest-point sampling over the vertices
   // the floods reach, each with one exhaustive interval search over every area and flag.
   static ExactLandmarkTable Build(const NavMap& map, uint32_t count = kDefaultCount);
+  // A table as stored in a map file (loader/format: exact landmark section), from its parts:
+  // 1 to kMaxCount landmarks, step > 0, vertex_base as NavMap::VertexBases of its map and
+  // vertex_base.back() * landmarks rows. The reader checks them; inconsistent parts abort.
+  ExactLandmarkTable(double step, std::vector<Vec3> landmarks, std::vector<uint32_t> vertex_base,
+                     std::vector<uint16_t> rows);
 
   bool empty() const { return count_ == 0; }
   uint32_t count() const { return count_; }
@@ -47,6 +53,8 @@ class ExactLandmarkTable {
   const uint16_t* Row(uint32_t tile, uint32_t vertex) const {
     return rows_.data() + (size_t(vertex_base_[tile]) + vertex) * count_;
   }
+  // Every row, vertex-major (Row's layout): what a map file stores.
+  std::span<const uint16_t> rows() const { return rows_; }
   // Whether the table was built on a map with these tiles' vertices (not a carved version).
   bool Fits(const NavMap& map) const;
   size_t bytes() const;

@@ -217,6 +217,9 @@ class NavMap {
   // Per tile, the dense global index of its first polygon, then the polygon total (tiles + 1
   // entries): the numbering of every per-polygon table of the map.
   std::vector<uint32_t> PolygonBases() const;
+  // The same for vertices (tile-local copies each count): where each tile's rows start in a
+  // per-vertex table of the map, resident or paged.
+  std::vector<uint32_t> VertexBases() const;
   // Index of the tile covering grid cell (x, z), or -1 when the cell has no walkable surface.
   int32_t TileIndexAt(int32_t x, int32_t z) const;
 

@@ -52,6 +52,10 @@ class MapTileFile {
   // Reads and validates tile `index` (< tile count). The view owns its bytes. Thread-safe.
   absl::StatusOr<std::shared_ptr<const TileView>> ReadTile(uint32_t index) const;
 
+  // Reads and validates the exact landmark table the file stores (`waymesh build
+  // --exact-landmarks`); an empty table when it has none.
+  absl::StatusOr<ExactLandmarkTable> ReadExactLandmarks() const;
+
   // Reads and validates every tile, then the map's structure (map_structure.h): the whole map
   // resident, e.g. to derive what a paged NavMap of this file keeps (digest, landmark table)
   // before the tiles are let go.

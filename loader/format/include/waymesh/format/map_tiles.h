@@ -11,6 +11,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "waymesh/core/exact_landmark_table.h"
 #include "waymesh/core/nav_map.h"
 #include "waymesh/core/poly_ref.h"
 #include "waymesh/core/vec3.h"
@@ -31,6 +32,13 @@ struct MapTileEntry {
   Aabb bounds;
 };
 
+// Where an optional section lies in the file (bytes 0: the file has none).
+struct MapSectionEntry {
+  uint64_t offset = 0;
+  uint32_t bytes = 0;
+  uint32_t crc32 = 0;
+};
+
 // The validated header block of a `.wmesh` file: map metadata and the tile directory.
 struct MapDirectory {
   uint32_t format_version = 0;
@@ -38,6 +46,9 @@ struct MapDirectory {
   uint32_t header_bytes = 0;  // size of the header block; tile 0 starts here
   MapInfo info;
   std::vector<MapTileEntry> tiles;  // sorted by (grid_z, grid_x), contiguous in the file
+  // The exact landmark table stored by `waymesh build --exact-landmarks` (version 2), right
+  // after the last tile; read with ReadExactLandmarkSection.
+  MapSectionEntry exact_landmarks;
 };
 
 // The first kMapPreambleBytes bytes of a file tell how large its header block is.
@@ -63,6 +74,17 @@ absl::StatusOr<TileView> LoadTileView(const MapDirectory& dir, uint32_t index,
 absl::StatusOr<std::shared_ptr<const NavMap>> LoadMapView(std::span<const std::byte> bytes,
                                                           std::shared_ptr<const void> storage,
                                                           const MapLoadOptions& options = {});
+
+// Validates the exact landmark section of `dir` from exactly its bytes (size, CRC, magic,
+// version, landmark count, vertex counts against the directory, finite numbers) and returns
+// the table. Errors name the file offset and the section.
+absl::StatusOr<ExactLandmarkTable> ReadExactLandmarkSection(const MapDirectory& dir,
+                                                            std::span<const std::byte> bytes);
+
+// Appends `table` (built on the map `bytes` hold, which have no section yet) to `bytes` as
+// their exact landmark section, making them a version 2 file. An empty table changes nothing;
+// a section over 4 GiB is an error.
+absl::Status AppendExactLandmarkSection(const ExactLandmarkTable& table, std::string* bytes);
 
 // CompileMap that also tells where every polygon went: (*placement)[p] is the tile index and
 // the index inside that tile of the mesh's polygon p.
