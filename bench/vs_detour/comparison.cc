@@ -39,15 +39,23 @@ void TimePair(bool waymesh_first, Samples* samples, Wm&& wm, Dt&& dt) {
 void ScoreExact(const std::vector<QueryCase>& queries, const std::vector<PathOutcome>& ex,
                 LibraryResult* out) {
   std::vector<double> ratio;
+  std::vector<uint32_t> expanded;
   for (size_t i = 0; i < queries.size(); ++i) {
     out->complete += ex[i].complete;
     out->mean_expanded += double(ex[i].expanded) / double(queries.size());
+    expanded.push_back(ex[i].expanded);
     const double optimum = queries[i].optimum;
     if (!ex[i].complete || optimum <= 0) continue;
     ratio.push_back(ex[i].length / optimum);
     out->below_optimum += ex[i].length < optimum * (1 - tol::kPublishedLengthTolerance);
   }
   out->length = SummarizeRatios(ratio);
+  if (!expanded.empty()) {
+    // Long routes dominate the tail; the mean alone hides whether they improved.
+    auto p90 = expanded.begin() + (expanded.size() * 9) / 10;
+    std::nth_element(expanded.begin(), p90, expanded.end());
+    out->p90_expanded = *p90;
+  }
 }
 
 // Length statistics from the first repetition's outcomes.
