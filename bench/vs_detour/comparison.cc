@@ -52,9 +52,9 @@ void ScoreExact(const std::vector<QueryCase>& queries, const std::vector<PathOut
   out->length = SummarizeRatios(ratio);
   if (!expanded.empty()) {
     // Long routes dominate the tail; the mean alone hides whether they improved.
-    auto p90 = expanded.begin() + (expanded.size() * 9) / 10;
-    std::nth_element(expanded.begin(), p90, expanded.end());
-    out->p90_expanded = *p90;
+    std::sort(expanded.begin(), expanded.end());
+    out->median_expanded = expanded[expanded.size() / 2];
+    out->p90_expanded = expanded[(expanded.size() * 9) / 10];
   }
 }
 
