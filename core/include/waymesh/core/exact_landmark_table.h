@@ -32,8 +32,9 @@ class ExactLandmarkTable {
   static constexpr uint16_t kUnknown = 0xFFFF;
 
   ExactLandmarkTable() = default;
-  // Up to `count` (at most kMaxCount) landmarks by farthest-point sampling over the vertices
-  // the floods reach, each with one exhaustive interval search over every area and flag.
+  // Up to `count` (at most kMaxCount) landmarks on the largest island, chosen among
+  // farthest-point and "avoid" candidates for how well they bound sampled distances
+  // (landmark_placement.h), each with one exhaustive interval search over every area and flag.
   static ExactLandmarkTable Build(const NavMap& map, uint32_t count = kDefaultCount);
 
   bool empty() const { return count_ == 0; }
