@@ -163,7 +163,8 @@ void AddAvoidCandidate(QueryContext& ctx, const LandmarkFlood& flood, uint32_t r
   if (beyond) AddCandidate(ctx, flood, *beyond, out);
 }
 
-// Per candidate, per (root, sampled vertex): the candidate's bound on that pair's distance.
+// Per candidate, per (root, sampled vertex): the candidate's bound on that pair's distance,
+// times that distance (long pairs cost a search the most nodes, and their bounds the most).
 std::vector<std::vector<float>> PairBounds(const NavMap& map, const PlacedLandmarks& candidates,
                                            const std::vector<SampleRoot>& roots,
                                            const std::vector<std::pair<uint32_t, uint32_t>>& at) {
@@ -173,14 +174,15 @@ std::vector<std::vector<float>> PairBounds(const NavMap& map, const PlacedLandma
     for (const SampleRoot& r : roots) {
       const double to_root = DistanceThroughCorners(map, f, r.polygon, r.pos);
       for (const auto [t, v] : at) {
-        bounds[c].push_back(std::isfinite(r.from[t][v]) ? float(PairBound(to_root, f[t][v])) : 0);
+        const double d = r.from[t][v];
+        bounds[c].push_back(std::isfinite(d) ? float(PairBound(to_root, f[t][v]) * d) : 0);
       }
     }
   }
   return bounds;
 }
 
-// The summed best bound over all sampled pairs of the candidates in `chosen`.
+// The summed best (weighted) bound over all sampled pairs of the candidates in `chosen`.
 double Coverage(const std::vector<std::vector<float>>& bounds, const std::vector<size_t>& chosen) {
   double sum = 0;
   for (size_t i = 0; i < bounds[0].size(); ++i) {
@@ -191,22 +193,15 @@ double Coverage(const std::vector<std::vector<float>>& bounds, const std::vector
   return sum;
 }
 
-// Greedy maximum coverage of `count` candidates, then rounds of improving swaps.
+// From the first `count` candidates (the farthest-point ring), rounds of swaps with the
+// others that raise the coverage: a candidate enters only where it bounds the sampled pairs
+// better than the ring member it replaces.
 std::vector<size_t> ChooseCovering(const std::vector<std::vector<float>>& bounds, size_t count) {
   std::vector<size_t> chosen;
   std::vector<bool> taken(bounds.size(), false);
-  while (chosen.size() < std::min(count, bounds.size())) {
-    size_t best = 0;
-    double best_cover = -1;
-    for (size_t c = 0; c < bounds.size(); ++c) {
-      if (taken[c]) continue;
-      chosen.push_back(c);
-      const double cover = Coverage(bounds, chosen);
-      chosen.pop_back();
-      if (cover > best_cover) best_cover = cover, best = c;
-    }
-    chosen.push_back(best);
-    taken[best] = true;
+  for (size_t c = 0; c < std::min(count, bounds.size()); ++c) {
+    chosen.push_back(c);
+    taken[c] = true;
   }
   double cover = Coverage(bounds, chosen);
   for (int round = 0; round < kSwapRounds; ++round) {

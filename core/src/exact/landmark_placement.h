@@ -4,7 +4,8 @@
 // should sit behind the routes whose bound is loosest. Farthest-point sampling rings the map
 // without looking at routes; "avoid" (Goldberg & Werneck, ALENEX 2005) looks: it floods a
 // sample root and puts a landmark beyond where the landmarks so far bound the root's distances
-// worst; "maxcover" (same paper) then keeps the candidates that bound sampled pairs best.
+// worst; a "maxcover"-style swap search (same paper) then keeps the candidates that bound
+// sampled pairs best.
 
 #include <cstdint>
 #include <functional>
@@ -26,10 +27,10 @@ struct PlacedLandmarks {
   std::vector<VertexDistances> floods;
 };
 
-// Up to `count` landmarks on the largest island of ctx's resident map: `count` farthest-point
-// candidates and count / 2 "avoid" ones (from random roots, fixed seed), of which the `count`
-// that bound the sampled (root, vertex) distances best in sum (greedy, then improving swaps).
-// Fewer when the island has fewer far points.
+// Up to `count` landmarks on the largest island of ctx's resident map: the `count`
+// farthest-point candidates, with improving swaps against count / 2 "avoid" ones (from random
+// roots, fixed seed) for the best bound summed over sampled (root, vertex) pairs, weighted by
+// their distance. Fewer when the island has fewer far points.
 PlacedLandmarks PlaceLandmarks(QueryContext& ctx, uint32_t count, const LandmarkFlood& flood);
 
 }  // namespace waymesh::internal::exact
