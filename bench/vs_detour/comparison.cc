@@ -39,15 +39,23 @@ void TimePair(bool waymesh_first, Samples* samples, Wm&& wm, Dt&& dt) {
 void ScoreExact(const std::vector<QueryCase>& queries, const std::vector<PathOutcome>& ex,
                 LibraryResult* out) {
   std::vector<double> ratio;
+  std::vector<uint32_t> expanded;
   for (size_t i = 0; i < queries.size(); ++i) {
     out->complete += ex[i].complete;
     out->mean_expanded += double(ex[i].expanded) / double(queries.size());
+    expanded.push_back(ex[i].expanded);
     const double optimum = queries[i].optimum;
     if (!ex[i].complete || optimum <= 0) continue;
     ratio.push_back(ex[i].length / optimum);
     out->below_optimum += ex[i].length < optimum * (1 - tol::kPublishedLengthTolerance);
   }
   out->length = SummarizeRatios(ratio);
+  if (!expanded.empty()) {
+    // Long routes dominate the tail; the mean alone hides whether they improved.
+    std::sort(expanded.begin(), expanded.end());
+    out->median_expanded = expanded[expanded.size() / 2];
+    out->p90_expanded = expanded[(expanded.size() * 9) / 10];
+  }
 }
 
 // Length statistics from the first repetition's outcomes.

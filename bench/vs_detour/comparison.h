@@ -23,6 +23,8 @@ struct LibraryResult {
   uint32_t complete = 0;       // queries with a complete path
   uint32_t below_optimum = 0;  // shorter than the optimum: a broken mesh or query
   double mean_expanded = 0;    // A* nodes expanded per path query
+  // Exact mode only: the median and 90th percentile of nodes expanded.
+  uint32_t median_expanded = 0, p90_expanded = 0;
 };
 
 struct MapComparison {

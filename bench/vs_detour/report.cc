@@ -87,18 +87,18 @@ void PrintExact(const std::vector<MapReport>& reports, std::ostream& out) {
   out << "\nExact paths (Waymesh exact mode beside approximate and Detour; µs median / p99; "
          "length / published optimum mean / worst):\n\n| map | exact | approximate | Detour | "
          "exact / Detour median <= 1 | exact / Detour p99 <= 2 | exact length | approximate "
-         "length | complete exact / approximate | exact nodes expanded (mean) |\n"
+         "length | complete exact / approximate | exact nodes expanded (mean / median / p90) |\n"
          "|---|---|---|---|---|---|---|---|---|---|\n";
   for (const MapReport& r : reports) {
     const MapComparison& c = r.comparison;
     const double median = c.exact.path.median_ns / c.detour.path.median_ns;
     const double p99 = c.exact.path.p99_ns / c.detour.path.p99_ns;
     out << absl::StrFormat(
-        "| %s | %s | %s | %s | %.3f %s | %.3f %s | %s | %s | %d / %d | %.0f |\n", c.map,
+        "| %s | %s | %s | %s | %.3f %s | %.3f %s | %s | %s | %d / %d | %.0f / %d / %d |\n", c.map,
         Micros(c.exact.path), Micros(c.waymesh.path), Micros(c.detour.path), median,
         Verdict(median <= kTargetExactMedianRatio), p99, Verdict(p99 <= kTargetExactP99Ratio),
         MeanWorst(c.exact.length), MeanWorst(c.waymesh.length), c.exact.complete,
-        c.waymesh.complete, c.exact.mean_expanded);
+        c.waymesh.complete, c.exact.mean_expanded, c.exact.median_expanded, c.exact.p90_expanded);
   }
   for (const MapReport& r : reports) {
     if (r.exact_landmarks == 0) continue;

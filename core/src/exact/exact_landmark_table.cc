@@ -11,8 +11,8 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "exact/exact_search.h"
+#include "exact/landmark_placement.h"
 #include "exact/landmark_row_relax.h"
-#include "landmark_seed.h"
 #include "query_context.h"
 
 namespace waymesh {
@@ -79,25 +79,6 @@ void MergeSeamCopies(const SeamCopies& seams, VertexDistances* d) {
   }
 }
 
-// The polygon (global index) whose first corner is farthest from every flood so far (each
-// vertex's nearest landmark distance in `nearest`); none when no corner was reached.
-std::optional<uint32_t> FarthestPolygon(const NavMap& map, const VertexDistances& nearest) {
-  std::optional<uint32_t> best;
-  double best_d = -1;
-  uint32_t base = 0;
-  for (const TileView& t : map.tiles()) {
-    for (uint32_t p = 0; p < t.poly_count(); ++p) {
-      const double d = nearest[t.index][t.poly_verts[t.poly_start[p]]];
-      if (std::isfinite(d) && d > best_d) {
-        best_d = d;
-        best = base + p;
-      }
-    }
-    base += t.poly_count();
-  }
-  return best;
-}
-
 }  // namespace
 
 ExactLandmarkTable ExactLandmarkTable::Build(const NavMap& map, uint32_t count) {
@@ -118,30 +99,16 @@ ExactLandmarkTable ExactLandmarkTable::Build(const NavMap& map, uint32_t count) 
                    uint32_t(polygons), /*use_landmarks=*/false, /*use_dead_ends=*/false,
                    /*use_hierarchy=*/false);
   const QueryFilter filter = FloodFilter(map.info());
-  VertexDistances dist, nearest;
   const internal::exact::LandmarkRowRelaxer relaxer(map);
-  std::vector<VertexDistances> floods;
-  // Farthest-point sampling: each landmark sits where the earlier ones are farthest (the
-  // first: farthest from the largest island's first polygon), so they ring the map.
-  internal::exact::FloodExact(ctx, internal::PointIn(ctx, internal::SeedPolygon(ctx)), filter,
-                              &nearest);
   const SeamCopies seams = FindSeamCopies(map);
-  MergeSeamCopies(seams, &nearest);
-  for (uint32_t k = 0; k < count; ++k) {
-    const std::optional<uint32_t> next = FarthestPolygon(map, nearest);
-    if (!next) break;
-    const SurfacePoint at = internal::PointIn(ctx, *next);
-    internal::exact::FloodExact(ctx, at, filter, &dist);
-    table.landmarks_.push_back(at.pos);
-    MergeSeamCopies(seams, &dist);
-    relaxer.Relax(&dist);
-    for (uint32_t t = 0; t < dist.size(); ++t) {
-      for (uint32_t v = 0; v < dist[t].size(); ++v) {
-        nearest[t][v] = k == 0 ? dist[t][v] : std::min(nearest[t][v], dist[t][v]);
-      }
-    }
-    floods.push_back(dist);
-  }
+  const internal::exact::PlacedLandmarks placed = internal::exact::PlaceLandmarks(
+      ctx, count, [&](const SurfacePoint& from, VertexDistances* out) {
+        internal::exact::FloodExact(ctx, from, filter, out);
+        MergeSeamCopies(seams, out);
+        relaxer.Relax(out);
+      });
+  table.landmarks_ = placed.positions;
+  const std::vector<VertexDistances>& floods = placed.floods;
   double longest = 0;
   for (const VertexDistances& f : floods) {
     for (const auto& tile : f) {

@@ -33,8 +33,9 @@ class ExactLandmarkTable {
   static constexpr uint16_t kUnknown = 0xFFFF;
 
   ExactLandmarkTable() = default;
-  // Up to `count` (at most kMaxCount) landmarks by farthest-point sampling over the vertices
-  // the floods reach, each with one exhaustive interval search over every area and flag.
+  // Up to `count` (at most kMaxCount) landmarks on the largest island, chosen among
+  // farthest-point and "avoid" candidates for how well they bound sampled distances
+  // (landmark_placement.h), each with one exhaustive interval search over every area and flag.
   static ExactLandmarkTable Build(const NavMap& map, uint32_t count = kDefaultCount);
   // A table as stored in a map file (loader/format: exact landmark section), from its parts:
   // 1 to kMaxCount landmarks, step > 0, vertex_base as NavMap::VertexBases of its map and
