@@ -27,6 +27,7 @@
 
 #include "CLI/CLI.hpp"
 #include "common/flags.h"
+#include "common/map_without_tables.h"
 #include "common/stopwatch.h"
 #include "waymesh/core/nav_query.h"
 #include "waymesh/core/search_tables.h"
@@ -495,12 +496,8 @@ struct Study {
 // Loads `path` and builds its tables as the service does (the graph timed); exits on a map
 // that does not load or has no graph.
 Study Load(const std::string& path) {
-  auto loaded = waymesh::LoadMapFile(path, {.search_tables = false});
-  if (!loaded.ok()) {
-    std::fprintf(stderr, "%s: %s\n", path.c_str(), std::string(loaded.status().message()).c_str());
-    std::exit(1);
-  }
-  const waymesh::NavMap& m = **loaded;
+  const auto loaded = waymesh::bench::LoadMapWithoutTables(path);
+  const waymesh::NavMap& m = *loaded;
   auto tables = std::make_shared<waymesh::SearchTables>();
   tables->landmarks = waymesh::LandmarkTable::Build(m);
   tables->dead_ends = waymesh::DeadEndTable::Build(m);

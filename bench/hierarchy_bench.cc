@@ -26,6 +26,7 @@
 
 #include "CLI/CLI.hpp"
 #include "common/flags.h"
+#include "common/map_without_tables.h"
 #include "common/stopwatch.h"
 #include "vs_detour/detour_mesh.h"
 #include "vs_detour/detour_runner.h"
@@ -140,12 +141,8 @@ struct Served {
 };
 
 Served Serve(const std::string& path, uint32_t cluster_tiles, bool stored_corridors) {
-  auto loaded = waymesh::LoadMapFile(path, {.search_tables = false});
-  if (!loaded.ok()) {
-    std::fprintf(stderr, "%s: %s\n", path.c_str(), std::string(loaded.status().message()).c_str());
-    std::exit(1);
-  }
-  const waymesh::NavMap& m = **loaded;
+  const auto loaded = waymesh::bench::LoadMapWithoutTables(path);
+  const waymesh::NavMap& m = *loaded;
   auto tables = std::make_shared<waymesh::SearchTables>();
   Served s;
   Stopwatch w;
