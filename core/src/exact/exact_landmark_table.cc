@@ -1,15 +1,10 @@
 #include "waymesh/core/exact_landmark_table.h"
 
 #include <algorithm>
-#include <array>
-#include <bit>
 #include <cmath>
-#include <cstdlib>
-#include <limits>
 #include <memory>
 #include <utility>
 
-#include "absl/container/flat_hash_map.h"
 #include "exact/exact_search.h"
 #include "exact/landmark_placement.h"
 #include "exact/landmark_row_relax.h"
@@ -26,57 +21,6 @@ QueryFilter FloodFilter(const MapInfo& info) {
   QueryFilter filter(info);
   for (int a = 0; a < kMaxAreas; ++a) filter.SetAreaCost(a, 1.0f);
   return filter;
-}
-
-// The copies of vertices repeated at tile seams, grouped by position once per table: every
-// flood merges the same groups (a hash map per flood cost more than the merging itself).
-struct SeamCopies {
-  std::vector<std::pair<uint32_t, uint32_t>> members;  // (tile, vertex), group by group
-  std::vector<uint32_t> group_start{0};                // groups + 1 offsets into members
-};
-
-SeamCopies FindSeamCopies(const NavMap& map) {
-  SeamCopies seams;
-  if (map.tile_count() < 2) return seams;
-  using Key = std::array<uint32_t, 3>;
-  absl::flat_hash_map<Key, uint32_t> position_id;
-  std::vector<uint32_t> id_of;  // per vertex in tile order
-  for (const TileView& t : map.tiles()) {
-    for (const Vec3 v : t.vertices) {
-      const Key key{std::bit_cast<uint32_t>(v.x), std::bit_cast<uint32_t>(v.y),
-                    std::bit_cast<uint32_t>(v.z)};
-      id_of.push_back(position_id.try_emplace(key, uint32_t(position_id.size())).first->second);
-    }
-  }
-  // Counting sort of the vertices by position; positions with one copy are no group.
-  std::vector<uint32_t> start(position_id.size() + 1, 0);
-  for (const uint32_t id : id_of) ++start[id + 1];
-  for (size_t i = 1; i < start.size(); ++i) start[i] += start[i - 1];
-  std::vector<std::pair<uint32_t, uint32_t>> sorted(id_of.size());
-  std::vector<uint32_t> fill(start.begin(), start.end() - 1);
-  size_t at = 0;
-  for (const TileView& t : map.tiles()) {
-    for (uint32_t v = 0; v < t.vertices.size(); ++v) sorted[fill[id_of[at++]]++] = {t.index, v};
-  }
-  for (size_t id = 0; id + 1 < start.size(); ++id) {
-    if (start[id + 1] - start[id] < 2) continue;
-    seams.members.insert(seams.members.end(), sorted.begin() + start[id],
-                         sorted.begin() + start[id + 1]);
-    seams.group_start.push_back(uint32_t(seams.members.size()));
-  }
-  return seams;
-}
-
-// A flood leaves a vertex repeated at a tile seam unreached in the tile whose polygons no
-// cone entered near it; all copies are one point: each gets the smallest distance.
-void MergeSeamCopies(const SeamCopies& seams, VertexDistances* d) {
-  for (size_t g = 0; g + 1 < seams.group_start.size(); ++g) {
-    const auto begin = seams.members.begin() + seams.group_start[g];
-    const auto end = seams.members.begin() + seams.group_start[g + 1];
-    double least = std::numeric_limits<double>::infinity();
-    for (auto it = begin; it != end; ++it) least = std::min(least, (*d)[it->first][it->second]);
-    for (auto it = begin; it != end; ++it) (*d)[it->first][it->second] = least;
-  }
 }
 
 }  // namespace
@@ -100,11 +44,9 @@ ExactLandmarkTable ExactLandmarkTable::Build(const NavMap& map, uint32_t count) 
                    /*use_hierarchy=*/false);
   const QueryFilter filter = FloodFilter(map.info());
   const internal::exact::LandmarkRowRelaxer relaxer(map);
-  const SeamCopies seams = FindSeamCopies(map);
   const internal::exact::PlacedLandmarks placed = internal::exact::PlaceLandmarks(
       ctx, count, [&](const SurfacePoint& from, VertexDistances* out) {
         internal::exact::FloodExact(ctx, from, filter, out);
-        MergeSeamCopies(seams, out);
         relaxer.Relax(out);
       });
   table.landmarks_ = placed.positions;

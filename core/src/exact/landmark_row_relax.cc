@@ -1,5 +1,6 @@
 #include "exact/landmark_row_relax.h"
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cmath>
@@ -23,8 +24,6 @@ LandmarkRowRelaxer::LandmarkRowRelaxer(const NavMap& map) : map_(map) {
   const uint32_t tiles = map.tile_count();
   polygons_.start.resize(tiles);
   polygons_.items.resize(tiles);
-  twins_.start.resize(tiles);
-  twins_.items.resize(tiles);
   for (const TileView& t : map.tiles()) {
     std::vector<uint32_t>& start = polygons_.start[t.index];
     start.assign(t.vertices.size() + 1, 0);
@@ -49,30 +48,31 @@ LandmarkRowRelaxer::LandmarkRowRelaxer(const NavMap& map) : map_(map) {
   for (const TileView& t : map.tiles()) {
     for (uint32_t v = 0; v < t.vertices.size(); ++v) at[key(t.vertices[v])].push_back({t.index, v});
   }
-  for (const TileView& t : map.tiles()) twins_.start[t.index].assign(t.vertices.size() + 1, 0);
+  seam_group_.resize(tiles);
+  for (const TileView& t : map.tiles()) seam_group_[t.index].assign(t.vertices.size(), kNoSeam);
   for (const auto& [k, copies] : at) {
-    for (const MapVertex& c : copies) twins_.start[c.tile][c.vertex + 1] += copies.size() - 1;
+    if (copies.size() < 2) continue;
+    for (const MapVertex& c : copies)
+      seam_group_[c.tile][c.vertex] = uint32_t(seam_start_.size() - 1);
+    seam_members_.insert(seam_members_.end(), copies.begin(), copies.end());
+    seam_start_.push_back(uint32_t(seam_members_.size()));
   }
-  for (const TileView& t : map.tiles()) {
-    CountsToStarts(&twins_.start[t.index]);
-    twins_.items[t.index].resize(twins_.start[t.index].back());
-  }
-  std::vector<std::vector<uint32_t>> fill(tiles);
-  for (const TileView& t : map.tiles()) {
-    fill[t.index].assign(twins_.start[t.index].begin(), twins_.start[t.index].end() - 1);
-  }
-  for (const auto& [k, copies] : at) {
-    for (const MapVertex& c : copies) {
-      for (const MapVertex& o : copies) {
-        if (o.tile != c.tile || o.vertex != c.vertex) {
-          twins_.items[c.tile][fill[c.tile][c.vertex]++] = o;
-        }
-      }
+}
+
+void LandmarkRowRelaxer::MergeSeamCopies(VertexDistances* d) const {
+  for (size_t g = 0; g + 1 < seam_start_.size(); ++g) {
+    double least = INFINITY;
+    for (uint32_t i = seam_start_[g]; i < seam_start_[g + 1]; ++i) {
+      least = std::min(least, (*d)[seam_members_[i].tile][seam_members_[i].vertex]);
+    }
+    for (uint32_t i = seam_start_[g]; i < seam_start_[g + 1]; ++i) {
+      (*d)[seam_members_[i].tile][seam_members_[i].vertex] = least;
     }
   }
 }
 
 void LandmarkRowRelaxer::Relax(VertexDistances* d) const {
+  MergeSeamCopies(d);
   using Item = std::pair<double, MapVertex>;
   const auto later = [](const Item& x, const Item& y) { return x.first > y.first; };
   std::priority_queue<Item, std::vector<Item>, decltype(later)> open(later);
@@ -103,10 +103,10 @@ void LandmarkRowRelaxer::Relax(VertexDistances* d) const {
         lower(at.tile, w, dist + Dist(from, ToPoint2(t.vertices[w])));
       }
     }
-    for (uint32_t i = twins_.start[at.tile][at.vertex]; i < twins_.start[at.tile][at.vertex + 1];
-         ++i) {
-      const MapVertex& twin = twins_.items[at.tile][i];
-      lower(twin.tile, twin.vertex, dist);
+    const uint32_t group = seam_group_[at.tile][at.vertex];
+    if (group == kNoSeam) continue;
+    for (uint32_t i = seam_start_[group]; i < seam_start_[group + 1]; ++i) {
+      lower(seam_members_[i].tile, seam_members_[i].vertex, dist);
     }
   }
 }

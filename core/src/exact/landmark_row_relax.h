@@ -22,9 +22,11 @@ class LandmarkRowRelaxer {
  public:
   explicit LandmarkRowRelaxer(const NavMap& map);
 
-  // Lowers each finite distance in `d` (per tile, per vertex of the map) to the least
-  // d(w) + |v w| over the corners w sharing a polygon with v, repeatedly (a Dijkstra over the
-  // corner graph), with seam copies kept equal; infinite ones stay.
+  // Gives every copy of a seam vertex the least distance of its copies (a flood leaves a copy
+  // unreached in the tile whose polygons no cone entered near it), then lowers each finite
+  // distance in `d` (per tile, per vertex of the map) to the least d(w) + |v w| over the
+  // corners w sharing a polygon with v, repeatedly (a Dijkstra over the corner graph), with
+  // seam copies kept equal; vertices no copy of which was reached stay infinite.
   void Relax(VertexDistances* d) const;
 
  private:
@@ -39,9 +41,17 @@ class LandmarkRowRelaxer {
     std::vector<std::vector<T>> items;
   };
 
+  // Sets every copy in each seam group to the group's least distance.
+  void MergeSeamCopies(VertexDistances* d) const;
+
+  static constexpr uint32_t kNoSeam = ~0u;
+
   const NavMap& map_;
   PerVertex<uint32_t> polygons_;  // the polygons each vertex is a corner of
-  PerVertex<MapVertex> twins_;    // the other copies of each vertex's position
+  // Copies of one position at tile seams, group by group (groups of two or more only).
+  std::vector<MapVertex> seam_members_;
+  std::vector<uint32_t> seam_start_{0};            // groups + 1 offsets into seam_members_
+  std::vector<std::vector<uint32_t>> seam_group_;  // per tile and vertex: its group, or kNoSeam
 };
 
 }  // namespace waymesh::internal::exact
