@@ -27,15 +27,6 @@ struct SampleRoot {
   VertexDistances from;
 };
 
-// Global polygon index -> (tile, polygon in tile).
-std::pair<uint32_t, uint32_t> LocatePlacementPolygon(const NavMap& map, uint32_t global) {
-  for (const TileView& t : map.tiles()) {
-    if (global < t.poly_count()) return {t.index, global};
-    global -= t.poly_count();
-  }
-  return {0, 0};
-}
-
 double PlanDistance(Vec3 a, Vec3 b) { return std::hypot(a.x - b.x, a.z - b.z); }
 
 // The polygon (global index) whose first corner has the largest finite score(tile, vertex)
@@ -61,10 +52,10 @@ std::optional<uint32_t> BestPlacementPolygon(const NavMap& map, double floor, Sc
 // The distance from a flood's source to `at` (in global polygon `global`) through the
 // polygon's corners (an upper bound, as a query's goal bracket sees it); INFINITY when none
 // was reached.
-double DistanceThroughCorners(const NavMap& map, const VertexDistances& flood, uint32_t global,
-                              Vec3 at) {
-  const auto [tile, poly] = LocatePlacementPolygon(map, global);
-  const TileView& t = map.tile(tile);
+double DistanceThroughCorners(const QueryContext& ctx, const VertexDistances& flood,
+                              uint32_t global, Vec3 at) {
+  const auto [tile, poly] = SplitGlobal(ctx, global);
+  const TileView& t = ctx.Tile(tile);
   double best = INFINITY;
   for (uint32_t c = t.poly_start[poly]; c < t.poly_start[poly + 1]; ++c) {
     const uint32_t v = t.poly_verts[c];
@@ -131,8 +122,9 @@ void FarthestPointCandidates(QueryContext& ctx, const LandmarkFlood& flood, uint
 
 // A sample root at global polygon `polygon`, flooded.
 SampleRoot FloodRoot(QueryContext& ctx, const LandmarkFlood& flood, uint32_t polygon) {
-  SampleRoot root{polygon, PointIn(ctx, polygon).pos, {}};
-  flood(PointIn(ctx, polygon), &root.from);
+  const SurfacePoint at = PointIn(ctx, polygon);
+  SampleRoot root{polygon, at.pos, {}};
+  flood(at, &root.from);
   return root;
 }
 
@@ -146,13 +138,13 @@ void AddAvoidCandidate(QueryContext& ctx, const LandmarkFlood& flood, uint32_t r
   const SampleRoot& root = roots->emplace_back(FloodRoot(ctx, flood, random_root));
   std::vector<double> to_root;
   for (const VertexDistances& f : out->floods) {
-    to_root.push_back(DistanceThroughCorners(map, f, root.polygon, root.pos));
+    to_root.push_back(DistanceThroughCorners(ctx, f, root.polygon, root.pos));
   }
   const std::optional<uint32_t> worst = BestPlacementPolygon(
       map, 0, [&](uint32_t t, uint32_t v) { return BoundSlack(*out, to_root, root.from, t, v); });
   if (!worst) return;
   SampleRoot via = FloodRoot(ctx, flood, *worst);
-  const double root_to_via = DistanceThroughCorners(map, roots->back().from, via.polygon, via.pos);
+  const double root_to_via = DistanceThroughCorners(ctx, roots->back().from, via.polygon, via.pos);
   const VertexDistances& from_root = roots->back().from;
   const std::optional<uint32_t> beyond = BestPlacementPolygon(map, -1, [&](uint32_t t, uint32_t v) {
     const double direct = from_root[t][v];
@@ -165,14 +157,15 @@ void AddAvoidCandidate(QueryContext& ctx, const LandmarkFlood& flood, uint32_t r
 
 // Per candidate, per (root, sampled vertex): the candidate's bound on that pair's distance,
 // times that distance (long pairs cost a search the most nodes, and their bounds the most).
-std::vector<std::vector<float>> PairBounds(const NavMap& map, const PlacedLandmarks& candidates,
+std::vector<std::vector<float>> PairBounds(const QueryContext& ctx,
+                                           const PlacedLandmarks& candidates,
                                            const std::vector<SampleRoot>& roots,
                                            const std::vector<std::pair<uint32_t, uint32_t>>& at) {
   std::vector<std::vector<float>> bounds(candidates.floods.size());
   for (size_t c = 0; c < bounds.size(); ++c) {
     const VertexDistances& f = candidates.floods[c];
     for (const SampleRoot& r : roots) {
-      const double to_root = DistanceThroughCorners(map, f, r.polygon, r.pos);
+      const double to_root = DistanceThroughCorners(ctx, f, r.polygon, r.pos);
       for (const auto [t, v] : at) {
         const double d = r.from[t][v];
         bounds[c].push_back(std::isfinite(d) ? float(PairBound(to_root, f[t][v]) * d) : 0);
@@ -246,11 +239,11 @@ PlacedLandmarks PlaceLandmarks(QueryContext& ctx, uint32_t count, const Landmark
   if (roots.empty()) return candidates;
   std::vector<std::pair<uint32_t, uint32_t>> sampled;
   for (uint32_t i = 0; i < kSampledVertices; ++i) {
-    const auto [t, p] = LocatePlacementPolygon(map, reached[any(rng)]);
-    sampled.emplace_back(t, map.tile(t).poly_verts[map.tile(t).poly_start[p]]);
+    const auto [t, p] = SplitGlobal(ctx, reached[any(rng)]);
+    sampled.emplace_back(t, ctx.Tile(t).poly_verts[ctx.Tile(t).poly_start[p]]);
   }
   const std::vector<size_t> chosen =
-      ChooseCovering(PairBounds(map, candidates, roots, sampled), count);
+      ChooseCovering(PairBounds(ctx, candidates, roots, sampled), count);
   PlacedLandmarks placed;
   for (const size_t c : chosen) {
     placed.positions.push_back(candidates.positions[c]);
