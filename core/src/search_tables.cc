@@ -6,9 +6,12 @@
 
 namespace waymesh {
 
-SearchTables SearchTables::Build(const NavMap& map, const Options& options) {
+SearchTables SearchTables::Build(const NavMap& map, const Options& options,
+                                 ExactLandmarkTable stored) {
   SearchTables tables;
-  if (options.exact_landmarks) {
+  if (!stored.empty()) {
+    tables.exact_landmarks = std::move(stored);
+  } else if (options.exact_landmarks) {
     tables.exact_landmarks = ExactLandmarkTable::Build(map, options.exact_landmark_count);
   }
   tables.landmarks = LandmarkTable::Build(map);
@@ -34,8 +37,10 @@ bool CanShareSearchTables(const NavMap& base, std::span<const Obstacle> obstacle
 }
 
 std::shared_ptr<const NavMap> WithSearchTables(std::shared_ptr<const NavMap> map,
-                                               const SearchTables::Options& options) {
-  auto tables = std::make_shared<const SearchTables>(SearchTables::Build(*map, options));
+                                               const SearchTables::Options& options,
+                                               ExactLandmarkTable stored) {
+  auto tables =
+      std::make_shared<const SearchTables>(SearchTables::Build(*map, options, std::move(stored)));
   return std::make_shared<const NavMap>(*map, std::move(tables));
 }
 

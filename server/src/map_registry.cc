@@ -115,11 +115,8 @@ absl::StatusOr<std::shared_ptr<const ServedMap>> MapRegistry::Load(const std::st
   // whatever the flag says; else built here with --exact-landmarks (options_.tables).
   absl::StatusOr<ExactLandmarkTable> stored = (*file)->ReadExactLandmarks();
   if (!stored.ok()) return stored.status();
-  SearchTables::Options table_options = options_.tables;
-  if (!stored->empty()) table_options.exact_landmarks = false;
-  SearchTables built = SearchTables::Build(**resident, table_options);
-  if (!stored->empty()) built.exact_landmarks = *std::move(stored);
-  auto tables = std::make_shared<const SearchTables>(std::move(built));
+  auto tables = std::make_shared<const SearchTables>(
+      SearchTables::Build(**resident, options_.tables, *std::move(stored)));
   MapDigest digest = (*resident)->digest();
   resident->reset();
   MapInfo info = (*file)->directory().info;

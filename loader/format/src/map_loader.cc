@@ -51,10 +51,7 @@ absl::StatusOr<std::shared_ptr<const NavMap>> LoadMapView(std::span<const std::b
   if (absl::Status s = MapStructureStatus(**map); !s.ok()) return s;
   if (!options.search_tables) return map;
   // A table stored by `waymesh build --exact-landmarks` is used as it is: no floods at load.
-  SearchTables tables = SearchTables::Build(**map);
-  tables.exact_landmarks = std::move(stored);
-  return std::make_shared<const NavMap>(**map,
-                                        std::make_shared<const SearchTables>(std::move(tables)));
+  return WithSearchTables(*std::move(map), {}, std::move(stored));
 }
 
 absl::Status CheckCompiledMap(const std::string& bytes) {

@@ -51,7 +51,10 @@ struct SearchTables {
   // The landmark and dead-end tables and the cluster graph for a resident map (O(landmarks *
   // polygons log polygons)); empty tables on maps too small to profit
   // (LandmarkTable::kMinPolygons, ClusterGraph::kMinClusters).
-  static SearchTables Build(const NavMap& map, const Options& options);
+  // `stored`, when not empty, is the exact landmark table the map's file holds (`waymesh build
+  // --exact-landmarks`): used as it is, with no floods, whatever options.exact_landmarks says.
+  static SearchTables Build(const NavMap& map, const Options& options,
+                            ExactLandmarkTable stored = {});
   static SearchTables Build(const NavMap& map) { return Build(map, Options{}); }
   size_t bytes() const {
     return landmarks.bytes() + dead_ends.bytes() + clusters.bytes() + exact_landmarks.bytes();
@@ -65,8 +68,10 @@ struct SearchTables {
 // layer update pays it for its obstacles only.
 bool CanShareSearchTables(const NavMap& base, std::span<const Obstacle> obstacles);
 
-// `map` with freshly built search tables attached (resident maps).
+// `map` with freshly built search tables attached (resident maps); `stored` as in
+// SearchTables::Build.
 std::shared_ptr<const NavMap> WithSearchTables(std::shared_ptr<const NavMap> map,
-                                               const SearchTables::Options& options = {});
+                                               const SearchTables::Options& options = {},
+                                               ExactLandmarkTable stored = {});
 
 }  // namespace waymesh
