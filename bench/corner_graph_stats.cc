@@ -50,6 +50,7 @@ struct Args {
   uint64_t seed = 7;
   bool exact_landmarks = false;
   bool both_rules = false;
+  uint32_t sample_corners = 0;  // 0: build the whole graph
 };
 
 Args ParseArgs(int argc, char** argv) {
@@ -67,6 +68,10 @@ Args ParseArgs(int argc, char** argv) {
                "build the exact landmark table before timing FindPath");
   app.add_flag("--both-rules", a.both_rules,
                "also build the graph of edges taut at both ends (a second build)");
+  app.add_option("--sample-corners", a.sample_corners,
+                 "instead of building the graph, time VisibleCorners from this many corners "
+                 "spread over the index and extrapolate (0: build it)")
+      ->capture_default_str();
   waymesh::bench::ParseFlagsOrExit(app, argc, argv);
   a.demo.seed = a.seed;
   return a;
@@ -115,6 +120,31 @@ void PrintGraph(const char* rule, const CornerGraph& graph, double seconds) {
       double(graph.edge_bytes()) / 1e6, sizeof(waymesh::internal::exact::CornerEdge));
 }
 
+// What building the graph would cost, from `count` corners spread over the index: the
+// corners each sees (the graph's edges per corner lie between half that and that, as pairs
+// seen from one side or both) and the time VisibleCorners takes from a corner.
+void SampleCornerSights(QueryContext& ctx, const waymesh::QueryFilter& filter,
+                        const TurnCornerIndex& index, uint32_t count) {
+  count = std::min(count, index.size());
+  if (count == 0) return;
+  std::vector<SeenCorner> seen;
+  std::vector<double> sizes, us;
+  for (uint32_t k = 0; k < count; ++k) {
+    const uint32_t id = uint32_t(uint64_t(k) * index.size() / count);
+    Stopwatch w;
+    waymesh::internal::exact::VisibleCorners(ctx, index.point(id), filter, index, nullptr, &seen);
+    us.push_back(w.ElapsedUs());
+    sizes.push_back(double(seen.size()));
+  }
+  const Spread n = SpreadOf(sizes), t = SpreadOf(us);
+  std::printf(
+      "graph (sampled, %u corners): |V(corner)| mean %.1f median %.1f p90 %.1f; VisibleCorners "
+      "from a corner mean %.1f us median %.1f p90 %.1f; whole graph about %.0f s to build, "
+      "%.0f to %.0f edges\n",
+      count, n.mean, n.median, n.p90, t.mean, t.median, t.p90, t.mean * 1e-6 * double(index.size()),
+      n.mean * double(index.size()) / 2, n.mean * double(index.size()));
+}
+
 // Random pairs on one island (fixed seed).
 std::vector<std::pair<waymesh::SurfacePoint, waymesh::SurfacePoint>> DrawPairs(
     waymesh::NavQuery& q, const waymesh::QueryFilter& filter, const Args& args) {
@@ -137,6 +167,8 @@ std::vector<std::pair<waymesh::SurfacePoint, waymesh::SurfacePoint>> DrawPairs(
 
 int main(int argc, char** argv) {
   const Args args = ParseArgs(argc, argv);
+  // Each line as it is printed: the graph of a large map takes minutes to build.
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   const std::shared_ptr<const waymesh::NavMap> map = Load(args);
   uint32_t polygons = 0;
   for (const waymesh::TileView& t : map->tiles()) polygons += t.poly_count();
@@ -149,10 +181,14 @@ int main(int argc, char** argv) {
   const double index_seconds = w.ElapsedSeconds();
   std::printf("%s: %u tiles, %u polygons, %u turn corners (index built in %.3f s)\n",
               args.map.c_str(), map->tile_count(), polygons, index.size(), index_seconds);
-  w.Restart();
-  const CornerGraph graph = CornerGraph::Build(ctx, filter, index);
-  PrintGraph("seen from either end", graph, w.ElapsedSeconds());
-  if (args.both_rules) {
+  if (args.sample_corners > 0) {
+    SampleCornerSights(ctx, filter, index, args.sample_corners);
+  } else {
+    w.Restart();
+    const CornerGraph graph = CornerGraph::Build(ctx, filter, index);
+    PrintGraph("seen from either end", graph, w.ElapsedSeconds());
+  }
+  if (args.both_rules && args.sample_corners == 0) {
     w.Restart();
     const CornerGraph taut = CornerGraph::Build(ctx, filter, index, CornerEdgeRule::kTautBothEnds);
     PrintGraph("taut at both ends, not exact", taut, w.ElapsedSeconds());
