@@ -199,7 +199,7 @@ int main(int argc, char** argv) {
   waymesh::PathOptions po;
   po.mode = waymesh::PathMode::kExact;
   std::vector<SeenCorner> seen;
-  std::vector<double> seen_counts, sight_us, search_us;
+  std::vector<double> seen_counts, sight_us, search_us, sight_nodes;
   waymesh::PathResult r;
   int direct = 0, complete = 0;
   // A warm-up pair: the first search of a context grows its buffers.
@@ -213,6 +213,7 @@ int main(int argc, char** argv) {
       const bool in_sight =
           waymesh::internal::exact::VisibleCorners(ctx, *from, filter, index, to, &seen);
       sight_us.push_back(sight.ElapsedUs());
+      sight_nodes.push_back(double(ctx.exact.nodes.size()));
       seen_counts.push_back(double(seen.size()));
       direct += from == &s && in_sight;
     }
@@ -221,13 +222,16 @@ int main(int argc, char** argv) {
     search_us.push_back(search.ElapsedUs());
     complete += ok && r.status == waymesh::QueryStatus::kComplete;
   }
-  const Spread n = SpreadOf(seen_counts), v = SpreadOf(sight_us), e = SpreadOf(search_us);
+  const Spread n = SpreadOf(seen_counts), v = SpreadOf(sight_us), e = SpreadOf(search_us),
+               nodes = SpreadOf(sight_nodes);
   std::printf("%zu pairs (seed %llu), %d complete, %d in straight sight\n", pairs.size(),
               (unsigned long long)args.seed, complete, direct);
   std::printf("|V(point)|            mean %8.1f  median %8.1f  p90 %8.1f\n", n.mean, n.median,
               n.p90);
   std::printf("VisibleCorners us/pt  mean %8.1f  median %8.1f  p90 %8.1f\n", v.mean, v.median,
               v.p90);
+  std::printf("VisibleCorners nodes  mean %8.0f  median %8.0f  p90 %8.0f\n", nodes.mean,
+              nodes.median, nodes.p90);
   std::printf("exact FindPath us/q   mean %8.1f  median %8.1f  p90 %8.1f%s\n", e.mean, e.median,
               e.p90, args.exact_landmarks ? " (exact landmark table)" : "");
   std::printf("2 x VisibleCorners / FindPath: mean %.2f  median %.2f  p90 %.2f\n",

@@ -66,7 +66,7 @@ TEST(TurnCornerIndexTest, PillarCornersAreTheOnlyCorners) {
   const TurnCornerIndex index = TurnCornerIndex::Build(*ctx, ExactReadyFilter(*map));
   ASSERT_EQ(index.size(), 4u);
   std::vector<bool> named(4, false);
-  for (const auto [i, k] : {std::pair{2, 2}, {3, 2}, {3, 3}, {2, 3}}) {
+  for (const auto& [i, k] : {std::pair{2, 2}, {3, 2}, {3, 3}, {2, 3}}) {
     const uint32_t id = index.IdAt(0, testing::PillarVertex(i, k));
     ASSERT_LT(id, 4u) << i << ", " << k;
     EXPECT_FALSE(named[id]) << "two corners share id " << id;
@@ -82,7 +82,7 @@ TEST(TurnCornerIndexTest, PillarCornersAreTheOnlyCorners) {
     EXPECT_TRUE(has) << i << ", " << k;
   }
   // Convex outline corners, straight outline vertices and inner vertices are not corners.
-  for (const auto [i, k] : {std::pair{0, 0}, {5, 5}, {0, 2}, {1, 1}, {4, 3}}) {
+  for (const auto& [i, k] : {std::pair{0, 0}, {5, 5}, {0, 2}, {1, 1}, {4, 3}}) {
     EXPECT_EQ(index.IdAt(0, testing::PillarVertex(i, k)), kNone) << i << ", " << k;
   }
 }
