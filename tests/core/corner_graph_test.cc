@@ -226,7 +226,7 @@ TEST(CornerGraphTest, GraphDistanceMatchesPublishedAuroraLengths) {
     EXPECT_NEAR(got, query.length, 1e-5 * std::max(query.length, 1.0)) << "query " << i;
     ++compared;
   }
-  EXPECT_GT(compared, 100);
+  EXPECT_GT(compared, testing::kUnderSanitizer ? 20 : 300);  // of 2990 every 97th / 7th
 }
 
 }  // namespace
