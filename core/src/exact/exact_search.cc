@@ -103,24 +103,36 @@ uint32_t TurnRoot(const QueryContext& ctx, ExactBuffers* b, const IntervalNode& 
 
 namespace {
 
+// What a sight search (VisibleCorners) gathers: the corners its seed turns at, and whether
+// the target is seen.
+struct SightRecord {
+  const TurnCornerIndex* index = nullptr;
+  std::vector<SeenCorner>* corners = nullptr;
+  bool target_seen = false;
+};
+
 class IntervalSearch {
  public:
   // `dead_ends` (may be null): skip dead-end trees without the goal (dead_end_table.h).
+  // With `flood` (a flood) or `sight` (a sight search) there is no goal: `goal` only names
+  // the target the sight search looks for (its polygons in goal_polys, maybe none).
   IntervalSearch(QueryContext& ctx, const QueryFilter& filter, const SurfacePoint& goal,
                  uint32_t max_nodes, const DeadEndTable* dead_ends,
-                 VertexDistances* flood = nullptr)
+                 VertexDistances* flood = nullptr, SightRecord* sight = nullptr)
       : ctx_(ctx),
         b_(ctx.exact),
         filter_(filter),
-        links_(LinkTermsOf(*ctx.map, filter)),
+        // A sight search takes no links: what it sees is on foot.
+        links_(sight != nullptr ? LinkTerms{} : LinkTermsOf(*ctx.map, filter)),
         goal_(ToPoint2(goal.pos)),
         max_nodes_(max_nodes),
         dead_ends_(dead_ends),
         goal_table_(ctx.TableIndex(goal.poly.index())),
-        flood_(flood) {
+        flood_(flood),
+        sight_(sight) {
     // The table's distances count links at their plan span: a bound only while no allowed
     // link may cost less.
-    if (flood == nullptr && links_.h_scale == 1) {
+    if (!NoGoal() && links_.h_scale == 1) {
       const PolyIndex g = goal.poly.index();
       landmarks_.Begin(ctx.exact_landmarks, ctx.Tile(g.tile), g.poly, goal_);
     }
@@ -178,7 +190,7 @@ class IntervalSearch {
       ExpandChain(ni, &out.expanded);
     }
     out.limit_hit = limit_hit_;
-    if (flood_ != nullptr) return out;  // no goal: nothing to be partial about
+    if (NoGoal()) return out;  // nothing to be partial about
     if (best_final_ != kNone) {
       out.status = QueryStatus::kPartial;
       out.last = best_final_;
@@ -190,6 +202,9 @@ class IntervalSearch {
   }
 
  private:
+  // A flood or a sight search: every interval is settled, nearest the seed first.
+  bool NoGoal() const { return flood_ != nullptr || sight_ != nullptr; }
+
   // Expands node `ni`; while the cheapest successor would be the next node popped anyway
   // (f below the open list's best, its root not pruned) it is expanded at once instead of
   // through the open list (Polyanya's intermediate nodes, generalised). Pushes the rest.
@@ -220,8 +235,7 @@ class IntervalSearch {
     for (size_t i = 0; i < b_.successors.size(); ++i) {
       IntervalNode& node = b_.successors[i];
       const Root& r = b_.roots[node.root];
-      // A flood has no goal: it settles the intervals nearest the source first.
-      node.f = flood_ != nullptr
+      node.f = NoGoal()
                    ? r.g + DistToSegment(r.at, node.a, node.b)
                    : r.g + std::max(links_.h_scale * IntervalHeuristic(r.at, node.a, node.b, goal_),
                                     node.f);
@@ -254,9 +268,14 @@ class IntervalSearch {
     // A copy: taking links and turning add roots.
     const Point2 r = b_.roots[node.root].at;
     if (Holds(b_.goal_polys, node.poly)) {
-      ReachGoal(ni, node);
-      // Any other way on is at least as long, unless a link is shorter than its span.
-      if (links_.h_scale == 1) return;
+      if (sight_ != nullptr) {
+        // The cone holds the target: the seed sees it (the root is always the seed).
+        if (!TurnTowards(r, node.a, node.b, goal_)) sight_->target_seen = true;
+      } else {
+        ReachGoal(ni, node);
+        // Any other way on is at least as long, unless a link is shorter than its span.
+        if (links_.h_scale == 1) return;
+      }
     }
     if (links_.links) TakeLinks(ni, node);
     if (OnIntervalLine(r, node.a, node.b)) {
@@ -320,7 +339,7 @@ class IntervalSearch {
   void TurnAt(uint32_t ni, const IntervalNode& node, const TileView& t, uint32_t j, uint32_t n,
               uint32_t c, Point2 end, bool b_side) {
     const Point2 r = b_.roots[node.root].at;
-    const uint32_t turn = NewVertexRoot(node.root, t.corner(node.poly.poly, c), node.poly);
+    const uint32_t turn = NewVertexRoot(node.root, node.poly, c);
     if (turn == kNone) return;
     for (uint32_t k = 1; k < n; ++k) {
       const uint32_t e = (j + k) % n;
@@ -346,7 +365,7 @@ class IntervalSearch {
       const uint8_t at_end = a_nearer ? kAtA : kAtB;
       const uint32_t c = a_nearer ? j : (j + 1) % n;
       if (!(node.flags & at_end) || !TurnCorner(node.poly, c)) return;
-      root = NewVertexRoot(node.root, t.corner(node.poly.poly, c), node.poly);
+      root = NewVertexRoot(node.root, node.poly, c);
       if (root == kNone) return;
     }
     for (uint32_t k = 1; k < n; ++k) AddInterval(ni, root, t, node.poly, (j + k) % n, Range{0, 1});
@@ -363,12 +382,21 @@ class IntervalSearch {
     return turn;
   }
 
-  // A root at mesh vertex `pos` reached from root `from` in polygon `poly`; kNone when that
-  // vertex was already reached more cheaply.
-  uint32_t NewVertexRoot(uint32_t from, Vec3 pos, PolyIndex poly) {
+  // A root at corner `corner` of polygon `poly` reached from root `from`; kNone when that
+  // vertex was already reached more cheaply, and always in a sight search, which records
+  // the turn instead (its intervals keep the seed's root: it covers what the seed sees).
+  uint32_t NewVertexRoot(uint32_t from, PolyIndex poly, uint32_t corner) {
+    const TileView& t = ctx_.Tile(poly.tile);
+    const Vec3 pos = t.corner(poly.poly, corner);
     const Root& f = b_.roots[from];
     const Point2 at = ToPoint2(pos);
     const double g = f.g + Dist(f.at, at);
+    if (sight_ != nullptr) {
+      const uint32_t id =
+          sight_->index->IdAt(poly.tile, t.poly_verts[t.poly_start[poly.poly] + corner]);
+      if (id != kNone) sight_->corners->push_back(SeenCorner{id, g});
+      return kNone;
+    }
     if (!b_.best_root.Improve(pos, g, kRootSlack * (1 + g))) return kNone;
     b_.roots.push_back(Root{pos, at, g, from, poly, true});
     return uint32_t(b_.roots.size() - 1);
@@ -390,8 +418,12 @@ class IntervalSearch {
     const Root& root = b_.roots[node.root];
     node.a = node.b = root.at;
     if (Holds(b_.goal_polys, node.poly)) {
-      PushFinal(ni, node.root, root.at, goal_, node.poly, root.parent == kNone);
-      if (links_.h_scale == 1) return;
+      if (sight_ != nullptr) {
+        sight_->target_seen = true;  // the seed's polygon is convex
+      } else {
+        PushFinal(ni, node.root, root.at, goal_, node.poly, root.parent == kNone);
+        if (links_.h_scale == 1) return;
+      }
     }
     const TileView& t = ctx_.Tile(node.poly.tile);
     for (uint32_t e = 0, n = t.corner_count(node.poly.poly); e < n; ++e) {
@@ -594,6 +626,7 @@ class IntervalSearch {
   const uint32_t goal_table_;     // the goal polygon's index in the search tables
   LandmarkBound landmarks_;       // inactive without an exact landmark table
   VertexDistances* const flood_;  // a flood (no goal) records vertex distances here
+  SightRecord* const sight_;      // a sight search (no goal) records its turns here
   double goal_f_ = INFINITY;      // length of the best path to the goal found so far
   uint32_t best_final_ = kNone;
   bool limit_hit_ = false;
@@ -636,6 +669,33 @@ void FloodExact(QueryContext& ctx, const SurfacePoint& from, const QueryFilter& 
   IntervalSearch search(ctx, filter, from, std::numeric_limits<uint32_t>::max(), nullptr, out);
   search.Seed(from);
   search.Run(nullptr);
+}
+
+bool VisibleCorners(QueryContext& ctx, const SurfacePoint& from, const QueryFilter& filter,
+                    const TurnCornerIndex& index, const SurfacePoint* target,
+                    std::vector<SeenCorner>* out) {
+  out->clear();
+  TouchingPolygons(ctx, filter, from.poly.index(), from.pos, &ctx.exact.start_polys);
+  if (target != nullptr) {
+    TouchingPolygons(ctx, filter, target->poly.index(), target->pos, &ctx.exact.goal_polys);
+  } else {
+    ctx.exact.goal_polys.clear();
+  }
+  SightRecord sight{&index, out};
+  IntervalSearch search(ctx, filter, target != nullptr ? *target : from,
+                        std::numeric_limits<uint32_t>::max(), nullptr, nullptr, &sight);
+  search.Seed(from);
+  search.Run(nullptr);
+  // Every turn from the seed measures |seed corner|: the copies a corner is turned at from
+  // several intervals (or seam copies) all carry its one distance.
+  std::sort(out->begin(), out->end(), [](const SeenCorner& x, const SeenCorner& y) {
+    return x.corner < y.corner || (x.corner == y.corner && x.distance < y.distance);
+  });
+  out->erase(
+      std::unique(out->begin(), out->end(),
+                  [](const SeenCorner& x, const SeenCorner& y) { return x.corner == y.corner; }),
+      out->end());
+  return sight.target_seen;
 }
 
 }  // namespace waymesh::internal::exact

@@ -1,14 +1,13 @@
 #include "exact/landmark_row_relax.h"
 
 #include <algorithm>
-#include <array>
-#include <bit>
 #include <cmath>
 #include <functional>
 #include <queue>
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
+#include "exact/position_key.h"
 
 namespace waymesh::internal::exact {
 namespace {
@@ -38,15 +37,10 @@ LandmarkRowRelaxer::LandmarkRowRelaxer(const NavMap& map) : map_(map) {
       }
     }
   }
-  // Seam copies share a position's bits (-0 read as +0).
-  using Key = std::array<uint32_t, 3>;
-  const auto key = [](Vec3 v) {
-    return Key{std::bit_cast<uint32_t>(v.x + 0.0f), std::bit_cast<uint32_t>(v.y + 0.0f),
-               std::bit_cast<uint32_t>(v.z + 0.0f)};
-  };
-  absl::flat_hash_map<Key, std::vector<MapVertex>> at;
+  absl::flat_hash_map<PositionKey, std::vector<MapVertex>> at;
   for (const TileView& t : map.tiles()) {
-    for (uint32_t v = 0; v < t.vertices.size(); ++v) at[key(t.vertices[v])].push_back({t.index, v});
+    for (uint32_t v = 0; v < t.vertices.size(); ++v)
+      at[KeyOf(t.vertices[v])].push_back({t.index, v});
   }
   seam_group_.resize(tiles);
   for (const TileView& t : map.tiles()) seam_group_[t.index].assign(t.vertices.size(), kNoSeam);

@@ -1,0 +1,200 @@
+// The geometric half of hub labels for exact paths (issue 32): a map's turn corners, their
+// visibility graph (core/src/exact/corner_graph.h), and what the online part costs per query
+// end, the corners a point sees (VisibleCorners), beside the exact search's time on the same
+// random pairs. For a map: polygons, corners, graph edges (mean/max per corner, both edge
+// rules), build times and edge-list bytes; for the pairs: |V(s)| and VisibleCorners µs per
+// point (mean/median/p90) against exact FindPath µs per query.
+// Run:
+//   build/bench/corner_graph_stats --map demo --demo-size 1022 --seed 7 [--pairs 500]
+//   build/bench/corner_graph_stats --map ../shared/data/polyanya/meshes/aurora-merged.mesh
+// VisibleCorners is timed through core's internal call (the one the query side will make);
+// FindPath through NavQuery, with the map's stored tables (--exact-landmarks builds the
+// exact landmark table first, as a served map has it).
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "CLI/CLI.hpp"
+#include "common/flags.h"
+#include "common/stopwatch.h"
+#include "exact/corner_graph.h"
+#include "exact/exact_search.h"
+#include "exact/turn_corner_index.h"
+#include "query_context.h"
+#include "vs_detour/bench_map.h"
+#include "waymesh/core/exact_path.h"
+#include "waymesh/core/nav_query.h"
+#include "waymesh/core/search_tables.h"
+
+namespace {
+
+using waymesh::bench::Stopwatch;
+using waymesh::internal::QueryContext;
+using waymesh::internal::exact::CornerEdgeRule;
+using waymesh::internal::exact::CornerGraph;
+using waymesh::internal::exact::SeenCorner;
+using waymesh::internal::exact::TurnCornerIndex;
+
+// Draws per wanted pair before giving up (pairs on two islands are drawn again).
+constexpr int kDrawsPerPair = 50;
+
+struct Args {
+  std::string map = "demo";
+  waymesh::DemoWorldOptions demo;
+  int pairs = 500;
+  uint64_t seed = 7;
+  bool exact_landmarks = false;
+  bool both_rules = false;
+};
+
+Args ParseArgs(int argc, char** argv) {
+  Args a;
+  a.demo.size = 1022;
+  CLI::App app{"Turn corners, their visibility graph and the corners points see"};
+  app.add_option("--map", a.map, "'demo', or a map file (.wmesh, or .mesh/.obj/export JSON)")
+      ->capture_default_str();
+  app.add_option("--demo-size", a.demo.size, "demo town side (m)")->capture_default_str();
+  app.add_option("--pairs", a.pairs, "random pairs on one island")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100000));
+  app.add_option("--seed", a.seed, "seed of the demo town and the pairs")->capture_default_str();
+  app.add_flag("--exact-landmarks", a.exact_landmarks,
+               "build the exact landmark table before timing FindPath");
+  app.add_flag("--both-rules", a.both_rules,
+               "also build the graph of edges taut at both ends (a second build)");
+  waymesh::bench::ParseFlagsOrExit(app, argc, argv);
+  a.demo.seed = a.seed;
+  return a;
+}
+
+// The map as vs_detour loads it (polygons of a .mesh as they are); exits on an error.
+std::shared_ptr<const waymesh::NavMap> Load(const Args& args) {
+  waymesh::RepairOptions repair;
+  repair.merge = false;
+  auto loaded = args.map == "demo" ? waymesh::bench::BuildDemoWorldMap("demo", args.demo)
+                                   : waymesh::bench::LoadBenchMap("map", args.map, repair);
+  if (!loaded.ok()) {
+    std::fprintf(stderr, "%s: %s\n", args.map.c_str(),
+                 std::string(loaded.status().message()).c_str());
+    std::exit(1);
+  }
+  if (!args.exact_landmarks) return loaded->map;
+  return waymesh::WithSearchTables(loaded->map, {.exact_landmarks = true});
+}
+
+// Mean, median and p90 of `v` (sorted here).
+struct Spread {
+  double mean = 0, median = 0, p90 = 0;
+};
+Spread SpreadOf(std::vector<double> v) {
+  Spread s;
+  if (v.empty()) return s;
+  std::sort(v.begin(), v.end());
+  for (const double x : v) s.mean += x;
+  s.mean /= double(v.size());
+  s.median = v[v.size() / 2];
+  s.p90 = v[std::min(v.size() - 1, v.size() * 9 / 10)];
+  return s;
+}
+
+void PrintGraph(const char* rule, const CornerGraph& graph, double seconds) {
+  size_t most = 0;
+  for (uint32_t c = 0; c < graph.corner_count(); ++c) {
+    most = std::max(most, graph.Neighbours(c).size());
+  }
+  std::printf(
+      "graph (%s): %zu edges, per corner mean %.1f max %zu; built in %.2f s; edge list %.2f MB "
+      "(%zu B per edge)\n",
+      rule, graph.edges().size(),
+      2.0 * double(graph.edges().size()) / std::max(1u, graph.corner_count()), most, seconds,
+      double(graph.edge_bytes()) / 1e6, sizeof(waymesh::internal::exact::CornerEdge));
+}
+
+// Random pairs on one island (fixed seed).
+std::vector<std::pair<waymesh::SurfacePoint, waymesh::SurfacePoint>> DrawPairs(
+    waymesh::NavQuery& q, const waymesh::QueryFilter& filter, const Args& args) {
+  std::mt19937_64 rng(args.seed);
+  const waymesh::NavMap& map = q.map();
+  const auto island = [&](const waymesh::SurfacePoint& p) {
+    return map.tile(p.poly.tile()).poly_island[p.poly.poly()];
+  };
+  std::vector<std::pair<waymesh::SurfacePoint, waymesh::SurfacePoint>> pairs;
+  for (int draw = 0; draw < args.pairs * kDrawsPerPair && int(pairs.size()) < args.pairs; ++draw) {
+    const auto a = q.RandomPoint(filter, rng);
+    const auto b = q.RandomPoint(filter, rng);
+    if (!a.ok() || !b.ok() || !*a || !*b) break;
+    if (island(**a) == island(**b)) pairs.push_back({**a, **b});
+  }
+  return pairs;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Args args = ParseArgs(argc, argv);
+  const std::shared_ptr<const waymesh::NavMap> map = Load(args);
+  uint32_t polygons = 0;
+  for (const waymesh::TileView& t : map->tiles()) polygons += t.poly_count();
+  QueryContext ctx(map, polygons, /*use_landmarks=*/false, /*use_dead_ends=*/false,
+                   /*use_hierarchy=*/false);
+  const waymesh::QueryFilter filter = waymesh::ExactReadyFilter(*map);
+
+  Stopwatch w;
+  const TurnCornerIndex index = TurnCornerIndex::Build(ctx, filter);
+  const double index_seconds = w.ElapsedSeconds();
+  std::printf("%s: %u tiles, %u polygons, %u turn corners (index built in %.3f s)\n",
+              args.map.c_str(), map->tile_count(), polygons, index.size(), index_seconds);
+  w.Restart();
+  const CornerGraph graph = CornerGraph::Build(ctx, filter, index);
+  PrintGraph("seen from either end", graph, w.ElapsedSeconds());
+  if (args.both_rules) {
+    w.Restart();
+    const CornerGraph taut = CornerGraph::Build(ctx, filter, index, CornerEdgeRule::kTautBothEnds);
+    PrintGraph("taut at both ends, not exact", taut, w.ElapsedSeconds());
+  }
+
+  waymesh::NavQuery q(map);
+  const auto pairs = DrawPairs(q, filter, args);
+  waymesh::PathOptions po;
+  po.mode = waymesh::PathMode::kExact;
+  std::vector<SeenCorner> seen;
+  std::vector<double> seen_counts, sight_us, search_us;
+  waymesh::PathResult r;
+  int direct = 0, complete = 0;
+  // A warm-up pair: the first search of a context grows its buffers.
+  if (!pairs.empty()) {
+    waymesh::internal::exact::VisibleCorners(ctx, pairs[0].first, filter, index, nullptr, &seen);
+    (void)q.FindPath(pairs[0].first, pairs[0].second, filter, po, &r);
+  }
+  for (const auto& [s, t] : pairs) {
+    for (const auto& [from, to] : {std::pair{&s, &t}, std::pair{&t, &s}}) {
+      Stopwatch sight;
+      const bool in_sight =
+          waymesh::internal::exact::VisibleCorners(ctx, *from, filter, index, to, &seen);
+      sight_us.push_back(sight.ElapsedUs());
+      seen_counts.push_back(double(seen.size()));
+      direct += from == &s && in_sight;
+    }
+    Stopwatch search;
+    const bool ok = q.FindPath(s, t, filter, po, &r).ok();
+    search_us.push_back(search.ElapsedUs());
+    complete += ok && r.status == waymesh::QueryStatus::kComplete;
+  }
+  const Spread n = SpreadOf(seen_counts), v = SpreadOf(sight_us), e = SpreadOf(search_us);
+  std::printf("%zu pairs (seed %llu), %d complete, %d in straight sight\n", pairs.size(),
+              (unsigned long long)args.seed, complete, direct);
+  std::printf("|V(point)|            mean %8.1f  median %8.1f  p90 %8.1f\n", n.mean, n.median,
+              n.p90);
+  std::printf("VisibleCorners us/pt  mean %8.1f  median %8.1f  p90 %8.1f\n", v.mean, v.median,
+              v.p90);
+  std::printf("exact FindPath us/q   mean %8.1f  median %8.1f  p90 %8.1f%s\n", e.mean, e.median,
+              e.p90, args.exact_landmarks ? " (exact landmark table)" : "");
+  std::printf("2 x VisibleCorners / FindPath: mean %.2f  median %.2f  p90 %.2f\n",
+              2 * v.mean / e.mean, 2 * v.median / e.median, 2 * v.p90 / e.p90);
+  return 0;
+}
