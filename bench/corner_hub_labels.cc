@@ -57,7 +57,7 @@ struct Args {
   uint32_t pairs = 1000;
   uint64_t seed = 7;
   double max_label_mb = 2048;
-  std::string order = "degree";
+  std::string order = "tree-cover";
   bool exact_landmarks = false;
 };
 

@@ -18,8 +18,9 @@ namespace {
 
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 // Roots of the shortest-path trees that rank vertices for kSampledTreeCover. More roots
-// estimate better but cost a full Dijkstra each; PLL's authors found a handful enough.
-constexpr uint32_t kTreeCoverSamples = 16;
+// estimate better but cost a full Dijkstra each: on aurora-merged's corner graph (17 414
+// corners) 64 roots give 137 entries per corner against 146 with 16.
+constexpr uint32_t kTreeCoverSamples = 64;
 constexpr uint32_t kTreeCoverSeed = 32;
 
 // Both directions of every edge, grouped by tail (CSR).
