@@ -100,14 +100,18 @@ struct Built {
   HubLabels labels;
 };
 
+// Prints each stage's sizes and build time as it ends (the graph of a large town takes
+// minutes).
 absl::StatusOr<Built> BuildAll(QueryContext& ctx, const waymesh::QueryFilter& filter,
                                const Args& args, uint32_t polygons) {
   Stopwatch w;
   TurnCornerIndex index = TurnCornerIndex::Build(ctx, filter);
-  const double index_s = w.ElapsedSeconds();
+  std::printf("%u polygons, %u turn corners (index %.3f s)\n", polygons, index.size(),
+              w.ElapsedSeconds());
   w.Restart();
   CornerGraph graph = CornerGraph::Build(ctx, filter, index);
-  const double graph_s = w.ElapsedSeconds();
+  std::printf("%zu graph edges, mean degree %.1f (graph %.3f s)\n", graph.edges().size(),
+              2.0 * double(graph.edges().size()) / std::max(1u, index.size()), w.ElapsedSeconds());
   w.Restart();
   std::vector<HubLabels::WeightedEdge> edges;
   edges.reserve(graph.edges().size());
@@ -117,17 +121,12 @@ absl::StatusOr<Built> BuildAll(QueryContext& ctx, const waymesh::QueryFilter& fi
                        args.order == "degree" ? HubLabels::VertexOrder::kDegree
                                               : HubLabels::VertexOrder::kSampledTreeCover);
   if (!labels.ok()) return labels.status();
-  const double labels_s = w.ElapsedSeconds();
-  std::printf("%u polygons, %u turn corners, %zu graph edges (mean degree %.1f)\n", polygons,
-              index.size(), graph.edges().size(),
-              2.0 * double(graph.edges().size()) / std::max(1u, index.size()));
   std::printf(
       "labels (%s order): %zu entries, per corner mean %.1f max %u; %.2f MB, %.0f B per "
-      "polygon\n",
+      "polygon (labels %.3f s)\n",
       args.order.c_str(), labels->label_entries(), labels->mean_label_size(),
       labels->max_label_size(), double(labels->bytes()) / 1e6,
-      double(labels->bytes()) / std::max(1u, polygons));
-  std::printf("build: index %.3f s, graph %.3f s, labels %.3f s\n", index_s, graph_s, labels_s);
+      double(labels->bytes()) / std::max(1u, polygons), w.ElapsedSeconds());
   return Built{std::move(index), std::move(graph), *std::move(labels)};
 }
 
@@ -137,12 +136,13 @@ class LabelQuery {
   LabelQuery(QueryContext& ctx, const waymesh::QueryFilter& filter, const Built& built)
       : ctx_(ctx), filter_(filter), built_(built) {}
 
-  // The plan length of the shortest path s -> t (+infinity when none); sets *direct when t is
-  // in straight sight of s.
   // The time of the last query's BestMeeting and unpacking alone, and how many corners its
   // ends saw, for the breakdown.
   double meeting_us() const { return meeting_us_; }
   size_t seeds() const { return sources_.size() + targets_.size(); }
+
+  // The plan length of the shortest path s -> t (+infinity when none); sets *direct when t is
+  // in straight sight of s.
 
   double Length(const SurfacePoint& s, const SurfacePoint& t, bool* direct) {
     using waymesh::internal::exact::VisibleCorners;
