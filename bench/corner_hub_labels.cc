@@ -242,11 +242,12 @@ void PrintTimes(const std::vector<PairOutcome>& outcomes) {
 // Counts (and shows the first few) pairs whose two lengths differ by more than kSameLength.
 void PrintAgreement(const std::vector<PairOutcome>& outcomes,
                     const std::vector<std::pair<SurfacePoint, SurfacePoint>>& pairs) {
-  int complete = 0, direct = 0, different = 0;
+  int complete = 0, direct = 0, different = 0, labelled = 0;
   for (size_t i = 0; i < outcomes.size(); ++i) {
     const PairOutcome& o = outcomes[i];
     complete += o.complete;
     direct += o.direct;
+    labelled += std::isfinite(o.labels_length);
     if (!o.complete) continue;
     const double gap = std::abs(o.labels_length - o.exact_length);
     if (std::isfinite(o.labels_length) && gap <= kSameLength * std::max(1.0, o.exact_length)) {
@@ -262,9 +263,9 @@ void PrintAgreement(const std::vector<PairOutcome>& outcomes,
     }
   }
   std::printf(
-      "%zu pairs, %d complete by FindPath, %d in straight sight; lengths differing by "
-      "more than %g relative: %d\n",
-      outcomes.size(), complete, direct, kSameLength, different);
+      "%zu pairs, %d complete by FindPath, %d answered by the labels, %d in straight sight; "
+      "lengths differing by more than %g relative (pairs complete by FindPath): %d\n",
+      outcomes.size(), complete, labelled, direct, kSameLength, different);
 }
 
 std::vector<std::pair<SurfacePoint, SurfacePoint>> DrawPairs(waymesh::NavQuery& q,
