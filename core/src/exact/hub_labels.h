@@ -25,8 +25,9 @@ class HubLabels {
   };
   // The order in which vertices become hubs. Early hubs prune the later Dijkstras, so the best
   // order puts first the vertices most shortest paths pass through. On aurora-merged's corner
-  // graph, tree cover gives labels a quarter the size of degree order's (146 entries per
-  // corner against 576), built 5 times faster.
+  // graph (17 414 corners) tree cover gives labels a quarter the size of degree order's (137
+  // entries per corner against 576), built in 8 s against 40 s, and cuts the query's
+  // BestMeeting to a third (100 us median against 300).
   enum class VertexOrder {
     kDegree,  // most edges first
     // Most descendants summed over the shortest-path trees of a sample of roots (fixed seed):
