@@ -13,23 +13,21 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <memory>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "CLI/CLI.hpp"
+#include "common/corner_bench_map.h"
 #include "common/flags.h"
 #include "common/stopwatch.h"
 #include "exact/corner_graph.h"
 #include "exact/exact_search.h"
 #include "exact/turn_corner_index.h"
 #include "query_context.h"
-#include "vs_detour/bench_map.h"
 #include "waymesh/core/exact_path.h"
 #include "waymesh/core/nav_query.h"
-#include "waymesh/core/search_tables.h"
 
 namespace {
 
@@ -43,29 +41,19 @@ using waymesh::internal::exact::TurnCornerIndex;
 // Draws per wanted pair before giving up (pairs on two islands are drawn again).
 constexpr int kDrawsPerPair = 50;
 
-struct Args {
-  std::string map = "demo";
-  waymesh::DemoWorldOptions demo;
+struct Args : waymesh::bench::CornerBenchMap {
   int pairs = 500;
-  uint64_t seed = 7;
-  bool exact_landmarks = false;
   bool both_rules = false;
   uint32_t sample_corners = 0;  // 0: build the whole graph
 };
 
 Args ParseArgs(int argc, char** argv) {
   Args a;
-  a.demo.size = 1022;
   CLI::App app{"Turn corners, their visibility graph and the corners points see"};
-  app.add_option("--map", a.map, "'demo', or a map file (.wmesh, or .mesh/.obj/export JSON)")
-      ->capture_default_str();
-  app.add_option("--demo-size", a.demo.size, "demo town side (m)")->capture_default_str();
+  waymesh::bench::AddCornerBenchMapFlags(app, &a);
   app.add_option("--pairs", a.pairs, "random pairs on one island")
       ->capture_default_str()
       ->check(CLI::Range(1, 100000));
-  app.add_option("--seed", a.seed, "seed of the demo town and the pairs")->capture_default_str();
-  app.add_flag("--exact-landmarks", a.exact_landmarks,
-               "build the exact landmark table before timing FindPath");
   app.add_flag("--both-rules", a.both_rules,
                "also build the graph of edges taut at both ends (a second build)");
   app.add_option("--sample-corners", a.sample_corners,
@@ -73,23 +61,8 @@ Args ParseArgs(int argc, char** argv) {
                  "spread over the index and extrapolate (0: build it)")
       ->capture_default_str();
   waymesh::bench::ParseFlagsOrExit(app, argc, argv);
-  a.demo.seed = a.seed;
+  waymesh::bench::FinishCornerBenchFlags(&a);
   return a;
-}
-
-// The map as vs_detour loads it (polygons of a .mesh as they are); exits on an error.
-std::shared_ptr<const waymesh::NavMap> Load(const Args& args) {
-  waymesh::RepairOptions repair;
-  repair.merge = false;
-  auto loaded = args.map == "demo" ? waymesh::bench::BuildDemoWorldMap("demo", args.demo)
-                                   : waymesh::bench::LoadBenchMap("map", args.map, repair);
-  if (!loaded.ok()) {
-    std::fprintf(stderr, "%s: %s\n", args.map.c_str(),
-                 std::string(loaded.status().message()).c_str());
-    std::exit(1);
-  }
-  if (!args.exact_landmarks) return loaded->map;
-  return waymesh::WithSearchTables(loaded->map, {.exact_landmarks = true});
 }
 
 // Mean, median and p90 of `v` (sorted here).
@@ -169,7 +142,7 @@ int main(int argc, char** argv) {
   const Args args = ParseArgs(argc, argv);
   // Each line as it is printed: the graph of a large map takes minutes to build.
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
-  const std::shared_ptr<const waymesh::NavMap> map = Load(args);
+  const std::shared_ptr<const waymesh::NavMap> map = waymesh::bench::LoadCornerBenchMap(args);
   uint32_t polygons = 0;
   for (const waymesh::TileView& t : map->tiles()) polygons += t.poly_count();
   QueryContext ctx(map, polygons, /*use_landmarks=*/false, /*use_dead_ends=*/false,

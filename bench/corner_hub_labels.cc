@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "CLI/CLI.hpp"
+#include "common/corner_bench_map.h"
 #include "common/flags.h"
 #include "common/stopwatch.h"
 #include "exact/corner_graph.h"
@@ -24,12 +25,10 @@
 #include "exact/hub_labels.h"
 #include "exact/turn_corner_index.h"
 #include "query_context.h"
-#include "vs_detour/bench_map.h"
 #include "vs_detour/query_set.h"
 #include "vs_detour/stats.h"
 #include "waymesh/core/exact_path.h"
 #include "waymesh/core/nav_query.h"
-#include "waymesh/core/search_tables.h"
 
 namespace {
 
@@ -51,44 +50,27 @@ constexpr int kMismatchesShown = 5;
 // Box in which the pairs' ends are put on the mesh (they were drawn on it).
 constexpr Vec3 kHalfExtents{0.5f, 2.0f, 0.5f};
 
-struct Args {
-  std::string map = "demo";
-  waymesh::DemoWorldOptions demo;
+struct Args : waymesh::bench::CornerBenchMap {
   uint32_t pairs = 1000;
-  uint64_t seed = 7;
   double max_label_mb = 2048;
   std::string order = "tree-cover";
-  bool exact_landmarks = false;
 };
 
 Args ParseArgs(int argc, char** argv) {
   Args a;
-  a.demo.size = 1022;
   CLI::App app{"Hub labels over the turn-corner graph against the exact search"};
-  app.add_option("--map", a.map, "'demo', or a map file (.wmesh, or .mesh/.obj/export JSON)")
-      ->capture_default_str();
-  app.add_option("--demo-size", a.demo.size, "demo town side (m)")->capture_default_str();
+  waymesh::bench::AddCornerBenchMapFlags(app, &a);
   app.add_option("--pairs", a.pairs, "random pairs on one island")
       ->capture_default_str()
       ->check(CLI::Range(1u, 1000000u));
-  app.add_option("--seed", a.seed, "seed of the demo town and the pairs")->capture_default_str();
   app.add_option("--max-label-mb", a.max_label_mb, "budget of the labels (MB)")
       ->capture_default_str();
   app.add_option("--order", a.order, "order in which corners become hubs")
       ->capture_default_str()
       ->check(CLI::IsMember({"degree", "tree-cover"}));
-  app.add_flag("--exact-landmarks", a.exact_landmarks,
-               "build the exact landmark table (the exact search's heuristic) before timing");
   waymesh::bench::ParseFlagsOrExit(app, argc, argv);
-  a.demo.seed = a.seed;
+  waymesh::bench::FinishCornerBenchFlags(&a);
   return a;
-}
-
-absl::StatusOr<waymesh::bench::BenchMap> LoadMap(const Args& args) {
-  if (args.map == "demo") return waymesh::bench::BuildDemoWorldMap("demo", args.demo);
-  waymesh::RepairOptions keep_polygons;  // as vs_detour: the file's polygons as they are
-  keep_polygons.merge = false;
-  return waymesh::bench::LoadBenchMap("map", args.map, keep_polygons);
 }
 
 double PlanDistance(Vec3 a, Vec3 b) { return std::hypot(double(b.x) - a.x, double(b.z) - a.z); }
@@ -288,13 +270,7 @@ int main(int argc, char** argv) {
 #ifndef NDEBUG
   std::fprintf(stderr, "corner_hub_labels: warning: assertions are on; time a Release build\n");
 #endif
-  auto loaded = LoadMap(args);
-  if (!loaded.ok()) {
-    std::fprintf(stderr, "%s: %s\n", args.map.c_str(), loaded.status().ToString().c_str());
-    return 1;
-  }
-  std::shared_ptr<const waymesh::NavMap> map = loaded->map;
-  if (args.exact_landmarks) map = waymesh::WithSearchTables(map, {.exact_landmarks = true});
+  const std::shared_ptr<const waymesh::NavMap> map = waymesh::bench::LoadCornerBenchMap(args);
   uint32_t polygons = 0, links = 0;
   for (const waymesh::TileView& t : map->tiles()) {
     polygons += t.poly_count();
