@@ -16,6 +16,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "CLI/CLI.hpp"
@@ -63,6 +64,13 @@ Args ParseArgs(int argc, char** argv) {
   waymesh::bench::ParseFlagsOrExit(app, argc, argv);
   waymesh::bench::FinishCornerBenchFlags(&a);
   return a;
+}
+
+// How many distinct polygons the intervals in `nodes` lie in.
+size_t DistinctPolygons(const std::vector<waymesh::internal::exact::IntervalNode>& nodes) {
+  std::unordered_set<uint64_t> polygons;
+  for (const auto& n : nodes) polygons.insert(uint64_t(n.poly.tile) << 32 | n.poly.poly);
+  return polygons.size();
 }
 
 // Mean, median and p90 of `v` (sorted here).
@@ -172,7 +180,7 @@ int main(int argc, char** argv) {
   waymesh::PathOptions po;
   po.mode = waymesh::PathMode::kExact;
   std::vector<SeenCorner> seen;
-  std::vector<double> seen_counts, sight_us, search_us, sight_nodes;
+  std::vector<double> seen_counts, sight_us, search_us, sight_nodes, sight_polygons;
   waymesh::PathResult r;
   int direct = 0, complete = 0;
   // A warm-up pair: the first search of a context grows its buffers.
@@ -187,6 +195,7 @@ int main(int argc, char** argv) {
           waymesh::internal::exact::VisibleCorners(ctx, *from, filter, index, to, &seen);
       sight_us.push_back(sight.ElapsedUs());
       sight_nodes.push_back(double(ctx.exact.nodes.size()));
+      sight_polygons.push_back(double(DistinctPolygons(ctx.exact.nodes)));
       seen_counts.push_back(double(seen.size()));
       direct += from == &s && in_sight;
     }
@@ -196,7 +205,7 @@ int main(int argc, char** argv) {
     complete += ok && r.status == waymesh::QueryStatus::kComplete;
   }
   const Spread n = SpreadOf(seen_counts), v = SpreadOf(sight_us), e = SpreadOf(search_us),
-               nodes = SpreadOf(sight_nodes);
+               nodes = SpreadOf(sight_nodes), entered = SpreadOf(sight_polygons);
   std::printf("%zu pairs (seed %llu), %d complete, %d in straight sight\n", pairs.size(),
               (unsigned long long)args.seed, complete, direct);
   std::printf("|V(point)|            mean %8.1f  median %8.1f  p90 %8.1f\n", n.mean, n.median,
@@ -205,6 +214,9 @@ int main(int argc, char** argv) {
               v.p90);
   std::printf("VisibleCorners nodes  mean %8.0f  median %8.0f  p90 %8.0f\n", nodes.mean,
               nodes.median, nodes.p90);
+  // Nodes far above polygons: the one root's cone is cut into many intervals per polygon.
+  std::printf("polygons entered      mean %8.0f  median %8.0f  p90 %8.0f\n", entered.mean,
+              entered.median, entered.p90);
   std::printf("exact FindPath us/q   mean %8.1f  median %8.1f  p90 %8.1f%s\n", e.mean, e.median,
               e.p90, args.exact_landmarks ? " (exact landmark table)" : "");
   std::printf("2 x VisibleCorners / FindPath: mean %.2f  median %.2f  p90 %.2f\n",
