@@ -16,7 +16,6 @@
 #include <memory>
 #include <random>
 #include <string>
-#include <unordered_set>
 #include <vector>
 
 #include "CLI/CLI.hpp"
@@ -24,7 +23,7 @@
 #include "common/flags.h"
 #include "common/stopwatch.h"
 #include "exact/corner_graph.h"
-#include "exact/exact_search.h"
+#include "exact/sight_flood.h"
 #include "exact/turn_corner_index.h"
 #include "query_context.h"
 #include "waymesh/core/exact_path.h"
@@ -64,13 +63,6 @@ Args ParseArgs(int argc, char** argv) {
   waymesh::bench::ParseFlagsOrExit(app, argc, argv);
   waymesh::bench::FinishCornerBenchFlags(&a);
   return a;
-}
-
-// How many distinct polygons the intervals in `nodes` lie in.
-size_t DistinctPolygons(const std::vector<waymesh::internal::exact::IntervalNode>& nodes) {
-  std::unordered_set<uint64_t> polygons;
-  for (const auto& n : nodes) polygons.insert(uint64_t(n.poly.tile) << 32 | n.poly.poly);
-  return polygons.size();
 }
 
 // Mean, median and p90 of `v` (sorted here).
@@ -180,7 +172,7 @@ int main(int argc, char** argv) {
   waymesh::PathOptions po;
   po.mode = waymesh::PathMode::kExact;
   std::vector<SeenCorner> seen;
-  std::vector<double> seen_counts, sight_us, search_us, sight_nodes, sight_polygons;
+  std::vector<double> seen_counts, sight_us, search_us, sight_pieces, sight_polygons;
   waymesh::PathResult r;
   int direct = 0, complete = 0;
   // A warm-up pair: the first search of a context grows its buffers.
@@ -194,8 +186,8 @@ int main(int argc, char** argv) {
       const bool in_sight =
           waymesh::internal::exact::VisibleCorners(ctx, *from, filter, index, to, &seen);
       sight_us.push_back(sight.ElapsedUs());
-      sight_nodes.push_back(double(ctx.exact.nodes.size()));
-      sight_polygons.push_back(double(DistinctPolygons(ctx.exact.nodes)));
+      sight_pieces.push_back(double(ctx.exact.sight.pieces_expanded));
+      sight_polygons.push_back(double(ctx.exact.sight.entered));
       seen_counts.push_back(double(seen.size()));
       direct += from == &s && in_sight;
     }
@@ -205,15 +197,15 @@ int main(int argc, char** argv) {
     complete += ok && r.status == waymesh::QueryStatus::kComplete;
   }
   const Spread n = SpreadOf(seen_counts), v = SpreadOf(sight_us), e = SpreadOf(search_us),
-               nodes = SpreadOf(sight_nodes), entered = SpreadOf(sight_polygons);
+               pieces = SpreadOf(sight_pieces), entered = SpreadOf(sight_polygons);
   std::printf("%zu pairs (seed %llu), %d complete, %d in straight sight\n", pairs.size(),
               (unsigned long long)args.seed, complete, direct);
   std::printf("|V(point)|            mean %8.1f  median %8.1f  p90 %8.1f\n", n.mean, n.median,
               n.p90);
   std::printf("VisibleCorners us/pt  mean %8.1f  median %8.1f  p90 %8.1f\n", v.mean, v.median,
               v.p90);
-  std::printf("VisibleCorners nodes  mean %8.0f  median %8.0f  p90 %8.0f\n", nodes.mean,
-              nodes.median, nodes.p90);
+  std::printf("pieces looked through mean %8.0f  median %8.0f  p90 %8.0f\n", pieces.mean,
+              pieces.median, pieces.p90);
   // Nodes far above polygons: the one root's cone is cut into many intervals per polygon.
   std::printf("polygons entered      mean %8.0f  median %8.0f  p90 %8.0f\n", entered.mean,
               entered.median, entered.p90);

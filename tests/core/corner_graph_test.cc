@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "corner_test_support.h"
-#include "exact/exact_search.h"
+#include "exact/sight_flood.h"
 #include "exact/turn_corner_index.h"
 #include "gtest/gtest.h"
 #include "polyanya_data.h"

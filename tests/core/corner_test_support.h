@@ -1,6 +1,6 @@
 #pragma once
 // Shared by the tests of the corner index, VisibleCorners and the corner graph
-// (core/src/exact/turn_corner_index.h, exact_search.h, corner_graph.h): the maps they look at
+// (core/src/exact/turn_corner_index.h, sight_flood.h, corner_graph.h): the maps they look at
 // and a query context over a map, as the exact search's callers make one.
 
 #include <memory>

@@ -1,4 +1,4 @@
-// The turn corners a point sees (VisibleCorners, core/src/exact/exact_search.h) and their
+// The turn corners a point sees (VisibleCorners, core/src/exact/sight_flood.h) and their
 // numbering (TurnCornerIndex, core/src/exact/turn_corner_index.h): on a hand-built pillar
 // whose answers are worked out by hand, and on aurora-merged cut in 64 m tiles, whose seam
 // copies of a vertex must be one corner, seen alike from both sides of a seam.
@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "corner_test_support.h"
-#include "exact/exact_search.h"
+#include "exact/sight_flood.h"
 #include "exact/turn_corner_index.h"
 #include "gtest/gtest.h"
 #include "support/query_points.h"

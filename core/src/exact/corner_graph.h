@@ -12,7 +12,7 @@
 #include <span>
 #include <vector>
 
-#include "exact/exact_search.h"
+#include "exact/sight_flood.h"
 #include "exact/turn_corner_index.h"
 #include "query_context.h"
 #include "waymesh/core/query_filter.h"

@@ -9,6 +9,7 @@
 #include "exact/interval_geometry.h"
 #include "exact/root_table.h"
 #include "exact/sent_intervals.h"
+#include "exact/sight_buffers.h"
 #include "waymesh/core/poly_index.h"
 #include "waymesh/core/vec3.h"
 
@@ -74,6 +75,7 @@ struct ExactBuffers {
   std::vector<PolyIndex> goal_polys;
   std::vector<PolyIndex> link_end_polys;  // scratch: polygons holding the end of a link taken
   std::vector<uint32_t> chain;            // scratch: roots or nodes of the answer, walked backwards
+  SightBuffers sight;                     // the sight flood's (sight_flood.h)
 };
 
 }  // namespace waymesh::internal::exact

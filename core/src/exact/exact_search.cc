@@ -6,7 +6,7 @@
 #include <limits>
 
 #include "exact/landmark_bound.h"
-#include "exact/turn_corner.h"
+#include "exact/search_steps.h"
 #include "poly_geometry.h"
 #include "waymesh/core/dead_end_table.h"
 #include "waymesh/core/tolerances.h"
@@ -23,12 +23,6 @@ constexpr uint32_t kLandmarkChoiceNodes = 128;
 // A root reached again at a cost within this fraction of its best is not pruned: both
 // arrivals may open different sides of the corner.
 constexpr double kRootSlack = 1e-9;
-// A corner this close (m) to the ray from a root through an interval end, behind that end,
-// lies on the ray (carving rounds corners by a few µm).
-constexpr double kFoldWidth = 1e-5;
-// Most polygons one point can lie on (a vertex where many polygons meet).
-constexpr size_t kMaxTouching = 32;
-
 // Whether `p` is among `polys`.
 bool Holds(const std::vector<PolyIndex>& polys, PolyIndex p) {
   return std::find(polys.begin(), polys.end(), p) != polys.end();
@@ -36,29 +30,6 @@ bool Holds(const std::vector<PolyIndex>& polys, PolyIndex p) {
 
 // Distance in plan view from p to segment a-b.
 double DistToSegment(Point2 p, Point2 a, Point2 b) { return Dist(p, ClosestOnSegment(a, b, p)); }
-
-// The polygons the filter accepts that hold `pos` (within tol::kInsidePolygon), reached from
-// `poly` across the edges it lies on: a point on an edge or a vertex is in all of them.
-void TouchingPolygons(const QueryContext& ctx, const QueryFilter& filter, PolyIndex poly, Vec3 pos,
-                      std::vector<PolyIndex>* out) {
-  out->assign(1, poly);
-  const Point2 at = ToPoint2(pos);
-  for (size_t k = 0; k < out->size() && out->size() < kMaxTouching; ++k) {
-    const PolyIndex cur = (*out)[k];
-    const TileView& t = ctx.Tile(cur.tile);
-    const uint32_t s = t.poly_start[cur.poly], n = t.corner_count(cur.poly);
-    for (uint32_t i = 0; i < n; ++i) {
-      const Point2 u = ToPoint2(t.corner(cur.poly, i)),
-                   v = ToPoint2(t.corner(cur.poly, (i + 1) % n));
-      if (DistToSegment(at, u, v) > tol::kInsidePolygon) continue;
-      const std::optional<PolyIndex> nb = t.across(s + i);
-      if (!nb || !ctx.Exists(*nb) || !ctx.Passes(filter, *nb) || Holds(*out, *nb)) continue;
-      if (PointInPolyXZ(ctx.Tile(nb->tile), nb->poly, pos, tol::kInsidePolygon)) {
-        out->push_back(*nb);
-      }
-    }
-  }
-}
 
 // Whether off-mesh links of `area` pass `filter`.
 bool LinkAreaAllowed(const QueryFilter& filter, uint8_t area) {
@@ -103,33 +74,22 @@ uint32_t TurnRoot(const QueryContext& ctx, ExactBuffers* b, const IntervalNode& 
 
 namespace {
 
-// What a sight search (VisibleCorners) gathers: the corners its seed turns at, and whether
-// the target is seen.
-struct SightRecord {
-  const TurnCornerIndex* index = nullptr;
-  std::vector<SeenCorner>* corners = nullptr;
-  bool target_seen = false;
-};
-
 class IntervalSearch {
  public:
   // `dead_ends` (may be null): skip dead-end trees without the goal (dead_end_table.h).
-  // With `flood` (a flood) or `sight` (a sight search) there is no goal: `goal` only names
-  // the target the sight search looks for (its polygons in goal_polys, maybe none).
+  // With `flood` there is no goal (the flood records vertex distances there instead).
   IntervalSearch(QueryContext& ctx, const QueryFilter& filter, const SurfacePoint& goal,
                  uint32_t max_nodes, const DeadEndTable* dead_ends,
-                 VertexDistances* flood = nullptr, SightRecord* sight = nullptr)
+                 VertexDistances* flood = nullptr)
       : ctx_(ctx),
         b_(ctx.exact),
         filter_(filter),
-        // A sight search takes no links: what it sees is on foot.
-        links_(sight != nullptr ? LinkTerms{} : LinkTermsOf(*ctx.map, filter)),
+        links_(LinkTermsOf(*ctx.map, filter)),
         goal_(ToPoint2(goal.pos)),
         max_nodes_(max_nodes),
         dead_ends_(dead_ends),
         goal_table_(ctx.TableIndex(goal.poly.index())),
-        flood_(flood),
-        sight_(sight) {
+        flood_(flood) {
     // The table's distances count links at their plan span: a bound only while no allowed
     // link may cost less.
     if (!NoGoal() && links_.h_scale == 1) {
@@ -202,8 +162,8 @@ class IntervalSearch {
   }
 
  private:
-  // A flood or a sight search: every interval is settled, nearest the seed first.
-  bool NoGoal() const { return flood_ != nullptr || sight_ != nullptr; }
+  // A flood: every interval is settled, nearest the seed first.
+  bool NoGoal() const { return flood_ != nullptr; }
 
   // Expands node `ni`; while the cheapest successor would be the next node popped anyway
   // (f below the open list's best, its root not pruned) it is expanded at once instead of
@@ -268,14 +228,9 @@ class IntervalSearch {
     // A copy: taking links and turning add roots.
     const Point2 r = b_.roots[node.root].at;
     if (Holds(b_.goal_polys, node.poly)) {
-      if (sight_ != nullptr) {
-        // The cone holds the target: the seed sees it (the root is always the seed).
-        if (!TurnTowards(r, node.a, node.b, goal_)) sight_->target_seen = true;
-      } else {
-        ReachGoal(ni, node);
-        // Any other way on is at least as long, unless a link is shorter than its span.
-        if (links_.h_scale == 1) return;
-      }
+      ReachGoal(ni, node);
+      // Any other way on is at least as long, unless a link is shorter than its span.
+      if (links_.h_scale == 1) return;
     }
     if (links_.links) TakeLinks(ni, node);
     if (OnIntervalLine(r, node.a, node.b)) {
@@ -304,34 +259,6 @@ class IntervalSearch {
         TurnCorner(node.poly, j)) {
       TurnAt(ni, node, t, j, n, j, node.a, /*b_side=*/false);
     }
-  }
-
-  // The entry edge's corner A from the first corner at its position (`found`): the last of
-  // the copies when carving left that corner doubled, since the zero-length side between the
-  // copies is a wall, never the edge an interval crossed.
-  static uint32_t EntryCorner(const TileView& t, uint32_t p, int found) {
-    const uint32_t n = t.corner_count(p);
-    uint32_t j = uint32_t(found);
-    for (uint32_t k = 1; k < n && t.corner(p, (j + 1) % n) == t.corner(p, j); ++k) j = (j + 1) % n;
-    return j;
-  }
-
-  // Whether polygon `p` extends past the ray from r through its corner `end` on the side a
-  // turn there would see: corner `next` (beside `end`; `step` +1 past corner B, -1 past A)
-  // lies there. A corner carving left on `end` or a few µm behind it on that ray (a doubled
-  // corner, or a fold where a footprint corner was rounded differently on two sides of a tile
-  // seam) decides nothing: the corner after it does.
-  bool OpensPast(Point2 r, Point2 end, const TileView& t, uint32_t p, uint32_t n, uint32_t next,
-                 int step) const {
-    const double reach = Dist(r, end);
-    for (uint32_t k = 0; k + 2 < n; ++k, next = (next + n + step) % n) {
-      const Point2 c = ToPoint2(t.corner(p, next));
-      const double side = step * Orient(r, end, c);
-      // At `end` itself (a corner carving doubled) counts as behind it.
-      const bool behind = (c.x - end.x) * (end.x - r.x) + (c.z - end.z) * (end.z - r.z) <= 0;
-      if (!behind || std::abs(side) > kFoldWidth * reach) return side < 0;
-    }
-    return false;
   }
 
   // Successors with root at corner `c` (the interval end `end`) over the part of the far side
@@ -371,32 +298,18 @@ class IntervalSearch {
     for (uint32_t k = 1; k < n; ++k) AddInterval(ni, root, t, node.poly, (j + k) % n, Range{0, 1});
   }
 
-  // IsTurnCorner, remembered while the map and the filter stay the same (corner_cache.h).
   bool TurnCorner(PolyIndex poly, uint32_t corner) {
-    const TileView& t = ctx_.Tile(poly.tile);
-    const uint32_t slot = t.poly_start[poly.poly] + corner;
-    if (const std::optional<bool> known = b_.turn_corners.Find(poly.tile, slot)) return *known;
-    const bool turn = IsTurnCorner(ctx_, filter_, poly, corner);
-    // A tile that failed to load counted as a wall: the verdict may change once it loads.
-    if (!ctx_.tile_load_failed) b_.turn_corners.Store(poly.tile, slot, t.poly_verts.size(), turn);
-    return turn;
+    return MemoTurnCorner(ctx_, filter_, &b_.turn_corners, poly, corner);
   }
 
   // A root at corner `corner` of polygon `poly` reached from root `from`; kNone when that
-  // vertex was already reached more cheaply, and always in a sight search, which records
-  // the turn instead (its intervals keep the seed's root: it covers what the seed sees).
+  // vertex was already reached more cheaply.
   uint32_t NewVertexRoot(uint32_t from, PolyIndex poly, uint32_t corner) {
     const TileView& t = ctx_.Tile(poly.tile);
     const Vec3 pos = t.corner(poly.poly, corner);
     const Root& f = b_.roots[from];
     const Point2 at = ToPoint2(pos);
     const double g = f.g + Dist(f.at, at);
-    if (sight_ != nullptr) {
-      const uint32_t id =
-          sight_->index->IdAt(poly.tile, t.poly_verts[t.poly_start[poly.poly] + corner]);
-      if (id != kNone) sight_->corners->push_back(SeenCorner{id, g});
-      return kNone;
-    }
     if (!b_.best_root.Improve(pos, g, kRootSlack * (1 + g))) return kNone;
     b_.roots.push_back(Root{pos, at, g, from, poly, true});
     return uint32_t(b_.roots.size() - 1);
@@ -418,12 +331,8 @@ class IntervalSearch {
     const Root& root = b_.roots[node.root];
     node.a = node.b = root.at;
     if (Holds(b_.goal_polys, node.poly)) {
-      if (sight_ != nullptr) {
-        sight_->target_seen = true;  // the seed's polygon is convex
-      } else {
-        PushFinal(ni, node.root, root.at, goal_, node.poly, root.parent == kNone);
-        if (links_.h_scale == 1) return;
-      }
+      PushFinal(ni, node.root, root.at, goal_, node.poly, root.parent == kNone);
+      if (links_.h_scale == 1) return;
     }
     const TileView& t = ctx_.Tile(node.poly.tile);
     for (uint32_t e = 0, n = t.corner_count(node.poly.poly); e < n; ++e) {
@@ -626,7 +535,6 @@ class IntervalSearch {
   const uint32_t goal_table_;     // the goal polygon's index in the search tables
   LandmarkBound landmarks_;       // inactive without an exact landmark table
   VertexDistances* const flood_;  // a flood (no goal) records vertex distances here
-  SightRecord* const sight_;      // a sight search (no goal) records its turns here
   double goal_f_ = INFINITY;      // length of the best path to the goal found so far
   uint32_t best_final_ = kNone;
   bool limit_hit_ = false;
@@ -669,33 +577,6 @@ void FloodExact(QueryContext& ctx, const SurfacePoint& from, const QueryFilter& 
   IntervalSearch search(ctx, filter, from, std::numeric_limits<uint32_t>::max(), nullptr, out);
   search.Seed(from);
   search.Run(nullptr);
-}
-
-bool VisibleCorners(QueryContext& ctx, const SurfacePoint& from, const QueryFilter& filter,
-                    const TurnCornerIndex& index, const SurfacePoint* target,
-                    std::vector<SeenCorner>* out) {
-  out->clear();
-  TouchingPolygons(ctx, filter, from.poly.index(), from.pos, &ctx.exact.start_polys);
-  if (target != nullptr) {
-    TouchingPolygons(ctx, filter, target->poly.index(), target->pos, &ctx.exact.goal_polys);
-  } else {
-    ctx.exact.goal_polys.clear();
-  }
-  SightRecord sight{&index, out};
-  IntervalSearch search(ctx, filter, target != nullptr ? *target : from,
-                        std::numeric_limits<uint32_t>::max(), nullptr, nullptr, &sight);
-  search.Seed(from);
-  search.Run(nullptr);
-  // Every turn from the seed measures |seed corner|: the copies a corner is turned at from
-  // several intervals (or seam copies) all carry its one distance.
-  std::sort(out->begin(), out->end(), [](const SeenCorner& x, const SeenCorner& y) {
-    return x.corner < y.corner || (x.corner == y.corner && x.distance < y.distance);
-  });
-  out->erase(
-      std::unique(out->begin(), out->end(),
-                  [](const SeenCorner& x, const SeenCorner& y) { return x.corner == y.corner; }),
-      out->end());
-  return sight.target_seen;
 }
 
 }  // namespace waymesh::internal::exact

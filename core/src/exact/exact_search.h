@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "exact/turn_corner_index.h"
 #include "query_context.h"
 #include "waymesh/core/nav_map.h"
 #include "waymesh/core/query_filter.h"
@@ -58,22 +57,5 @@ using VertexDistances = std::vector<std::vector<double>>;
 // vertex at a tile seam may stay unreached where its other copy is not (callers merge them).
 void FloodExact(QueryContext& ctx, const SurfacePoint& from, const QueryFilter& filter,
                 VertexDistances* out);
-
-// A turn corner seen from a point, and its plan-view distance from there.
-struct SeenCorner {
-  uint32_t corner = kNone;  // id in the TurnCornerIndex
-  double distance = 0;
-};
-
-// The corners of `index` at which a shortest path from `from` may make its first turn: the
-// interval search seeded at `from` whose intervals keep the seed as their root, so that it
-// covers exactly what `from` sees, recording each turn it would make at a corner (from where
-// the surface extends past the line of sight, Polyanya's turn rule) instead of taking it.
-// Writes them to `out` once each, in id order; returns whether `target` (may be null) is seen
-// straight from `from`. `index` must be built under `filter`. Off-mesh links are never taken:
-// the corner graph and hub labels over it serve filters that allow none. Reuses ctx.exact.
-bool VisibleCorners(QueryContext& ctx, const SurfacePoint& from, const QueryFilter& filter,
-                    const TurnCornerIndex& index, const SurfacePoint* target,
-                    std::vector<SeenCorner>* out);
 
 }  // namespace waymesh::internal::exact
