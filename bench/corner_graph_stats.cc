@@ -101,21 +101,28 @@ void SampleCornerSights(QueryContext& ctx, const waymesh::QueryFilter& filter,
   count = std::min(count, index.size());
   if (count == 0) return;
   std::vector<SeenCorner> seen;
-  std::vector<double> sizes, us;
+  std::vector<double> sizes, us, entered;
   for (uint32_t k = 0; k < count; ++k) {
     const uint32_t id = uint32_t(uint64_t(k) * index.size() / count);
     Stopwatch w;
     waymesh::internal::exact::VisibleCorners(ctx, index.point(id), filter, index, nullptr, &seen);
     us.push_back(w.ElapsedUs());
     sizes.push_back(double(seen.size()));
+    entered.push_back(double(ctx.exact.sight.entered));
   }
-  const Spread n = SpreadOf(sizes), t = SpreadOf(us);
+  const Spread n = SpreadOf(sizes), t = SpreadOf(us), p = SpreadOf(entered);
   std::printf(
       "graph (sampled, %u corners): |V(corner)| mean %.1f median %.1f p90 %.1f; VisibleCorners "
       "from a corner mean %.1f us median %.1f p90 %.1f; whole graph about %.0f s to build, "
       "%.0f to %.0f edges\n",
       count, n.mean, n.median, n.p90, t.mean, t.median, t.p90, t.mean * 1e-6 * double(index.size()),
       n.mean * double(index.size()) / 2, n.mean * double(index.size()));
+  // Each (corner, polygon it sees) pair would be one entry of per-polygon lists of the corners
+  // that see a polygon (EHL's per-cell idea at polygon grain).
+  std::printf(
+      "polygons a corner sees: mean %.0f median %.0f p90 %.0f; (corner, polygon) pairs about "
+      "%.0f\n",
+      p.mean, p.median, p.p90, p.mean * double(index.size()));
 }
 
 // Random pairs on one island (fixed seed).
