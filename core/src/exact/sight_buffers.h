@@ -7,7 +7,6 @@
 #include <utility>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
 #include "waymesh/core/poly_index.h"
 
 namespace waymesh::internal::exact {
@@ -33,11 +32,16 @@ struct SightPolygon {
 struct SightBuffers {
   std::vector<SightPolygon> polygons;  // the first `entered` belong to the current flood
   uint32_t entered = 0;
-  absl::flat_hash_map<uint64_t, uint32_t> slot_of;  // (tile << 32 | poly) -> polygons index
+  // Per polygon (QueryContext::Global): its index in `polygons` when `stamp` is this flood's.
+  struct SlotOf {
+    uint32_t stamp = 0;
+    uint32_t slot = 0;
+  };
+  std::vector<SlotOf> slot_of;
   std::vector<std::pair<double, uint32_t>> heap;   // (key, polygons index), min first
   std::vector<SightPiece> pieces;                  // scratch: the polygon being expanded
   std::vector<uint32_t> corner_stamp;              // per corner id: the flood that recorded it
-  uint32_t stamp = 0;
+  uint32_t stamp = 0;                              // the current flood's
   uint32_t pieces_expanded = 0;  // merged pieces looked through by the last flood
 };
 

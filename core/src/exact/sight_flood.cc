@@ -15,8 +15,6 @@ namespace {
 // them are the same ray through a vertex, computed in two polygons' orders of operations.
 constexpr double kAbutGap = 1e-9;
 
-uint64_t PolyKey(PolyIndex p) { return uint64_t(p.tile) << 32 | p.poly; }
-
 double DistToSegment(Point2 p, Point2 a, Point2 b) { return Dist(p, ClosestOnSegment(a, b, p)); }
 
 class SightFlood {
@@ -32,12 +30,13 @@ class SightFlood {
         target_(target != nullptr ? ToPoint2(target->pos) : Point2{}),
         out_(out) {
     s_.entered = 0;
-    s_.slot_of.clear();
     s_.heap.clear();
     s_.pieces_expanded = 0;
     s_.corner_stamp.resize(index.size());
+    s_.slot_of.resize(ctx.tile_base.back());
     if (++s_.stamp == 0) {  // once every 2^32 floods: old stamps could look current
       std::fill(s_.corner_stamp.begin(), s_.corner_stamp.end(), 0);
+      std::fill(s_.slot_of.begin(), s_.slot_of.end(), SightBuffers::SlotOf{});
       s_.stamp = 1;
     }
     b_.turn_corners.Begin(ctx.map, filter);
@@ -59,8 +58,9 @@ class SightFlood {
  private:
   // The slot of polygon `p` in this flood, made on first entry.
   uint32_t Enter(PolyIndex p) {
-    const auto [it, added] = s_.slot_of.try_emplace(PolyKey(p), s_.entered);
-    if (!added) return it->second;
+    SightBuffers::SlotOf& known = s_.slot_of[ctx_.Global(p)];
+    if (known.stamp == s_.stamp) return known.slot;
+    known = {s_.stamp, s_.entered};
     if (s_.entered == s_.polygons.size()) s_.polygons.emplace_back();
     SightPolygon& slot = s_.polygons[s_.entered];
     slot.poly = p;
