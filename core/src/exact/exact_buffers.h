@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
+
 #include "exact/corner_cache.h"
 #include "exact/interval_geometry.h"
 #include "exact/root_table.h"
@@ -52,6 +54,10 @@ struct IntervalNode {
   uint32_t parent = kNone;
   PolyIndex poly;
   uint8_t flags = 0;
+  // An open node that successors of the same root on the same edge were joined into heads a
+  // list of the parts it was joined from (its own first), each with its own parent: the
+  // corridor follows the part the path crosses. kNone otherwise, and ends the list.
+  uint32_t joined = kNone;
 };
 
 struct HeapItem {
@@ -60,6 +66,16 @@ struct HeapItem {
   // Orders a min-heap on f (then on creation order, for determinism) with std::push_heap.
   friend bool operator<(const HeapItem& x, const HeapItem& y) {
     return x.f > y.f || (x.f == y.f && x.node > y.node);
+  }
+};
+
+// Identifies the open node a successor may join: same root, same polygon, same entry edge.
+struct OpenKey {
+  uint32_t root, tile, poly, ax, az;
+  friend bool operator==(const OpenKey&, const OpenKey&) = default;
+  template <typename H>
+  friend H AbslHashValue(H h, const OpenKey& k) {
+    return H::combine(std::move(h), k.root, k.tile, k.poly, k.ax, k.az);
   }
 };
 
@@ -75,6 +91,7 @@ struct ExactBuffers {
   std::vector<PolyIndex> goal_polys;
   std::vector<PolyIndex> link_end_polys;  // scratch: polygons holding the end of a link taken
   std::vector<uint32_t> chain;            // scratch: roots or nodes of the answer, walked backwards
+  absl::flat_hash_map<OpenKey, uint32_t> open_by_edge;
   SightBuffers sight;                     // the sight flood's (sight_flood.h)
 };
 

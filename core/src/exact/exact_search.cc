@@ -14,6 +14,8 @@
 namespace waymesh::internal::exact {
 namespace {
 
+// Successors of one root on one edge whose ends are this close (m) abut and are joined.
+constexpr double kJoinGap = 1e-7;
 // Expansions between two polls of the QueryInterrupt (as the polygon A*).
 constexpr uint32_t kExactPollNodes = 256;
 // Expansions between two choices of the landmarks the bound consults: each time, those that
@@ -103,6 +105,7 @@ class IntervalSearch {
     b_.nodes.clear();
     b_.roots.clear();
     b_.heap.clear();
+    b_.open_by_edge.clear();
     b_.best_root.Reset();
     b_.sent.Reset();
     b_.turn_corners.Begin(ctx_.map, filter_);
@@ -134,8 +137,11 @@ class IntervalSearch {
       }
       std::pop_heap(b_.heap.begin(), b_.heap.end());
       const uint32_t ni = b_.heap.back().node;
+      const double popped_f = b_.heap.back().f;
       b_.heap.pop_back();
       const IntervalNode& node = b_.nodes[ni];
+      if (popped_f > node.f) continue;  // a joined node's older entry
+      Close(ni);
       if (node.flags & kFinal) {
         out.status = QueryStatus::kComplete;
         out.last = ni;
@@ -490,9 +496,60 @@ class IntervalSearch {
   // is reached; whether it was added.
   bool Push(const IntervalNode& node) {
     if (node.f >= goal_f_ && !(node.flags & kFinal)) return false;
+    if (!(node.flags & (kFinal | kWhole)) && JoinOpen(node)) return true;
     if (!Store(node)) return false;
+    if (!(node.flags & (kFinal | kWhole))) b_.open_by_edge[KeyOf(node)] = uint32_t(b_.nodes.size() - 1);
     b_.heap.push_back(HeapItem{node.f, uint32_t(b_.nodes.size() - 1)});
     std::push_heap(b_.heap.begin(), b_.heap.end());
+    return true;
+  }
+
+  static OpenKey KeyOf(const IntervalNode& n) {
+    return OpenKey{n.root, n.poly.tile, n.poly.poly, std::bit_cast<uint32_t>(n.corner_a.x),
+                   std::bit_cast<uint32_t>(n.corner_a.z)};
+  }
+
+  // The node leaves the open list: nothing joins it any more.
+  void Close(uint32_t ni) {
+    const IntervalNode& n = b_.nodes[ni];
+    if (n.flags & (kFinal | kWhole)) return;
+    const auto it = b_.open_by_edge.find(KeyOf(n));
+    if (it != b_.open_by_edge.end() && it->second == ni) b_.open_by_edge.erase(it);
+  }
+
+  // Widens the open node of the same root on the same edge into the same polygon when its
+  // interval abuts `node`'s, keeping both parts in its join list; whether it did.
+  bool JoinOpen(const IntervalNode& node) {
+    const auto it = b_.open_by_edge.find(KeyOf(node));
+    if (it == b_.open_by_edge.end()) return false;
+    const uint32_t k = it->second;
+    const Point2 corner = ToPoint2(node.corner_a);
+    const double oa = Dist(corner, b_.nodes[k].a), ob = Dist(corner, b_.nodes[k].b);
+    const double na = Dist(corner, node.a), nb = Dist(corner, node.b);
+    if (na > ob + kJoinGap || oa > nb + kJoinGap) return false;
+    if (b_.nodes[k].joined == kNone) {
+      IntervalNode own = b_.nodes[k];  // the open node's own part, before widening
+      if (!Store(own)) return false;
+      b_.nodes[k].joined = uint32_t(b_.nodes.size() - 1);
+    }
+    IntervalNode part = node;
+    part.joined = b_.nodes[k].joined;
+    if (!Store(part)) return false;
+    IntervalNode& open = b_.nodes[k];
+    open.joined = uint32_t(b_.nodes.size() - 1);
+    if (na < oa) {
+      open.a = node.a;
+      open.flags = uint8_t((open.flags & ~kAtA) | (node.flags & kAtA));
+    }
+    if (nb > ob) {
+      open.b = node.b;
+      open.flags = uint8_t((open.flags & ~kAtB) | (node.flags & kAtB));
+    }
+    if (node.f < open.f) {
+      open.f = node.f;
+      b_.heap.push_back(HeapItem{open.f, k});
+      std::push_heap(b_.heap.begin(), b_.heap.end());
+    }
     return true;
   }
 
