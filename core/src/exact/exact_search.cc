@@ -186,6 +186,8 @@ class IntervalSearch {
       b_.successors[next] = b_.successors.back();
       b_.successors.pop_back();
       PushSuccessors();
+      // A part of an open node's edge: expanded with it, as one cone (popped next).
+      if (!(chosen.flags & kWhole) && JoinOpen(chosen)) return;
       if (!Store(chosen)) return;
       ni = uint32_t(b_.nodes.size() - 1);
       if (RootPruned(chosen)) return;
