@@ -2,7 +2,9 @@
 // The interval search of exact mode (see waymesh/core/exact_path.h): best-first over nodes
 // (root, interval of an edge) with the admissible root-interval-goal distance as heuristic,
 // successors by projecting the interval through the next polygon, turns only at wall corners,
-// and a node pruned when its root was since reached more cheaply.
+// a node pruned when its root was since reached more cheaply, and a successor joined into the
+// open node of its root on the same edge when their intervals abut (on fine ground a root's
+// cone is cut at every vertex, and the pieces meet again on the edges further on).
 
 #include <cstdint>
 #include <vector>
