@@ -2,7 +2,8 @@
 // the 256 m demo town, whose open ground makes the interval search join abutting intervals of
 // one root (exact_search.cc): each joined part keeps its own parent, and the corridor must
 // follow the part the path really crosses. Checked against the waypoints: consecutive
-// polygons are neighbours (or joined by an off-mesh link), and the middle of every leg lies on a polygon of the corridor.
+// polygons are neighbours (or joined by an off-mesh link), and the middle of every leg lies on a
+// polygon of the corridor.
 
 #include <random>
 #include <set>
@@ -61,14 +62,15 @@ TEST(ExactCorridorTest, LegsLieInTheCorridorOnTheDemoTown) {
     EXPECT_EQ(r.corridor.front(), r.waypoints.front().poly) << i;
     EXPECT_EQ(r.corridor.back(), r.waypoints.back().poly) << i;
     for (size_t k = 1; k < r.corridor.size(); ++k) {
-      ASSERT_TRUE(Neighbours(*map, r.corridor[k - 1], r.corridor[k])) << "pair " << i << " at " << k;
+      ASSERT_TRUE(Neighbours(*map, r.corridor[k - 1], r.corridor[k]))
+          << "pair " << i << " at " << k;
     }
     for (size_t k = 0; k + 1 < r.waypoints.size(); ++k) {
       const Vec3 a = r.waypoints[k].pos, b = r.waypoints[k + 1].pos;
       const Vec3 mid{(a.x + b.x) / 2, (a.y + b.y) / 2, (a.z + b.z) / 2};
       EXPECT_TRUE(OnCorridor(*map, r.corridor, mid))
-          << "pair " << i << " leg " << k << " (" << a.x << ", " << a.z << ") -> (" << b.x
-          << ", " << b.z << ")";
+          << "pair " << i << " leg " << k << " (" << a.x << ", " << a.z << ") -> (" << b.x << ", "
+          << b.z << ")";
       ++legs;
     }
     ++checked;

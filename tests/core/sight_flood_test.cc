@@ -4,12 +4,13 @@
 // looks through each polygon it enters a few times at most, not once per vertex ray that cut
 // the seed's cone on the way (about 30 times a polygon before the pieces were joined).
 
+#include "exact/sight_flood.h"
+
 #include <cmath>
 #include <random>
 #include <vector>
 
 #include "corner_test_support.h"
-#include "exact/sight_flood.h"
 #include "exact/turn_corner_index.h"
 #include "gtest/gtest.h"
 #include "support/demo_town.h"

@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
-
 #include "exact/corner_cache.h"
 #include "exact/interval_geometry.h"
 #include "exact/root_table.h"
@@ -92,7 +91,7 @@ struct ExactBuffers {
   std::vector<PolyIndex> link_end_polys;  // scratch: polygons holding the end of a link taken
   std::vector<uint32_t> chain;            // scratch: roots or nodes of the answer, walked backwards
   absl::flat_hash_map<OpenKey, uint32_t> open_by_edge;
-  SightBuffers sight;                     // the sight flood's (sight_flood.h)
+  SightBuffers sight;  // the sight flood's (sight_flood.h)
 };
 
 }  // namespace waymesh::internal::exact

@@ -500,7 +500,8 @@ class IntervalSearch {
     if (node.f >= goal_f_ && !(node.flags & kFinal)) return false;
     if (!(node.flags & (kFinal | kWhole)) && JoinOpen(node)) return true;
     if (!Store(node)) return false;
-    if (!(node.flags & (kFinal | kWhole))) b_.open_by_edge[KeyOf(node)] = uint32_t(b_.nodes.size() - 1);
+    if (!(node.flags & (kFinal | kWhole)))
+      b_.open_by_edge[KeyOf(node)] = uint32_t(b_.nodes.size() - 1);
     b_.heap.push_back(HeapItem{node.f, uint32_t(b_.nodes.size() - 1)});
     std::push_heap(b_.heap.begin(), b_.heap.end());
     return true;

@@ -12,9 +12,6 @@ namespace {
 
 // Most polygons one point can lie on (a vertex where many polygons meet).
 constexpr size_t kMaxTouching = 32;
-// A corner this close (m) to the ray from a root through an interval end, behind that end,
-// lies on the ray (carving rounds corners by a few µm).
-constexpr double kFoldWidth = 1e-5;
 
 bool Holds(const std::vector<PolyIndex>& polys, PolyIndex p) {
   return std::find(polys.begin(), polys.end(), p) != polys.end();
@@ -41,26 +38,6 @@ void TouchingPolygons(const QueryContext& ctx, const QueryFilter& filter, PolyIn
       }
     }
   }
-}
-
-uint32_t EntryCorner(const TileView& t, uint32_t p, int found) {
-  const uint32_t n = t.corner_count(p);
-  uint32_t j = uint32_t(found);
-  for (uint32_t k = 1; k < n && t.corner(p, (j + 1) % n) == t.corner(p, j); ++k) j = (j + 1) % n;
-  return j;
-}
-
-bool OpensPast(Point2 r, Point2 end, const TileView& t, uint32_t p, uint32_t n, uint32_t next,
-               int step) {
-  const double reach = Dist(r, end);
-  for (uint32_t k = 0; k + 2 < n; ++k, next = (next + n + step) % n) {
-    const Point2 c = ToPoint2(t.corner(p, next));
-    const double side = step * Orient(r, end, c);
-    // At `end` itself (a corner carving doubled) counts as behind it.
-    const bool behind = (c.x - end.x) * (end.x - r.x) + (c.z - end.z) * (end.z - r.z) <= 0;
-    if (!behind || std::abs(side) > kFoldWidth * reach) return side < 0;
-  }
-  return false;
 }
 
 bool MemoTurnCorner(const QueryContext& ctx, const QueryFilter& filter, CornerCache* memo,

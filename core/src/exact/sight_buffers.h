@@ -38,11 +38,11 @@ struct SightBuffers {
     uint32_t slot = 0;
   };
   std::vector<SlotOf> slot_of;
-  std::vector<std::pair<double, uint32_t>> heap;   // (key, polygons index), min first
-  std::vector<SightPiece> pieces;                  // scratch: the polygon being expanded
-  std::vector<uint32_t> corner_stamp;              // per corner id: the flood that recorded it
-  uint32_t stamp = 0;                              // the current flood's
-  uint32_t pieces_expanded = 0;  // merged pieces looked through by the last flood
+  std::vector<std::pair<double, uint32_t>> heap;  // (key, polygons index), min first
+  std::vector<SightPiece> pieces;                 // scratch: the polygon being expanded
+  std::vector<uint32_t> corner_stamp;             // per corner id: the flood that recorded it
+  uint32_t stamp = 0;                             // the current flood's
+  uint32_t pieces_expanded = 0;                   // merged pieces looked through by the last flood
 };
 
 }  // namespace waymesh::internal::exact
