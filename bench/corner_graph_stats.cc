@@ -14,32 +14,32 @@
 #include <algorithm>
 #include <cstdio>
 #include <memory>
-#include <random>
 #include <string>
 #include <vector>
 
 #include "CLI/CLI.hpp"
 #include "common/corner_bench_map.h"
+#include "common/corner_bench_pairs.h"
 #include "common/flags.h"
 #include "common/stopwatch.h"
 #include "exact/corner_graph.h"
 #include "exact/sight_flood.h"
 #include "exact/turn_corner_index.h"
 #include "query_context.h"
+#include "vs_detour/stats.h"
 #include "waymesh/core/exact_path.h"
 #include "waymesh/core/nav_query.h"
 
 namespace {
 
+using waymesh::bench::Spread;
+using waymesh::bench::SpreadOf;
 using waymesh::bench::Stopwatch;
 using waymesh::internal::QueryContext;
 using waymesh::internal::exact::CornerEdgeRule;
 using waymesh::internal::exact::CornerGraph;
 using waymesh::internal::exact::SeenCorner;
 using waymesh::internal::exact::TurnCornerIndex;
-
-// Draws per wanted pair before giving up (pairs on two islands are drawn again).
-constexpr int kDrawsPerPair = 50;
 
 struct Args : waymesh::bench::CornerBenchMap {
   int pairs = 500;
@@ -63,21 +63,6 @@ Args ParseArgs(int argc, char** argv) {
   waymesh::bench::ParseFlagsOrExit(app, argc, argv);
   waymesh::bench::FinishCornerBenchFlags(&a);
   return a;
-}
-
-// Mean, median and p90 of `v` (sorted here).
-struct Spread {
-  double mean = 0, median = 0, p90 = 0;
-};
-Spread SpreadOf(std::vector<double> v) {
-  Spread s;
-  if (v.empty()) return s;
-  std::sort(v.begin(), v.end());
-  for (const double x : v) s.mean += x;
-  s.mean /= double(v.size());
-  s.median = v[v.size() / 2];
-  s.p90 = v[std::min(v.size() - 1, v.size() * 9 / 10)];
-  return s;
 }
 
 void PrintGraph(const char* rule, const CornerGraph& graph, double seconds) {
@@ -125,24 +110,6 @@ void SampleCornerSights(QueryContext& ctx, const waymesh::QueryFilter& filter,
       p.mean, p.median, p.p90, p.mean * double(index.size()));
 }
 
-// Random pairs on one island (fixed seed).
-std::vector<std::pair<waymesh::SurfacePoint, waymesh::SurfacePoint>> DrawPairs(
-    waymesh::NavQuery& q, const waymesh::QueryFilter& filter, const Args& args) {
-  std::mt19937_64 rng(args.seed);
-  const waymesh::NavMap& map = q.map();
-  const auto island = [&](const waymesh::SurfacePoint& p) {
-    return map.tile(p.poly.tile()).poly_island[p.poly.poly()];
-  };
-  std::vector<std::pair<waymesh::SurfacePoint, waymesh::SurfacePoint>> pairs;
-  for (int draw = 0; draw < args.pairs * kDrawsPerPair && int(pairs.size()) < args.pairs; ++draw) {
-    const auto a = q.RandomPoint(filter, rng);
-    const auto b = q.RandomPoint(filter, rng);
-    if (!a.ok() || !b.ok() || !*a || !*b) break;
-    if (island(**a) == island(**b)) pairs.push_back({**a, **b});
-  }
-  return pairs;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -175,7 +142,7 @@ int main(int argc, char** argv) {
   }
 
   waymesh::NavQuery q(map);
-  const auto pairs = DrawPairs(q, filter, args);
+  const auto pairs = waymesh::bench::CornerBenchPairs(q, filter, uint32_t(args.pairs), args.seed);
   waymesh::PathOptions po;
   po.mode = waymesh::PathMode::kExact;
   std::vector<SeenCorner> seen;

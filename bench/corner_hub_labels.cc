@@ -18,6 +18,7 @@
 
 #include "CLI/CLI.hpp"
 #include "common/corner_bench_map.h"
+#include "common/corner_bench_pairs.h"
 #include "common/flags.h"
 #include "common/stopwatch.h"
 #include "exact/corner_graph.h"
@@ -25,7 +26,6 @@
 #include "exact/sight_flood.h"
 #include "exact/turn_corner_index.h"
 #include "query_context.h"
-#include "vs_detour/query_set.h"
 #include "vs_detour/stats.h"
 #include "waymesh/core/exact_path.h"
 #include "waymesh/core/nav_query.h"
@@ -34,6 +34,8 @@ namespace {
 
 using waymesh::SurfacePoint;
 using waymesh::Vec3;
+using waymesh::bench::Spread;
+using waymesh::bench::SpreadOf;
 using waymesh::bench::Stopwatch;
 using waymesh::internal::QueryContext;
 using waymesh::internal::exact::CornerGraph;
@@ -47,8 +49,6 @@ using waymesh::internal::exact::TurnCornerIndex;
 constexpr double kSameLength = 1e-6;
 // Mismatching pairs printed in full, for digging in.
 constexpr int kMismatchesShown = 5;
-// Box in which the pairs' ends are put on the mesh (they were drawn on it).
-constexpr Vec3 kHalfExtents{0.5f, 2.0f, 0.5f};
 
 struct Args : waymesh::bench::CornerBenchMap {
   uint32_t pairs = 1000;
@@ -192,15 +192,6 @@ struct PairOutcome {
   bool complete = false, direct = false;
 };
 
-struct Spread {
-  double median = 0, p90 = 0, p99 = 0;
-};
-
-Spread SpreadOf(std::vector<double> v) {
-  using waymesh::bench::Quantile;
-  return {Quantile(v, 0.5), Quantile(v, 0.9), Quantile(v, 0.99)};
-}
-
 void PrintTimes(const std::vector<PairOutcome>& outcomes) {
   std::vector<double> exact, labels, meeting, seeds;
   for (const PairOutcome& o : outcomes) {
@@ -250,18 +241,6 @@ void PrintAgreement(const std::vector<PairOutcome>& outcomes,
       outcomes.size(), complete, labelled, direct, kSameLength, different);
 }
 
-std::vector<std::pair<SurfacePoint, SurfacePoint>> DrawPairs(waymesh::NavQuery& q,
-                                                             const waymesh::QueryFilter& filter,
-                                                             const Args& args) {
-  std::vector<std::pair<SurfacePoint, SurfacePoint>> pairs;
-  for (const auto& c : waymesh::bench::RandomReachablePairs(q, args.pairs, args.seed)) {
-    const auto s = q.NearestPoint(c.start, kHalfExtents, filter);
-    const auto t = q.NearestPoint(c.goal, kHalfExtents, filter);
-    if (s.ok() && t.ok() && *s && *t) pairs.push_back({**s, **t});
-  }
-  return pairs;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -287,7 +266,7 @@ int main(int argc, char** argv) {
   }
 
   waymesh::NavQuery q(map);
-  const auto pairs = DrawPairs(q, filter, args);
+  const auto pairs = waymesh::bench::CornerBenchPairs(q, filter, args.pairs, args.seed);
   LabelQuery label_query(ctx, filter, *built);
   waymesh::PathOptions exact_options;
   exact_options.mode = waymesh::PathMode::kExact;

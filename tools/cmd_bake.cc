@@ -27,8 +27,7 @@ struct BakeArgs {
   std::string areas;
   BakeSettings settings;
   bool voxel_size_given = false;
-  ImportOptions import;
-  bool exact_landmarks = false;
+  BakeMapOptions options;
   bool quiet = false;
 };
 
@@ -74,18 +73,10 @@ int RunBake(BakeArgs& args) {
   const auto start = std::chrono::steady_clock::now();
   const ProgressFn progress = args.quiet ? nullptr : ProgressPrinter(start);
   absl::StatusOr<BakeResult> baked =
-      BakeMap(args.geometry, args.areas, args.settings, args.import, progress);
+      BakeMap(args.geometry, args.areas, args.settings, args.options, progress);
   if (!baked.ok()) {
     std::cerr << "waymesh bake: " << baked.status().message() << "\n";
     return kExitFailure;
-  }
-  if (args.exact_landmarks) {
-    if (progress) progress("exact landmark table", 1.0);
-    if (absl::Status s = StoreExactLandmarks(&baked->build.bytes, &baked->build.exact_landmarks);
-        !s.ok()) {
-      std::cerr << "waymesh bake: " << s.message() << "\n";
-      return kExitFailure;
-    }
   }
   if (absl::Status written = WriteFileAtomically(args.output, baked->build.bytes); !written.ok()) {
     std::cerr << "waymesh bake: " << written.message() << "\n";
@@ -99,7 +90,7 @@ int RunBake(BakeArgs& args) {
                                args.output, baked->build.bytes.size(),
                                baked->build.info.polygon_count, baked->build.info.islands.size(),
                                seconds);
-  if (args.exact_landmarks) {
+  if (args.options.exact_landmarks) {
     PrintExactLandmarkBuild(baked->build.exact_landmarks, baked->build.info.polygon_count,
                             std::cout);
   }
@@ -134,9 +125,9 @@ void RegisterBake(CLI::App* cmd, int* exit_code) {
   cmd->add_option("--tile-size", s.tile_size, "tile edge length (voxels)")
       ->capture_default_str()
       ->check(CLI::Range(kMinBakeTileSize, kMaxBakeTileSize));
-  cmd->add_flag("--mirror-x", args->import.mirror_x,
+  cmd->add_flag("--mirror-x", args->options.import.mirror_x,
                 "negate X on import (undoes exporters that mirror the X axis)");
-  AddExactLandmarksFlag(cmd, args->exact_landmarks);
+  AddExactLandmarksFlag(cmd, args->options.exact_landmarks);
   cmd->add_flag("-q,--quiet", args->quiet, "no progress lines");
   cmd->callback([args, exit_code] { *exit_code = RunBake(*args); });
 }

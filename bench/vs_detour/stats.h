@@ -1,5 +1,5 @@
 #pragma once
-// Order statistics for benchmark samples: median and tail latency, mean and worst ratios.
+// Order statistics for benchmark samples: mean, median and tail, mean and worst ratios.
 
 #include <algorithm>
 #include <cmath>
@@ -15,6 +15,27 @@ inline double Quantile(std::vector<double>& samples, double q) {
   const size_t index = static_cast<size_t>(std::clamp(rank, 1.0, double(samples.size()))) - 1;
   std::nth_element(samples.begin(), samples.begin() + index, samples.end());
   return samples[index];
+}
+
+// Mean, median and tail of samples (all NaN when there are none).
+struct Spread {
+  double mean = std::numeric_limits<double>::quiet_NaN();
+  double median = std::numeric_limits<double>::quiet_NaN();
+  double p90 = std::numeric_limits<double>::quiet_NaN();
+  double p99 = std::numeric_limits<double>::quiet_NaN();
+};
+
+// Summarises `samples` (a copy, as Quantile reorders it).
+inline Spread SpreadOf(std::vector<double> samples) {
+  Spread s;
+  if (samples.empty()) return s;
+  double sum = 0;
+  for (double x : samples) sum += x;
+  s.mean = sum / static_cast<double>(samples.size());
+  s.median = Quantile(samples, 0.5);
+  s.p90 = Quantile(samples, 0.9);
+  s.p99 = Quantile(samples, 0.99);
+  return s;
 }
 
 // Median and 99th percentile of latency samples (nanoseconds).

@@ -7,11 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
-#include <limits>
-#include <queue>
 #include <random>
-#include <utility>
 #include <vector>
 
 #include "corner_test_support.h"
@@ -19,6 +15,7 @@
 #include "exact/turn_corner_index.h"
 #include "gtest/gtest.h"
 #include "polyanya_data.h"
+#include "support/dijkstra.h"
 #include "support/plan_length.h"
 #include "support/query_points.h"
 #include "support/sanitizer.h"
@@ -62,43 +59,21 @@ TEST(CornerGraphTest, PillarIsASquareOfWalls) {
 }
 
 // Least distance over the graph from the corners seen from s (at their distances) to the
-// corners seen from t, plus the last leg; |s t| when t is in sight. INFINITY when none.
-// A plain Dijkstra: the reference the hub labels replace.
-class GraphDistance {
- public:
-  explicit GraphDistance(const CornerGraph& graph) : graph_(graph) {}
-
-  double Between(const std::vector<SeenCorner>& from_s, const std::vector<SeenCorner>& from_t,
-                 double direct) {
-    dist_.assign(graph_.corner_count(), INFINITY);
-    using Item = std::pair<double, uint32_t>;
-    std::priority_queue<Item, std::vector<Item>, std::greater<Item>> open;
-    for (const SeenCorner& a : from_s) {
-      if (a.distance < dist_[a.corner]) {
-        dist_[a.corner] = a.distance;
-        open.push({a.distance, a.corner});
-      }
-    }
-    while (!open.empty()) {
-      const auto [d, c] = open.top();
-      open.pop();
-      if (d > dist_[c]) continue;
-      for (const CornerNeighbour& n : graph_.Neighbours(c)) {
-        if (d + n.length < dist_[n.corner]) {
-          dist_[n.corner] = d + n.length;
-          open.push({dist_[n.corner], n.corner});
-        }
-      }
-    }
-    double best = direct;
-    for (const SeenCorner& b : from_t) best = std::min(best, dist_[b.corner] + b.distance);
-    return best;
-  }
-
- private:
-  const CornerGraph& graph_;
-  std::vector<double> dist_;
-};
+// corners seen from t, plus the last leg; `direct` (|s t| when t is in sight) when shorter.
+// INFINITY when none. A plain Dijkstra over the graph's own adjacency: the reference the hub
+// labels replace.
+double GraphDistance(const CornerGraph& graph, const std::vector<SeenCorner>& from_s,
+                     const std::vector<SeenCorner>& from_t, double direct) {
+  std::vector<testing::DijkstraSeed> seeds;
+  for (const SeenCorner& a : from_s) seeds.push_back({a.corner, a.distance});
+  const std::vector<double> dist = testing::DijkstraDistances(
+      graph.corner_count(), seeds, [&](uint32_t corner, testing::ArcVisitor visit) {
+        for (const CornerNeighbour& n : graph.Neighbours(corner)) visit(n.corner, n.length);
+      });
+  double best = direct;
+  for (const SeenCorner& b : from_t) best = std::min(best, dist[b.corner] + b.distance);
+  return best;
+}
 
 struct AuroraGraph {
   std::shared_ptr<const NavMap> map;
@@ -138,7 +113,6 @@ void ExpectGraphDistancesExact(CornerEdgeRule rule, int pairs) {
   NavQuery q(g.map);
   PathOptions po;
   po.mode = PathMode::kExact;
-  GraphDistance graph_distance(g.graph);
   std::vector<SeenCorner> from_s, from_t;
   std::mt19937 rng(2029);
   int compared = 0, unreachable = 0, direct = 0, long_pairs = 0;
@@ -149,7 +123,7 @@ void ExpectGraphDistancesExact(CornerEdgeRule rule, int pairs) {
     const bool seen = VisibleCorners(*g.ctx, *s, g.filter, g.index, &*t, &from_s);
     VisibleCorners(*g.ctx, *t, g.filter, g.index, nullptr, &from_t);
     const double straight = std::hypot(double(s->pos.x) - t->pos.x, double(s->pos.z) - t->pos.z);
-    const double got = graph_distance.Between(from_s, from_t, seen ? straight : INFINITY);
+    const double got = GraphDistance(g.graph, from_s, from_t, seen ? straight : INFINITY);
     PathResult r;
     ASSERT_TRUE(q.FindPath(*s, *t, g.filter, po, &r).ok());
     if (r.status != QueryStatus::kComplete) {
@@ -208,7 +182,6 @@ TEST(CornerGraphTest, GraphDistanceMatchesPublishedAuroraLengths) {
       testing::SharedData("polyanya/expected/aurora_euclid_expected.csv"));
   ASSERT_FALSE(queries.empty());
   NavQuery q(g.map);
-  GraphDistance graph_distance(g.graph);
   std::vector<SeenCorner> from_s, from_t;
   const size_t step = testing::kUnderSanitizer ? 97 : 7;
   int compared = 0;
@@ -221,7 +194,7 @@ TEST(CornerGraphTest, GraphDistanceMatchesPublishedAuroraLengths) {
     const bool seen = VisibleCorners(*g.ctx, *s, g.filter, g.index, &*t, &from_s);
     VisibleCorners(*g.ctx, *t, g.filter, g.index, nullptr, &from_t);
     const double straight = std::hypot(double(s->pos.x) - t->pos.x, double(s->pos.z) - t->pos.z);
-    const double got = graph_distance.Between(from_s, from_t, seen ? straight : INFINITY);
+    const double got = GraphDistance(g.graph, from_s, from_t, seen ? straight : INFINITY);
     // Six significant digits: as exact_path_test.
     EXPECT_NEAR(got, query.length, 1e-5 * std::max(query.length, 1.0)) << "query " << i;
     ++compared;

@@ -9,13 +9,14 @@
 #include <functional>
 #include <limits>
 #include <ostream>
-#include <queue>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "gtest/gtest.h"
+#include "support/dijkstra.h"
 
 namespace waymesh::internal::exact {
 namespace {
@@ -87,20 +88,10 @@ std::vector<double> Dijkstra(const Graph& g, uint32_t source) {
     adj[e.a].push_back({e.b, e.length});
     adj[e.b].push_back({e.a, e.length});
   }
-  std::vector<double> dist(g.vertices, kInfinity);
-  using Item = std::pair<double, uint32_t>;
-  std::priority_queue<Item, std::vector<Item>, std::greater<>> open;
-  dist[source] = 0;
-  open.push({0, source});
-  while (!open.empty()) {
-    const auto [d, u] = open.top();
-    open.pop();
-    if (d > dist[u]) continue;
-    for (const auto& [w, length] : adj[u]) {
-      if (d + length < dist[w]) open.push({dist[w] = d + length, w});
-    }
-  }
-  return dist;
+  const testing::DijkstraSeed seed[] = {{source, 0}};
+  return testing::DijkstraDistances(g.vertices, seed, [&](uint32_t u, testing::ArcVisitor visit) {
+    for (const auto& [w, length] : adj[u]) visit(w, length);
+  });
 }
 
 std::vector<std::vector<double>> AllPairs(const Graph& g) {

@@ -362,8 +362,8 @@ TEST(BakeTest, OverlappingVolumesFollowUnityPrecedence) {
 
 TEST(BakeTest, MirroredGeometryBakesTheMirroredSurface) {
   const SourceMesh plain = ImportRecast("nav_test.obj");
-  absl::StatusOr<BakeResult> mirrored =
-      BakeMap(SharedData("recast/nav_test.obj"), "", DemoSettings(), {.mirror_x = true});
+  absl::StatusOr<BakeResult> mirrored = BakeMap(SharedData("recast/nav_test.obj"), "",
+                                                DemoSettings(), {.import = {.mirror_x = true}});
   ASSERT_TRUE(mirrored.ok()) << mirrored.status();
   const std::unique_ptr<Baked> reference = Bake(plain, DemoSettings());
   ASSERT_NE(reference, nullptr);

@@ -1,5 +1,6 @@
-// `waymesh bake` run as a user runs it: a map from OBJ geometry, progress lines, exit code 2
-// for bad flags and 1 for bad files, each with a message that says what and where.
+// `waymesh bake` run as a user runs it: a map from OBJ geometry (with or without the exact
+// landmark table), progress lines, exit code 2 for bad flags and 1 for bad files, each with a
+// message that says what and where.
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -60,6 +61,40 @@ TEST(BakeCliTest, QuietBakePrintsNoProgress) {
   ASSERT_EQ(bake.exit_code, 0) << bake.out;
   EXPECT_THAT(bake.out, ::testing::Not(HasSubstr("bake tile")));
   EXPECT_THAT(bake.out, HasSubstr("wrote"));
+}
+
+// nav_test at 0.1 m voxels has 1117 polygons: enough for a table (maps under 1024 get none).
+TEST(BakeCliTest, StoresTheExactLandmarkTableWhenAsked) {
+  const std::string dir = TempDir("cli-bake-exact");
+  const std::string plain = dir + "/plain.wmesh", exact = dir + "/exact.wmesh";
+  const std::string flags = " --voxel-size 0.1";
+  CliResult without = RunCli("bake -q " + NavTest() + " -o " + ShellQuote(plain) + flags);
+  ASSERT_EQ(without.exit_code, 0) << without.out;
+  CliResult with =
+      RunCli("bake " + NavTest() + " -o " + ShellQuote(exact) + flags + " --exact-landmarks");
+  ASSERT_EQ(with.exit_code, 0) << with.out;
+  EXPECT_THAT(with.out, HasSubstr("] exact landmark table"));  // its progress line
+  EXPECT_THAT(with.out, HasSubstr("exact landmarks: 16 landmarks, "));
+  EXPECT_THAT(without.out, ::testing::Not(HasSubstr("exact landmarks")));
+
+  const nlohmann::json info = InspectJson(exact), plain_info = InspectJson(plain);
+  ASSERT_FALSE(info.is_null() || plain_info.is_null());
+  EXPECT_GT(info["polygons"].get<uint64_t>(), 1024u);
+  EXPECT_EQ(info["polygons"], plain_info["polygons"]);  // the same map, with a table
+  EXPECT_EQ(info["exact_landmarks"]["landmarks"].get<uint32_t>(), 16u);
+  EXPECT_EQ(plain_info["exact_landmarks"]["landmarks"].get<uint32_t>(), 0u);
+  CliResult validate = RunCli("validate " + ShellQuote(exact));
+  EXPECT_EQ(validate.exit_code, 0) << validate.out;
+
+  // Bad geometry fails the same way with the flag as without it, and writes nothing.
+  const std::string obj = Write(dir, "broken.obj", "v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 x\n");
+  const std::string out = " -o " + ShellQuote(dir + "/broken.wmesh");
+  CliResult broken = RunCli("bake -q " + ShellQuote(obj) + out);
+  CliResult broken_exact = RunCli("bake -q --exact-landmarks " + ShellQuote(obj) + out);
+  EXPECT_EQ(broken_exact.exit_code, 1) << broken_exact.out;
+  EXPECT_EQ(broken_exact.out, broken.out);
+  EXPECT_THAT(broken_exact.out, HasSubstr(obj + ":4"));
+  EXPECT_FALSE(std::filesystem::exists(dir + "/broken.wmesh"));
 }
 
 TEST(BakeCliTest, BadFlagsExitWithCode2AndNameTheFlag) {

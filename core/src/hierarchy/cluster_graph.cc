@@ -139,13 +139,7 @@ double PairsOf(std::span<const uint32_t> entrances) {
 // The bytes of a resident map's tiles (what the graph's share is taken of).
 size_t TileBytes(const NavMap& map) {
   size_t sum = 0;
-  for (const TileView& t : map.tiles()) {
-    sum += t.vertices.size_bytes() + t.poly_start.size_bytes() + t.poly_verts.size_bytes() +
-           t.poly_neighbors.size_bytes() + t.poly_area.size_bytes() + t.poly_flags.size_bytes() +
-           t.poly_island.size_bytes() + t.detail_tris.size_bytes() + t.area_prefix.size_bytes() +
-           t.bv_nodes.size_bytes() + t.cross_links.size_bytes() + t.off_mesh_links.size_bytes() +
-           t.poly_origin.size_bytes();
-  }
+  for (const TileView& t : map.tiles()) sum += t.bytes();
   return sum;
 }
 

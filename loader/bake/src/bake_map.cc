@@ -19,6 +19,7 @@ namespace {
 constexpr double kImportShare = 0.05;
 constexpr double kBakeShare = 0.75;
 constexpr double kRepairShare = 0.15;
+constexpr double kCompileShare = 1.0 - kImportShare - kBakeShare - kRepairShare;
 
 // ImportOptions::mirror_x negates X without touching winding, which turns every floor of level
 // geometry upside down for Recast (it reads floors from the winding): restore it.
@@ -53,10 +54,10 @@ absl::StatusOr<SourceMesh> ImportGeometry(const std::string& path, const ImportO
 
 absl::StatusOr<BakeResult> BakeMap(const std::string& geometry_path,
                                    const std::string& volumes_path, const BakeSettings& settings,
-                                   const ImportOptions& import, const ProgressFn& progress) {
+                                   const BakeMapOptions& options, const ProgressFn& progress) {
   if (absl::Status s = ValidateBakeSettings(settings); !s.ok()) return s;
   if (progress) progress(absl::StrCat("import ", geometry_path), 0);
-  absl::StatusOr<SourceMesh> geometry = ImportGeometry(geometry_path, import);
+  absl::StatusOr<SourceMesh> geometry = ImportGeometry(geometry_path, options.import);
   if (!geometry.ok()) return geometry.status();
   absl::StatusOr<BakeVolumes> extras =
       volumes_path.empty() ? DefaultBakeVolumes() : LoadBakeVolumesFile(volumes_path);
@@ -78,7 +79,14 @@ absl::StatusOr<BakeResult> BakeMap(const std::string& geometry_path,
   if (progress) progress("compile", repair_start + kRepairShare);
   absl::StatusOr<std::string> bytes = CompileMap(*mesh);
   if (!bytes.ok()) return bytes.status();
-  if (absl::Status s = CheckCompiledMap(*bytes); !s.ok()) return s;
+  if (options.exact_landmarks && progress) {
+    progress("exact landmark table", repair_start + kRepairShare + kCompileShare / 2);
+  }
+  if (absl::Status s =
+          FinishCompiledMap(options.exact_landmarks, &*bytes, &result.build.exact_landmarks);
+      !s.ok()) {
+    return s;
+  }
   result.build.bytes = *std::move(bytes);
   result.build.info = std::move(mesh->info);
   if (progress) progress("done", 1.0);

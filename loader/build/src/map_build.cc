@@ -36,6 +36,12 @@ absl::Status StoreExactLandmarks(std::string* bytes, ExactLandmarkBuild* stats) 
   return CheckCompiledMap(*bytes);
 }
 
+absl::Status FinishCompiledMap(bool exact_landmarks, std::string* bytes,
+                               ExactLandmarkBuild* stats) {
+  if (exact_landmarks) return StoreExactLandmarks(bytes, stats);
+  return CheckCompiledMap(*bytes);
+}
+
 absl::StatusOr<BuildResult> BuildMap(std::span<const std::string> inputs,
                                      const BuildOptions& options, const ProgressFn& progress) {
   if (inputs.empty()) return absl::InvalidArgumentError("no input files");
@@ -64,14 +70,11 @@ absl::StatusOr<BuildResult> BuildMap(std::span<const std::string> inputs,
   if (progress) progress("compile", 1.0 - kCompileShare);
   absl::StatusOr<std::string> bytes = CompileMap(*mesh);
   if (!bytes.ok()) return bytes.status();
-  // One check of the whole file as its readers see it: StoreExactLandmarks makes it, with the
-  // section appended.
-  if (options.exact_landmarks) {
-    if (progress) progress("exact landmark table", 1.0 - kCompileShare / 2);
-    if (absl::Status s = StoreExactLandmarks(&*bytes, &result.exact_landmarks); !s.ok()) {
-      return s;
-    }
-  } else if (absl::Status s = CheckCompiledMap(*bytes); !s.ok()) {
+  if (options.exact_landmarks && progress) {
+    progress("exact landmark table", 1.0 - kCompileShare / 2);
+  }
+  if (absl::Status s = FinishCompiledMap(options.exact_landmarks, &*bytes, &result.exact_landmarks);
+      !s.ok()) {
     return s;
   }
   result.bytes = *std::move(bytes);

@@ -150,6 +150,15 @@ struct TileView {
   std::span<const DetailTri> detail(uint32_t p) const {
     return detail_tris.subspan(poly_start[p] - 2 * p, corner_count(p) - 2);
   }
+  // The bytes of the arrays above: what the tile holds beside its few fixed fields. Kept here
+  // so that an array added to the tile is counted where it is declared.
+  size_t bytes() const {
+    return vertices.size_bytes() + poly_start.size_bytes() + poly_verts.size_bytes() +
+           poly_neighbors.size_bytes() + poly_area.size_bytes() + poly_flags.size_bytes() +
+           poly_island.size_bytes() + detail_tris.size_bytes() + area_prefix.size_bytes() +
+           bv_nodes.size_bytes() + cross_links.size_bytes() + off_mesh_links.size_bytes() +
+           poly_origin.size_bytes();
+  }
 };
 
 // What queries need to know of a tile without loading it.

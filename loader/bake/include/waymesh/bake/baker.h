@@ -76,11 +76,17 @@ struct BakeResult {
   BakeReport bake;
 };
 
+// What BakeMap does around the bake itself: how it reads the geometry, what the file stores.
+struct BakeMapOptions {
+  ImportOptions import;
+  bool exact_landmarks = false;  // store the exact landmark table (as BuildOptions's)
+};
+
 // The whole `waymesh bake`: import the OBJ at `geometry_path`, read the volumes file at
-// `volumes_path` (none when empty), bake, repair and compile.
+// `volumes_path` (none when empty), bake, repair and compile (FinishCompiledMap).
 absl::StatusOr<BakeResult> BakeMap(const std::string& geometry_path,
                                    const std::string& volumes_path, const BakeSettings& settings,
-                                   const ImportOptions& import = {},
+                                   const BakeMapOptions& options = {},
                                    const ProgressFn& progress = nullptr);
 
 }  // namespace waymesh

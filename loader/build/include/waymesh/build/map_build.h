@@ -38,6 +38,11 @@ struct BuildResult {
 // A map too small for a table is left as it is (stats->landmarks 0).
 absl::Status StoreExactLandmarks(std::string* bytes, ExactLandmarkBuild* stats);
 
+// The last step of every compile (build and bake): checks the compiled map `bytes` once as its
+// readers will, after storing its exact landmark table when `exact_landmarks` (whose check is
+// StoreExactLandmarks's own); `stats` says what the table cost.
+absl::Status FinishCompiledMap(bool exact_landmarks, std::string* bytes, ExactLandmarkBuild* stats);
+
 // Imports `inputs` (any supported format, see importers.h), repairs them as one world and
 // compiles the result. `progress` sees import, repair and compile steps.
 absl::StatusOr<BuildResult> BuildMap(std::span<const std::string> inputs,
