@@ -25,14 +25,6 @@ constexpr uint32_t kLandmarkChoiceNodes = 128;
 // A root reached again at a cost within this fraction of its best is not pruned: both
 // arrivals may open different sides of the corner.
 constexpr double kRootSlack = 1e-9;
-// Whether `p` is among `polys`.
-bool Holds(const std::vector<PolyIndex>& polys, PolyIndex p) {
-  return std::find(polys.begin(), polys.end(), p) != polys.end();
-}
-
-// Distance in plan view from p to segment a-b.
-double DistToSegment(Point2 p, Point2 a, Point2 b) { return Dist(p, ClosestOnSegment(a, b, p)); }
-
 // Whether off-mesh links of `area` pass `filter`.
 bool LinkAreaAllowed(const QueryFilter& filter, uint8_t area) {
   return (filter.area_mask() >> (area & (kMaxAreas - 1))) & 1;

@@ -128,4 +128,9 @@ inline Point2 ClosestOnSegment(Point2 a, Point2 b, Point2 p) {
   return {a.x + dx * t, a.z + dz * t};
 }
 
+// Plan-view distance from p to segment a-b.
+inline double DistToSegment(Point2 p, Point2 a, Point2 b) {
+  return Dist(p, ClosestOnSegment(a, b, p));
+}
+
 }  // namespace waymesh::internal::exact

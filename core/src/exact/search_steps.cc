@@ -13,10 +13,6 @@ namespace {
 // Most polygons one point can lie on (a vertex where many polygons meet).
 constexpr size_t kMaxTouching = 32;
 
-bool Holds(const std::vector<PolyIndex>& polys, PolyIndex p) {
-  return std::find(polys.begin(), polys.end(), p) != polys.end();
-}
-
 }  // namespace
 
 void TouchingPolygons(const QueryContext& ctx, const QueryFilter& filter, PolyIndex poly, Vec3 pos,

@@ -4,6 +4,7 @@
 // into, whether turning at an interval end opens anything, and turn-corner verdicts through
 // the per-thread memo. The two run per node, so they are inline.
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -18,6 +19,11 @@ namespace waymesh::internal::exact {
 // A corner this close (m) to the ray from a root through an interval end, behind that end,
 // lies on the ray (carving rounds corners by a few µm).
 inline constexpr double kFoldWidth = 1e-5;
+
+// Whether `p` is among `polys`.
+inline bool Holds(const std::vector<PolyIndex>& polys, PolyIndex p) {
+  return std::find(polys.begin(), polys.end(), p) != polys.end();
+}
 
 // The polygons the filter accepts that hold `pos` (within tol::kInsidePolygon), reached from
 // `poly` across the edges it lies on: a point on an edge or a vertex is in all of them.

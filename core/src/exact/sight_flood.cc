@@ -15,8 +15,6 @@ namespace {
 // them are the same ray through a vertex, computed in two polygons' orders of operations.
 constexpr double kAbutGap = 1e-9;
 
-double DistToSegment(Point2 p, Point2 a, Point2 b) { return Dist(p, ClosestOnSegment(a, b, p)); }
-
 class SightFlood {
  public:
   SightFlood(QueryContext& ctx, const QueryFilter& filter, const TurnCornerIndex& index,
@@ -72,7 +70,7 @@ class SightFlood {
   }
 
   bool InTarget(PolyIndex p) const {
-    return std::find(b_.goal_polys.begin(), b_.goal_polys.end(), p) != b_.goal_polys.end();
+    return Holds(b_.goal_polys, p);
   }
 
   // The seed sees its own polygon whole (it is convex) and every edge of it.
