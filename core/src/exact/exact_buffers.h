@@ -5,9 +5,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
 #include "exact/corner_cache.h"
 #include "exact/interval_geometry.h"
+#include "exact/open_intervals.h"
 #include "exact/root_table.h"
 #include "exact/sent_intervals.h"
 #include "exact/sight_buffers.h"
@@ -68,16 +68,6 @@ struct HeapItem {
   }
 };
 
-// Identifies the open node a successor may join: same root, same polygon, same entry edge.
-struct OpenKey {
-  uint32_t root, tile, poly, ax, az;
-  friend bool operator==(const OpenKey&, const OpenKey&) = default;
-  template <typename H>
-  friend H AbslHashValue(H h, const OpenKey& k) {
-    return H::combine(std::move(h), k.root, k.tile, k.poly, k.ax, k.az);
-  }
-};
-
 struct ExactBuffers {
   std::vector<IntervalNode> nodes;
   std::vector<Root> roots;
@@ -90,7 +80,7 @@ struct ExactBuffers {
   std::vector<PolyIndex> goal_polys;
   std::vector<PolyIndex> link_end_polys;  // scratch: polygons holding the end of a link taken
   std::vector<uint32_t> chain;            // scratch: roots or nodes of the answer, walked backwards
-  absl::flat_hash_map<OpenKey, uint32_t> open_by_edge;
+  OpenIntervals open;  // open nodes by polygon, for joining successors into them
   SightBuffers sight;  // the sight flood's (sight_flood.h)
 };
 

@@ -97,7 +97,7 @@ class IntervalSearch {
     b_.nodes.clear();
     b_.roots.clear();
     b_.heap.clear();
-    b_.open_by_edge.clear();
+    b_.open.Begin(ctx_.tile_base.back());
     b_.best_root.Reset();
     b_.sent.Reset();
     b_.turn_corners.Begin(ctx_.map, filter_);
@@ -492,36 +492,42 @@ class IntervalSearch {
     if (node.f >= goal_f_ && !(node.flags & kFinal)) return false;
     if (!(node.flags & (kFinal | kWhole)) && JoinOpen(node)) return true;
     if (!Store(node)) return false;
-    if (!(node.flags & (kFinal | kWhole)))
-      b_.open_by_edge[KeyOf(node)] = uint32_t(b_.nodes.size() - 1);
+    if (!(node.flags & (kFinal | kWhole))) {
+      b_.open.Add(ctx_.Global(node.poly), uint32_t(b_.nodes.size() - 1));
+    }
     b_.heap.push_back(HeapItem{node.f, uint32_t(b_.nodes.size() - 1)});
     std::push_heap(b_.heap.begin(), b_.heap.end());
     return true;
-  }
-
-  static OpenKey KeyOf(const IntervalNode& n) {
-    return OpenKey{n.root, n.poly.tile, n.poly.poly, std::bit_cast<uint32_t>(n.corner_a.x),
-                   std::bit_cast<uint32_t>(n.corner_a.z)};
   }
 
   // The node leaves the open list: nothing joins it any more.
   void Close(uint32_t ni) {
     const IntervalNode& n = b_.nodes[ni];
     if (n.flags & (kFinal | kWhole)) return;
-    const auto it = b_.open_by_edge.find(KeyOf(n));
-    if (it != b_.open_by_edge.end() && it->second == ni) b_.open_by_edge.erase(it);
+    b_.open.Remove(ctx_.Global(n.poly), ni);
   }
 
-  // Widens the open node of the same root on the same edge into the same polygon when its
-  // interval abuts `node`'s, keeping both parts in its join list; whether it did.
+  // The open node of the same root on the same edge into the same polygon whose interval
+  // abuts `node`'s, or kNone.
+  uint32_t Joinable(const IntervalNode& node) const {
+    const Point2 corner = ToPoint2(node.corner_a);
+    const double na = Dist(corner, node.a), nb = Dist(corner, node.b);
+    const uint32_t k = b_.open.Find(ctx_.Global(node.poly), [&](uint32_t open) {
+      const IntervalNode& o = b_.nodes[open];
+      return o.root == node.root && o.corner_a.x == node.corner_a.x &&
+             o.corner_a.z == node.corner_a.z && na <= Dist(corner, o.b) + kJoinGap &&
+             Dist(corner, o.a) <= nb + kJoinGap;
+    });
+    return k == OpenIntervals::kEnd ? kNone : k;
+  }
+
+  // Widens the open node Joinable finds, keeping both parts in its join list; whether it did.
   bool JoinOpen(const IntervalNode& node) {
-    const auto it = b_.open_by_edge.find(KeyOf(node));
-    if (it == b_.open_by_edge.end()) return false;
-    const uint32_t k = it->second;
+    const uint32_t k = Joinable(node);
+    if (k == kNone) return false;
     const Point2 corner = ToPoint2(node.corner_a);
     const double oa = Dist(corner, b_.nodes[k].a), ob = Dist(corner, b_.nodes[k].b);
     const double na = Dist(corner, node.a), nb = Dist(corner, node.b);
-    if (na > ob + kJoinGap || oa > nb + kJoinGap) return false;
     if (b_.nodes[k].joined == kNone) {
       IntervalNode own = b_.nodes[k];  // the open node's own part, before widening
       if (!Store(own)) return false;

@@ -166,7 +166,7 @@ std::vector<std::vector<float>> PairBounds(const QueryContext& ctx,
     const VertexDistances& f = candidates.floods[c];
     for (const SampleRoot& r : roots) {
       const double to_root = DistanceThroughCorners(ctx, f, r.polygon, r.pos);
-      for (const auto [t, v] : at) {
+      for (const auto& [t, v] : at) {
         const double d = r.from[t][v];
         bounds[c].push_back(std::isfinite(d) ? float(PairBound(to_root, f[t][v]) * d) : 0);
       }
