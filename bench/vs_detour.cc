@@ -42,6 +42,10 @@ int main(int argc, char** argv) {
                  "Landmarks of that table (at most 16)")
       ->capture_default_str();
   std::string only;
+  app.add_flag("--exact-twin", options.exact_twin,
+               "Run exact mode on the map's plan twin (fewer, larger polygons; "
+               "waymesh/core/plan_twin.h), with its own exact landmark table when "
+               "--exact-landmarks is given");
   app.add_option("--only", only,
                  "Time one kind alone, for a profiler (perf then sees only that search; the other "
                  "latencies print as empty)")

@@ -112,6 +112,28 @@ void PrintExact(const std::vector<MapReport>& reports, std::ostream& out) {
   }
 }
 
+void PrintTwin(const std::vector<MapReport>& reports, std::ostream& out) {
+  for (const MapReport& r : reports) {
+    if (!r.twin_asked) continue;
+    if (r.twin.polygons_before == 0) {
+      out << absl::StrFormat(
+          "\n%s: no plan twin kept (it would not cut the polygons to 2/3): exact mode searched "
+          "the map itself\n",
+          r.comparison.map);
+      continue;
+    }
+    const double n = double(r.waymesh_polygons);
+    out << absl::StrFormat(
+        "\n%s: exact mode ran through the plan twin (optional, not in the map's bytes): %d -> %d "
+        "polygons (%d inner vertices removed), %d bytes, %.1f bytes/poly (%.3f of Detour's "
+        "bytes/poly), search tables with the twin built in %.2f s; same exact length as the "
+        "map's own search on %d of %d queries\n",
+        r.comparison.map, r.twin.polygons_before, r.twin.polygons_after, r.twin.vertices_removed,
+        r.twin_bytes, r.twin_bytes / n, double(r.twin_bytes) / double(r.detour.bytes.total),
+        r.twin_seconds, r.twin_same_length, r.twin_queries);
+  }
+}
+
 void PrintTargets(const std::vector<MapReport>& reports, std::ostream& out) {
   out << "\nTargets (Waymesh vs Detour, this run):\n\n| map | median path time ratio <= 0.333 | "
          "mean length <= Detour's | bytes/poly ratio <= 0.6 |\n|---|---|---|---|\n";
@@ -159,6 +181,7 @@ void PrintReport(const std::vector<MapReport>& reports, std::ostream& out) {
   PrintBytes(reports, out);
   PrintTargets(reports, out);
   PrintExact(reports, out);
+  PrintTwin(reports, out);
   PrintAdapterNotes(reports, out);
 }
 

@@ -9,6 +9,7 @@
 #include "vs_detour/comparison.h"
 #include "vs_detour/detour_mesh.h"
 #include "vs_detour/waymesh_bytes.h"
+#include "waymesh/core/plan_twin.h"
 
 namespace waymesh::bench {
 
@@ -29,6 +30,13 @@ struct MapReport {
   uint32_t exact_landmarks = 0;
   uint64_t exact_landmark_bytes = 0;
   double exact_landmark_seconds = 0;
+  // With --exact-twin: the plan twin's polygons, and on how many queries exact mode through
+  // the twin found the length the map's own search finds (1e-6 relative), of how many.
+  PlanTwinReport twin;
+  bool twin_asked = false;  // --exact-twin (the tables keep a twin only where it pays)
+  uint64_t twin_bytes = 0;  // the twin with its tables and cover (not in the map's bytes)
+  double twin_seconds = 0;  // the search tables with the twin, built
+  uint32_t twin_same_length = 0, twin_queries = 0;
 };
 
 // Writes every table for `reports` to `out`.

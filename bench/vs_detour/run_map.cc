@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <iostream>
 
 #include "absl/strings/str_cat.h"
@@ -11,6 +12,7 @@
 #include "vs_detour/detour_runner.h"
 #include "vs_detour/query_set.h"
 #include "vs_detour/waymesh_runner.h"
+#include "waymesh/core/plan_twin.h"
 #include "waymesh/core/search_tables.h"
 
 namespace waymesh::bench {
@@ -74,7 +76,25 @@ absl::StatusOr<MapReport> RunMap(const MapSpec& spec, const RunOptions& options)
   absl::StatusOr<std::unique_ptr<DetourRunner>> detour_rays =
       DetourRunner::Create((*detour_ray_mesh)->nav_mesh(), options.half_extents);
   if (!detour_rays.ok()) return detour_rays.status();
-  WaymeshRunner waymesh(loaded->map, options.half_extents, kDetourMaxNodes);
+  // Exact mode through the plan twin: the same map, with the twin in its search tables.
+  std::shared_ptr<const NavMap> searched = loaded->map;
+  if (options.exact_twin) {
+    const auto begin = std::chrono::steady_clock::now();
+    searched = WithSearchTables(
+        loaded->map, {.exact_landmarks = options.exact_landmarks,
+                      .exact_landmark_count = options.exact_landmark_count, .exact_twin = true},
+        loaded->map->search_tables() != nullptr
+            ? loaded->map->search_tables()->exact_landmarks
+            : ExactLandmarkTable{});
+    report.twin_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+    const SearchTables& tables = *searched->search_tables();
+    report.twin_asked = true;
+    if (tables.exact_twin != nullptr) {
+      report.twin = tables.exact_twin->report;
+      report.twin_bytes = tables.exact_twin->bytes();
+    }
+  }
+  WaymeshRunner waymesh(searched, options.half_extents, kDetourMaxNodes);
 
   std::vector<QueryCase> queries;
   if (spec.expected.empty()) {
@@ -90,6 +110,16 @@ absl::StatusOr<MapReport> RunMap(const MapSpec& spec, const RunOptions& options)
   std::cerr << "[" << spec.name << "] " << queries.size() << " queries x " << repetitions
             << " repetitions\n";
 
+  if (options.exact_twin) {
+    // The twin's answers against the map's own exact search, query by query.
+    WaymeshRunner plain(loaded->map, options.half_extents, kDetourMaxNodes);
+    for (const QueryCase& q : queries) {
+      const double on_map = plain.FindExactPath(q.start, q.goal).length;
+      const double on_twin = waymesh.FindExactPath(q.start, q.goal).length;
+      report.twin_same_length += std::abs(on_map - on_twin) <= 1e-6 * std::max(1.0, on_map);
+      ++report.twin_queries;
+    }
+  }
   report.comparison = CompareOnMap(spec.name, *loaded->map, queries, repetitions, waymesh, **detour,
                                    **detour_rays, options.exact_only);
   report.waymesh_polygons = loaded->map->info().polygon_count;

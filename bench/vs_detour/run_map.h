@@ -31,6 +31,7 @@ struct RunOptions {
   bool exact_landmarks = false;         // build the optional exact landmark table
   uint32_t exact_landmark_count = ExactLandmarkTable::kDefaultCount;  // its landmarks
   bool exact_only = false;  // time exact mode alone (for a profiler)
+  bool exact_twin = false;  // run exact mode on the map's plan twin (waymesh/core/plan_twin.h)
 };
 
 // Polyanya aurora (triangles and merged), arena (both) and the demo world, from `data_dir`.

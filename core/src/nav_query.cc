@@ -19,6 +19,7 @@
 #include "raycast.h"
 #include "straight_path.h"
 #include "surface_height.h"
+#include "twin/twin_path.h"
 #include "waymesh/core/exact_path.h"
 
 namespace waymesh {
@@ -207,8 +208,13 @@ absl::Status FindExactPath(QueryContext& ctx, const SurfacePoint& start, const S
         "turns at); use clearance 0 or approximate mode",
         options.clearance));
   }
-  const internal::exact::ExactOutcome found =
-      internal::exact::SearchExact(ctx, start, goal, filter, max_nodes, options.interrupt);
+  // Through the map's plan twin when it has one (twin_path.h), else on the map.
+  internal::exact::ExactOutcome found;
+  bool built = false;
+  if (!internal::twin::FindOnTwin(ctx, start, goal, filter, max_nodes, options.interrupt, &found,
+                                  out, &built)) {
+    found = internal::exact::SearchExact(ctx, start, goal, filter, max_nodes, options.interrupt);
+  }
   out->nodes_expanded = found.expanded;
   if (!found.stop.ok()) {
     ClearPath(out, QueryStatus::kPartial);
@@ -224,7 +230,7 @@ absl::Status FindExactPath(QueryContext& ctx, const SurfacePoint& start, const S
   out->status = found.status;
   out->node_limit = found.limit_hit && found.status == QueryStatus::kPartial;
   out->truncated = false;
-  internal::exact::BuildExactPath(ctx, found, goal, out);
+  if (!built) internal::exact::BuildExactPath(ctx, found, goal, out);
   internal::ApplyWaypointLimit(options, out);
   return TileStatus(ctx);
 }

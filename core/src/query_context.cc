@@ -63,6 +63,7 @@ void QueryContext::BindTables() {
   landmarks = nullptr;
   dead_ends = nullptr;
   exact_landmarks = nullptr;
+  exact_twin = nullptr;
   clusters = nullptr;
   tables_remapped = false;
   table_base.clear();
@@ -74,6 +75,9 @@ void QueryContext::BindTables() {
     }
     AdoptTableNumbering(*tables);
     AdoptClusters(*tables);
+    if (tables->exact_twin != nullptr && !map->carved() && tables->polygon_bases == tile_base) {
+      exact_twin = tables->exact_twin.get();
+    }
   }
 }
 

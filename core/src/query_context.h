@@ -147,6 +147,10 @@ struct QueryContext {
   PathResult path_alt;                    // candidate path during refinement
   std::vector<uint32_t> goal_neighbours;  // LandmarkTable::Goal::neighbours of a path search
   exact::ExactBuffers exact;              // state of the exact (interval) path search
+  // The map's plan twin when exact mode may search it instead (its tables were built on these
+  // very tiles: none is carved), and the context its searches run in (made on first use).
+  const PlanTwin* exact_twin = nullptr;
+  std::unique_ptr<QueryContext> twin;
 
   // Tiles pinned by the current query (paged maps): stamp == generation marks a pinned tile.
   mutable uint32_t pin_generation = 1;

@@ -18,6 +18,20 @@ SearchTables SearchTables::Build(const NavMap& map, const Options& options,
   tables.dead_ends = DeadEndTable::Build(map);
   tables.clusters = ClusterGraph::Build(map);
   tables.polygon_bases = map.PolygonBases();
+  if (options.exact_twin && !map.paged()) {
+    absl::StatusOr<PlanTwin> twin = BuildPlanTwin(map);
+    // A twin that does not cut the polygons to 2/3 would cost memory for little speed (maps
+    // merged well already, like Polyanya's aurora-merged: 0.95).
+    if (twin.ok() && twin->report.polygons_after * 3 <= twin->report.polygons_before * 2) {
+      // What the exact search on it consults: dead ends, and the map's exact landmarks.
+      auto own = std::make_shared<SearchTables>();
+      own->dead_ends = DeadEndTable::Build(*twin->map);
+      own->exact_landmarks = TwinLandmarkTable(map, tables.exact_landmarks, *twin->map);
+      own->polygon_bases = twin->map->PolygonBases();
+      twin->map = std::make_shared<const NavMap>(*twin->map, std::move(own));
+      tables.exact_twin = std::make_shared<const PlanTwin>(*std::move(twin));
+    }
+  }
   return tables;
 }
 

@@ -85,6 +85,7 @@ absl::Status NavigationServer::Init(const ServerConfig& config, ServerHooks hook
   registry_options.removal_grace = config.map_removal_grace;
   registry_options.spool_dir = config.spool_dir;
   registry_options.tables.exact_landmarks = config.exact_landmarks;
+  registry_options.tables.exact_twin = config.exact_twin;
   absl::StatusOr<std::unique_ptr<MapRegistry>> maps = MapRegistry::Open(registry_options);
   if (!maps.ok()) return maps.status();
   maps_ = *std::move(maps);

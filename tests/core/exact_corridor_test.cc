@@ -16,6 +16,7 @@
 #include "support/sanitizer.h"
 #include "waymesh/core/exact_path.h"
 #include "waymesh/core/nav_query.h"
+#include "waymesh/core/search_tables.h"
 
 namespace waymesh {
 namespace {
@@ -43,9 +44,16 @@ bool OnCorridor(const NavMap& map, const std::vector<PolyRef>& corridor, Vec3 p)
   return false;
 }
 
-TEST(ExactCorridorTest, LegsLieInTheCorridorOnTheDemoTown) {
-  const auto map = testing::Town(256, 7).map;
-  ASSERT_NE(map, nullptr);
+// Searched on the map itself, and through its plan twin (plan_twin.h), whose answer is carried
+// back to the map's polygons leg by leg.
+class ExactCorridorTest : public ::testing::TestWithParam<bool> {};
+
+TEST_P(ExactCorridorTest, LegsLieInTheCorridorOnTheDemoTown) {
+  const auto town = testing::Town(256, 7).map;
+  ASSERT_NE(town, nullptr);
+  const auto map = GetParam() ? WithSearchTables(town, {.exact_twin = true}) : town;
+  ASSERT_EQ(GetParam(), map->search_tables() != nullptr &&
+                            map->search_tables()->exact_twin != nullptr);
   NavQuery q(map);
   const QueryFilter filter = ExactReadyFilter(*map);
   PathOptions po;
@@ -78,6 +86,9 @@ TEST(ExactCorridorTest, LegsLieInTheCorridorOnTheDemoTown) {
   EXPECT_GT(checked, testing::kUnderSanitizer ? 20 : 250);
   EXPECT_GT(legs, checked);  // paths bend round the town's buildings
 }
+
+INSTANTIATE_TEST_SUITE_P(MapAndTwin, ExactCorridorTest, ::testing::Bool(),
+                         [](const auto& info) { return info.param ? "Twin" : "Map"; });
 
 }  // namespace
 }  // namespace waymesh

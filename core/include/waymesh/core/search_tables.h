@@ -28,6 +28,7 @@
 #include "waymesh/core/landmark_table.h"
 #include "waymesh/core/nav_map.h"
 #include "waymesh/core/obstacles/obstacle.h"
+#include "waymesh/core/plan_twin.h"
 
 namespace waymesh {
 
@@ -39,6 +40,9 @@ struct SearchTables {
   // Exact landmark distances of exact mode's search (exact_landmark_table.h); empty unless
   // Options::exact_landmarks asked for them.
   ExactLandmarkTable exact_landmarks;
+  // The map's plan twin, which exact mode searches instead of the map (plan_twin.h); null
+  // unless Options::exact_twin asked for it.
+  std::shared_ptr<const PlanTwin> exact_twin;
   std::vector<uint32_t> polygon_bases;  // NavMap::PolygonBases of the map they were built on
 
   struct Options {
@@ -46,6 +50,10 @@ struct SearchTables {
     // per landmark and vertex, for fewer nodes in long exact queries.
     bool exact_landmarks = false;
     uint32_t exact_landmark_count = ExactLandmarkTable::kDefaultCount;
+    // Also build the plan twin (plan_twin.h) that exact mode then searches, with dead ends and
+    // the map's exact landmarks of its own; kept only when it has at most 2/3 of the map's
+    // polygons. Resident maps only.
+    bool exact_twin = false;
   };
 
   // The landmark and dead-end tables and the cluster graph for a resident map (O(landmarks *
@@ -57,7 +65,8 @@ struct SearchTables {
                             ExactLandmarkTable stored = {});
   static SearchTables Build(const NavMap& map) { return Build(map, Options{}); }
   size_t bytes() const {
-    return landmarks.bytes() + dead_ends.bytes() + clusters.bytes() + exact_landmarks.bytes();
+    return landmarks.bytes() + dead_ends.bytes() + clusters.bytes() + exact_landmarks.bytes() +
+           (exact_twin != nullptr ? exact_twin->bytes() : 0);
   }
 };
 

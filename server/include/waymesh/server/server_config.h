@@ -49,6 +49,9 @@ struct ServerConfig {
   // Each map's search tables also hold the exact landmark table (docs/api.md): fewer nodes
   // for exact FindPath, ~60 bytes per polygon and seconds of load per map.
   bool exact_landmarks = false;
+  // Each map's search tables also hold its plan twin (docs/api.md), which exact FindPath
+  // searches: several times faster on fine meshes, tens of bytes per polygon.
+  bool exact_twin = false;
   // Obstacle layers (docs/obstacles.md): limits past which a change is RESOURCE_EXHAUSTED, and
   // how many recent versions of a layer queries may name.
   uint32_t max_obstacles_per_layer = 4096;

@@ -1,0 +1,169 @@
+// The plan twin (waymesh/core/plan_twin.h) and exact FindPath through it (twin/twin_path.h):
+// the twin covers the same plan area with fewer convex polygons whose corners are map
+// vertices, and exact answers through it are the map's own (lengths, statuses, published
+// optima), with the corridor and waypoint polygons of the map.
+
+#include "waymesh/core/plan_twin.h"
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "polyanya_data.h"
+#include "support/demo_town.h"
+#include "support/exact_pair_comparison.h"
+#include "support/query_points.h"
+#include "support/sanitizer.h"
+#include "support/test_data.h"
+#include "waymesh/core/exact_path.h"
+#include "waymesh/core/nav_query.h"
+#include "waymesh/core/obstacles/carve_map.h"
+#include "waymesh/core/search_tables.h"
+
+namespace waymesh {
+namespace {
+
+double PlanArea(const TileView& t, uint32_t p) {
+  double sum = 0;
+  for (uint32_t i = 1; i + 1 < t.corner_count(p); ++i) {
+    sum += 0.5 * TriArea2XZ(t.corner(p, 0), t.corner(p, i), t.corner(p, i + 1));
+  }
+  return sum;
+}
+
+bool IsVertexOf(const TileView& t, Vec3 v) {
+  return std::find(t.vertices.begin(), t.vertices.end(), v) != t.vertices.end();
+}
+
+TEST(PlanTwinTest, DemoTownTwinCoversTheSamePlanAreaWithFewerConvexPolygons) {
+  const testing::DemoTown& town = testing::Town(256, 7);
+  const absl::StatusOr<PlanTwin> twin = BuildPlanTwin(*town.map);
+  ASSERT_TRUE(twin.ok()) << twin.status();
+  const NavMap& map = *town.map;
+  const NavMap& plan = *twin->map;
+  ASSERT_EQ(plan.tile_count(), map.tile_count());
+  EXPECT_EQ(twin->report.polygons_before, map.info().polygon_count);
+  // The town's fine ground carries heights on inner vertices: most of them go.
+  EXPECT_LT(twin->report.polygons_after * 3, twin->report.polygons_before);
+  EXPECT_GT(twin->report.vertices_removed, 0u);
+  for (uint32_t ti = 0; ti < map.tile_count(); ++ti) {
+    const TileView& a = map.tile(ti);
+    const TileView& b = plan.tile(ti);
+    double before = 0, after = 0;
+    for (uint32_t p = 0; p < a.poly_count(); ++p) before += PlanArea(a, p);
+    for (uint32_t p = 0; p < b.poly_count(); ++p) {
+      after += PlanArea(b, p);
+      const uint32_t n = b.corner_count(p);
+      for (uint32_t i = 0; i < n; ++i) {
+        const Vec3 c = b.corner(p, i);
+        ASSERT_TRUE(IsVertexOf(a, c)) << "tile " << ti << " polygon " << p;
+        // Convex (straight corners allowed), in map winding.
+        EXPECT_GE(TriArea2XZ(b.corner(p, (i + n - 1) % n), c, b.corner(p, (i + 1) % n)), -1e-4f)
+            << "tile " << ti << " polygon " << p << " corner " << i;
+        // Every edge with a neighbour is that neighbour's edge back.
+        const std::optional<PolyIndex> nb = b.across(b.poly_start[p] + i);
+        if (!nb) continue;
+        const TileView& o = plan.tile(nb->tile);
+        bool back = false;
+        for (uint32_t k = o.poly_start[nb->poly]; k < o.poly_start[nb->poly + 1]; ++k) {
+          back |= o.across(k) == std::optional<PolyIndex>(PolyIndex{ti, p});
+        }
+        EXPECT_TRUE(back) << "tile " << ti << " polygon " << p << " edge " << i;
+      }
+    }
+    EXPECT_NEAR(after, before, 1e-5 * before) << "tile " << ti;
+  }
+  // Every map polygon is covered by some twin polygon of its tile.
+  const std::vector<uint32_t> bases = map.PolygonBases();
+  for (uint32_t g = 0; g < bases.back(); ++g) {
+    ASSERT_LT(twin->cover_start[g], twin->cover_start[g + 1]) << "polygon " << g;
+  }
+}
+
+// Through the twin (with the map's exact landmarks carried over), every random pair on the
+// 256 m town gets the length and status of the map's own exact search, in fewer nodes.
+TEST(PlanTwinTest, ExactPathsThroughTheTwinAreTheMapsOwn) {
+  const testing::DemoTown& town = testing::Town(256, 7);
+  const auto plain_map = WithSearchTables(town.map, {.exact_landmarks = true});
+  const auto twin_map =
+      WithSearchTables(town.map, {.exact_twin = true}, plain_map->search_tables()->exact_landmarks);
+  ASSERT_NE(twin_map->search_tables()->exact_twin, nullptr);
+  const NavMap& twin = *twin_map->search_tables()->exact_twin->map;
+  EXPECT_FALSE(twin.search_tables()->exact_landmarks.empty());
+  const QueryFilter filter = ExactReadyFilter(*town.map);
+  NavQuery plain(plain_map), fast(twin_map);
+  const int pairs = testing::kUnderSanitizer ? 15 : 150;
+  const testing::ExactPairComparison c = testing::CompareExactPairs(plain, fast, filter, pairs, 5);
+  EXPECT_GT(c.compared, pairs / 2);
+  EXPECT_LT(c.fast_nodes * 2, c.plain_nodes);
+}
+
+// aurora as published (triangles): the twin keeps about half the polygons and every published
+// optimum still comes out; aurora-merged is merged well already, so no twin is kept.
+TEST(PlanTwinTest, PublishedOptimaHoldThroughTheTwin) {
+  auto map = testing::CachedMapFromFile(testing::SharedData("polyanya/meshes/aurora.mesh"),
+                                        RepairOptions{.merge = false});
+  ASSERT_TRUE(map.ok()) << map.status();
+  const auto with_twin = WithSearchTables(*map, {.exact_twin = true});
+  ASSERT_NE(with_twin->search_tables()->exact_twin, nullptr);
+  const auto queries = testing::ReadExpectedFile(
+      testing::SharedData("polyanya/expected/aurora_euclid_expected.csv"));
+  ASSERT_GT(queries.size(), 1000u);
+  NavQuery q(with_twin);
+  PathOptions exact;
+  exact.mode = PathMode::kExact;
+  PathResult r;
+  const size_t stride = testing::kUnderSanitizer ? 20 : 2;
+  for (size_t i = 0; i < queries.size(); i += stride) {
+    const testing::ExpectedQuery& e = queries[i];
+    ASSERT_TRUE(q.FindPath(e.start, e.goal, QueryFilter(), exact, &r).ok());
+    ASSERT_EQ(r.status, QueryStatus::kComplete) << "query " << i;
+    EXPECT_NEAR(r.length, e.length, 1e-5 * std::max(double(e.length), 1.0)) << "query " << i;
+  }
+
+  auto merged = testing::CachedMapFromFile(
+      testing::SharedData("polyanya/meshes/aurora-merged.mesh"), RepairOptions{.merge = false});
+  ASSERT_TRUE(merged.ok()) << merged.status();
+  EXPECT_EQ(WithSearchTables(*merged, {.exact_twin = true})->search_tables()->exact_twin, nullptr);
+}
+
+// A version an obstacle layer carved is searched on its own polygons (the twin is of the
+// uncarved map): the path goes round the obstacle as without the twin.
+TEST(PlanTwinTest, CarvedVersionsAreSearchedWithoutTheTwin) {
+  const testing::DemoTown& town = testing::Town(256, 7);
+  const auto with_twin = WithSearchTables(town.map, {.exact_twin = true});
+  const QueryFilter filter = ExactReadyFilter(*town.map);
+  PathOptions exact;
+  exact.mode = PathMode::kExact;
+  NavQuery q(with_twin);
+  std::mt19937 rng(9);
+  int checked = 0;
+  for (int i = 0; i < 40 && checked < (testing::kUnderSanitizer ? 2 : 8); ++i) {
+    const auto s = testing::RandomOnMap(q, filter, rng), t = testing::RandomOnMap(q, filter, rng);
+    ASSERT_TRUE(s.has_value() && t.has_value());
+    PathResult open;
+    ASSERT_TRUE(q.FindPath(s->pos, t->pos, filter, exact, &open).ok());
+    if (open.status != QueryStatus::kComplete) continue;
+    // A post on the middle of the first leg.
+    const Vec3 a = open.waypoints[0].pos, b = open.waypoints[1].pos;
+    if (DistanceXZ(a, b) < 8) continue;
+    const Obstacle post{"post", BoxShape{(a + b) * 0.5f, {0.3f, 3, 0.3f}}};
+    const auto cut = CarveMap(with_twin, std::vector<Obstacle>{post});
+    const auto cut_plain = CarveMap(town.map, std::vector<Obstacle>{post});
+    ASSERT_TRUE(cut.ok() && cut_plain.ok());
+    NavQuery on_cut(*cut), on_plain(*cut_plain);
+    PathResult r1, r2;
+    ASSERT_TRUE(on_cut.FindPath(s->pos, t->pos, filter, exact, &r1).ok());
+    ASSERT_TRUE(on_plain.FindPath(s->pos, t->pos, filter, exact, &r2).ok());
+    ASSERT_EQ(r1.status, r2.status) << i;
+    EXPECT_NEAR(r1.length, r2.length, 1e-6 * std::max(1.0, r2.length)) << i;
+    EXPECT_GT(r1.length, open.length + 1e-4) << i;  // round the post
+    ++checked;
+  }
+  EXPECT_GT(checked, 0);
+}
+
+}  // namespace
+}  // namespace waymesh
