@@ -32,6 +32,7 @@ struct PathArgs {
   std::string out_path;
   std::string extents = "2,4,2";
   bool exact = false;  // exact shortest paths (waymesh/core/exact_path.h)
+  bool exact_twin = false;  // exact mode through the map's plan twin (plan_twin.h)
 };
 
 std::string WaypointText(const PathResult& r) {
@@ -91,7 +92,8 @@ int RunPath(const PathArgs& args) {
     std::cerr << "waymesh path: " << extents.status().message() << "\n";
     return kExitUsage;
   }
-  std::shared_ptr<const NavMap> map = LoadMapArg("path", args.map_path);
+  std::shared_ptr<const NavMap> map =
+      LoadMapArg("path", args.map_path, {.exact_twin = args.exact_twin});
   if (map == nullptr) return kExitFailure;
   if (int rc = ApplyObstaclesArg("path", args.obstacles_path, &map, nullptr); rc != kExitOk) {
     return rc;
@@ -181,6 +183,10 @@ void RegisterPath(CLI::App* cmd, int* exit_code) {
   cmd->add_flag("--exact", args->exact,
                 "exact shortest paths (off-mesh links at their cost, round any --obstacles) "
                 "instead of the approximate A* (needs one cost over the areas a query allows)");
+  cmd->add_flag("--exact-twin", args->exact_twin,
+                "with --exact: build the map's plan twin at load and search it (the same paths, "
+                "faster on fine meshes; docs/api.md \"Plan twin\")")
+      ->needs("--exact");
   cmd->callback([args, exit_code] { *exit_code = RunPath(*args); });
 }
 

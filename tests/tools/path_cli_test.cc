@@ -110,5 +110,21 @@ TEST(PathCliTest, BadArgumentsExitWithCode2) {
   EXPECT_THAT(r.out, HasSubstr("arena_euclid_expected.csv"));
 }
 
+// Exact mode reaches every published optimum, on the map and through its plan twin.
+TEST(PathCliTest, ExactPathsMeetTheOptimaWithOrWithoutTheTwin) {
+  const std::string dir = TempDir("cli-path-exact");
+  const std::string map = BuildArena(dir);
+  for (const std::string flags : {" --exact", " --exact --exact-twin"}) {
+    CliResult r = RunCli("path " + ShellQuote(map) + " --queries " +
+                         ShellQuote(SharedData("polyanya/expected/arena_euclid_expected.csv")) +
+                         " --extents 0.5,1,0.5" + flags);
+    ASSERT_EQ(r.exit_code, 0) << flags << "\n" << r.out;
+    EXPECT_THAT(r.out, HasSubstr("COMPLETE        160")) << flags;
+    EXPECT_THAT(r.out, HasSubstr("length / expected  mean 1.000")) << flags;
+    EXPECT_THAT(r.out, HasSubstr("(0 shorter than expected)")) << flags;
+  }
+  EXPECT_EQ(RunCli("path " + ShellQuote(map) + " --queries x --exact-twin").exit_code, 2);
+}
+
 }  // namespace
 }  // namespace waymesh::testing

@@ -51,7 +51,7 @@ absl::StatusOr<std::shared_ptr<const NavMap>> LoadMapView(std::span<const std::b
   if (absl::Status s = MapStructureStatus(**map); !s.ok()) return s;
   if (!options.search_tables) return map;
   // A table stored by `waymesh build --exact-landmarks` is used as it is: no floods at load.
-  return WithSearchTables(*std::move(map), {}, std::move(stored));
+  return WithSearchTables(*std::move(map), {.exact_twin = options.exact_twin}, std::move(stored));
 }
 
 absl::Status CheckCompiledMap(const std::string& bytes) {

@@ -18,6 +18,8 @@ struct MapLoadOptions {
   // Build the map's search tables (search_tables.h) as part of loading: what path queries
   // want. Tools that only read the map's data skip it.
   bool search_tables = true;
+  // With them, the plan twin exact mode searches (SearchTables::Options::exact_twin).
+  bool exact_twin = false;
 };
 
 // Validates `bytes` (sizes, checksums, index ranges) and returns a map whose tiles point into
