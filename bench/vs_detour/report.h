@@ -30,13 +30,16 @@ struct MapReport {
   uint32_t exact_landmarks = 0;
   uint64_t exact_landmark_bytes = 0;
   double exact_landmark_seconds = 0;
-  // With --exact-twin: the plan twin's polygons, and on how many queries exact mode through
-  // the twin found the length the map's own search finds (1e-6 relative), of how many.
+  // With --exact-twin: the plan twin's polygons; of the queries both complete, on how many
+  // exact mode through the twin found the length the map's own search finds (1e-6 relative);
+  // and how many queries each completed (the rest hit the node limit).
   PlanTwinReport twin;
   bool twin_asked = false;  // --exact-twin (the tables keep a twin only where it pays)
   uint64_t twin_bytes = 0;  // the twin with its tables and cover (not in the map's bytes)
-  double twin_seconds = 0;  // the search tables with the twin, built
+  double twin_seconds = 0;        // the search tables with the twin, built
+  double twin_build_seconds = 0;  // the twin alone (BuildPlanTwin)
   uint32_t twin_same_length = 0, twin_queries = 0;
+  uint32_t twin_complete = 0, map_complete = 0;
 };
 
 // Writes every table for `reports` to `out`.

@@ -79,6 +79,11 @@ absl::StatusOr<MapReport> RunMap(const MapSpec& spec, const RunOptions& options)
   // Exact mode through the plan twin: the same map, with the twin in its search tables.
   std::shared_ptr<const NavMap> searched = loaded->map;
   if (options.exact_twin) {
+    // The twin alone, timed apart from the tables built with it.
+    const auto twin_begin = std::chrono::steady_clock::now();
+    if (!BuildPlanTwin(*loaded->map).ok()) return absl::InternalError(spec.name + ": no twin");
+    report.twin_build_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - twin_begin).count();
     const auto begin = std::chrono::steady_clock::now();
     searched = WithSearchTables(
         loaded->map, {.exact_landmarks = options.exact_landmarks,
@@ -114,10 +119,14 @@ absl::StatusOr<MapReport> RunMap(const MapSpec& spec, const RunOptions& options)
     // The twin's answers against the map's own exact search, query by query.
     WaymeshRunner plain(loaded->map, options.half_extents, kDetourMaxNodes);
     for (const QueryCase& q : queries) {
-      const double on_map = plain.FindExactPath(q.start, q.goal).length;
-      const double on_twin = waymesh.FindExactPath(q.start, q.goal).length;
-      report.twin_same_length += std::abs(on_map - on_twin) <= 1e-6 * std::max(1.0, on_map);
+      const PathOutcome on_map = plain.FindExactPath(q.start, q.goal);
+      const PathOutcome on_twin = waymesh.FindExactPath(q.start, q.goal);
+      report.twin_complete += on_twin.complete;
+      report.map_complete += on_map.complete;
+      if (!on_map.complete || !on_twin.complete) continue;
       ++report.twin_queries;
+      report.twin_same_length +=
+          std::abs(on_map.length - on_twin.length) <= 1e-6 * std::max(1.0, on_map.length);
     }
   }
   report.comparison = CompareOnMap(spec.name, *loaded->map, queries, repetitions, waymesh, **detour,
