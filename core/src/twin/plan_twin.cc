@@ -108,17 +108,17 @@ void LinkSeams(const NavMap& map, std::vector<TwinTile>* twins) {
   }
 }
 
-// The twin polygon of tile `t` (viewed as `view`) under `p` in plan view whose height there is
-// nearest p's, or nullopt.
-std::optional<uint32_t> Locate(const TileView& view, Vec3 p) {
+// The twin polygon holding point `p` of map polygon `global` in plan view: of the twin polygons
+// covering that polygon (`cover`, so never one of another floor) the nearest, or nullopt.
+std::optional<uint32_t> Locate(const std::vector<TileView>& views,
+                               const std::vector<PolyIndex>& cover, Vec3 p) {
   std::optional<uint32_t> best;
-  float best_dy = INFINITY;
-  for (uint32_t f = 0; f < view.poly_count(); ++f) {
-    if (!internal::PointInPolyXZ(view, f, p, 1e-3f)) continue;
-    const float dy = std::fabs(internal::PolyHeightAt(view, f, p.x, p.z) - p.y);
-    if (dy < best_dy) {
-      best_dy = dy;
-      best = f;
+  float best_d = INFINITY;
+  for (const PolyIndex t : cover) {
+    const float d = internal::SeparationSqXZ(views[t.tile], t.poly, p);
+    if (d < best_d) {
+      best_d = d;
+      best = t.poly;
     }
   }
   return best;
@@ -207,8 +207,10 @@ absl::StatusOr<PlanTwin> BuildPlanTwin(const NavMap& map) {
   for (uint32_t ti = 0; ti < map.tile_count(); ++ti) {
     TileArrays& a = (*twins)[ti].arrays;
     for (OffMeshLink link : map.tile(ti).off_mesh_links) {
-      const std::optional<uint32_t> start = Locate(views[ti], link.start);
-      const std::optional<uint32_t> end = Locate(views[link.end_tile], link.end);
+      const std::optional<uint32_t> start =
+          Locate(views, covers[bases[ti] + link.start_poly], link.start);
+      const std::optional<uint32_t> end =
+          Locate(views, covers[bases[link.end_tile] + link.end_poly], link.end);
       if (!start || !end) continue;
       link.start_poly = *start;
       link.end_poly = *end;
