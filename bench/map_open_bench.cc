@@ -2,11 +2,13 @@
 // Prints, side by side in one run, the median time of: read + CRC32 (the floor), LoadMapFile
 // (mmap + validate) and LoadMap from bytes already in memory, and their ratios to the floor.
 //
-//   map_open_bench [map.wmesh] [--repeats N] [--exact-at-load]
+//   map_open_bench [map.wmesh] [--repeats N] [--exact-at-load] [--twin-at-load]
 // It also says whether the file stores an exact landmark table (`waymesh build
-// --exact-landmarks`; then the rows above include reading it) and, with --exact-at-load, times
-// once what loading costs when the table is built at load instead (the server's
-// --exact-landmarks on a file without one).
+// --exact-landmarks`) or a plan twin (`--exact-twin`; then the rows above include reading
+// them). With --exact-at-load it times once what loading costs when the table is built at load
+// instead (the server's --exact-landmarks on a file without one); with --twin-at-load, side
+// by side, loading with the search tables but no twin and with the twin built at load (the
+// server's --exact-twin on a file without one).
 // Without a path it compiles a synthetic triangulated terrain (~320k triangles) to a temp file.
 
 #include <fcntl.h>
@@ -26,6 +28,7 @@
 
 #include "absl/strings/str_format.h"
 #include "common/stopwatch.h"
+#include "waymesh/core/plan_twin.h"
 #include "waymesh/core/search_tables.h"
 #include "waymesh/format/map_file.h"
 #include "waymesh/mesh/repaired_mesh.h"
@@ -104,10 +107,12 @@ double MedianMs(int repeats, const std::function<void()>& run) {
 int Run(int argc, char** argv) {
   std::string path;
   int repeats = 21;
-  bool exact_at_load = false;
+  bool exact_at_load = false, twin_at_load = false;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--exact-at-load") == 0) {
       exact_at_load = true;
+    } else if (std::strcmp(argv[i], "--twin-at-load") == 0) {
+      twin_at_load = true;
     } else if (std::strcmp(argv[i], "--repeats") == 0 && i + 1 < argc) {
       repeats = std::max(1, std::atoi(argv[++i]));
     } else {
@@ -138,6 +143,12 @@ int Run(int argc, char** argv) {
   const std::string stored_text =
       stored.empty() ? "none"
                      : absl::StrFormat("%d landmarks, %d bytes", stored.count(), stored.bytes());
+  const PlanTwin* twin = (*check)->search_tables()->exact_twin.get();
+  const std::string twin_text =
+      twin == nullptr ? "none"
+                      : absl::StrFormat("%d -> %d polygons, %d bytes with its tables",
+                                        twin->report.polygons_before, twin->report.polygons_after,
+                                        twin->bytes());
   check = absl::StatusOr<std::shared_ptr<const NavMap>>();
 
   volatile uLong crc_sink = 0;
@@ -165,6 +176,7 @@ int Run(int argc, char** argv) {
   std::printf("target: LoadMapFile ratio <= 2.00: %s\n",
               file_ms <= 2 * floor_ms ? "met" : "MISSED");
   std::printf("stored exact landmark table: %s\n", stored_text.c_str());
+  std::printf("stored plan twin: %s\n", twin_text.c_str());
   if (exact_at_load) {
     // One run: the floods take seconds on a large map.
     const double at_load_ms = MedianMs(1, [&] {
@@ -174,6 +186,19 @@ int Run(int argc, char** argv) {
       WithSearchTables(*map, {.exact_landmarks = true});
     });
     row("LoadMapFile + exact floods", at_load_ms);
+  }
+  if (twin_at_load) {
+    // The stored sections ignored (search_tables off), then the tables with or without a twin.
+    const auto load_with = [&](bool with_twin) {
+      return MedianMs(std::min(repeats, 5), [&] {
+        absl::StatusOr<std::shared_ptr<const NavMap>> map =
+            LoadMapFile(path, {.search_tables = false});
+        if (!map.ok()) std::abort();
+        WithSearchTables(*map, {.exact_twin = with_twin});
+      });
+    };
+    row("LoadMapFile, no twin", load_with(false));
+    row("LoadMapFile + twin built", load_with(true));
   }
   if (!temp.empty()) std::filesystem::remove(temp);
   return 0;

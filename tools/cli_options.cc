@@ -20,6 +20,13 @@ CLI::Option* AddExactLandmarksFlag(CLI::App* cmd, bool& store) {
                        "time)");
 }
 
+CLI::Option* AddExactTwinFlag(CLI::App* cmd, bool& store) {
+  return cmd->add_flag("--exact-twin", store,
+                       "store the map's plan twin, which exact FindPath searches instead of the "
+                       "map (far fewer polygons on fine meshes; stored only when it keeps at "
+                       "most 2/3 of them)");
+}
+
 CLI::Option* AddPictureOutput(CLI::App* cmd, std::string& path, const std::string& description) {
   return cmd->add_option("-o,--output", path, description)
       ->check(CLI::Validator(

@@ -22,6 +22,8 @@ CLI::Option* AddMapOutput(CLI::App* cmd, std::string& path);
 
 // `--exact-landmarks` of build and bake: store the map's exact landmark table in it.
 CLI::Option* AddExactLandmarksFlag(CLI::App* cmd, bool& store);
+// --exact-twin: store the map's plan twin (plan_twin.h), which exact FindPath searches.
+CLI::Option* AddExactTwinFlag(CLI::App* cmd, bool& store);
 
 // `-o,--output`: a picture to write, whose name ends in .png or .svg.
 CLI::Option* AddPictureOutput(CLI::App* cmd, std::string& path, const std::string& description);

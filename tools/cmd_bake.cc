@@ -90,10 +90,8 @@ int RunBake(BakeArgs& args) {
                                args.output, baked->build.bytes.size(),
                                baked->build.info.polygon_count, baked->build.info.islands.size(),
                                seconds);
-  if (args.options.exact_landmarks) {
-    PrintExactLandmarkBuild(baked->build.exact_landmarks, baked->build.info.polygon_count,
-                            std::cout);
-  }
+  PrintStoredIndexBuild(args.options.stored, baked->build.stored,
+                        baked->build.info.polygon_count, std::cout);
   return kExitOk;
 }
 
@@ -127,7 +125,8 @@ void RegisterBake(CLI::App* cmd, int* exit_code) {
       ->check(CLI::Range(kMinBakeTileSize, kMaxBakeTileSize));
   cmd->add_flag("--mirror-x", args->options.import.mirror_x,
                 "negate X on import (undoes exporters that mirror the X axis)");
-  AddExactLandmarksFlag(cmd, args->options.exact_landmarks);
+  AddExactLandmarksFlag(cmd, args->options.stored.exact_landmarks);
+  AddExactTwinFlag(cmd, args->options.stored.exact_twin);
   cmd->add_flag("-q,--quiet", args->quiet, "no progress lines");
   cmd->callback([args, exit_code] { *exit_code = RunBake(*args); });
 }

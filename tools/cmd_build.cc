@@ -46,9 +46,7 @@ int RunBuild(const BuildArgs& args) {
   std::cout << absl::StrFormat("wrote %s: %d bytes, %d polygons, %d islands in %.2f s\n",
                                args.output, built->bytes.size(), built->info.polygon_count,
                                built->info.islands.size(), elapsed());
-  if (args.options.exact_landmarks) {
-    PrintExactLandmarkBuild(built->exact_landmarks, built->info.polygon_count, std::cout);
-  }
+  PrintStoredIndexBuild(args.options.stored, built->stored, built->info.polygon_count, std::cout);
   return kExitOk;
 }
 
@@ -82,7 +80,8 @@ void RegisterBuild(CLI::App* cmd, int* exit_code) {
       ->check(CLI::Range(1.0f, 100000.0f));
   cmd->add_flag("--mirror-x", args->options.import.mirror_x,
                 "negate X on import (undoes exporters that mirror the X axis)");
-  AddExactLandmarksFlag(cmd, args->options.exact_landmarks);
+  AddExactLandmarksFlag(cmd, args->options.stored.exact_landmarks);
+  AddExactTwinFlag(cmd, args->options.stored.exact_twin);
   cmd->add_flag("-q,--quiet", args->quiet, "no progress lines");
   cmd->callback([args, exit_code] { *exit_code = RunBuild(*args); });
 }

@@ -26,8 +26,6 @@ uint64_t IslandGroupCount(const MapInfo& info) {
   return std::unique(groups.begin(), groups.end()) - groups.begin();
 }
 
-}  // namespace
-
 void PrintExactLandmarkBuild(const ExactLandmarkBuild& built, uint64_t polygons,
                              std::ostream& out) {
   if (built.landmarks == 0) {
@@ -40,6 +38,31 @@ void PrintExactLandmarkBuild(const ExactLandmarkBuild& built, uint64_t polygons,
       "exact landmarks: %d landmarks, %d bytes (%.1f bytes per polygon) in %.2f s\n",
       built.landmarks, built.section_bytes,
       double(built.section_bytes) / double(std::max<uint64_t>(polygons, 1)), built.seconds);
+}
+
+void PrintPlanTwinBuild(const PlanTwinBuild& built, std::ostream& out) {
+  const PlanTwinReport& r = built.report;
+  if (!built.stored) {
+    out << absl::StrFormat(
+        "plan twin: not stored: it would keep %d of %d polygons, more than 2/3 (exact mode "
+        "searches the map itself)\n",
+        r.polygons_after, r.polygons_before);
+    return;
+  }
+  out << absl::StrFormat(
+      "plan twin: %d -> %d polygons (%d inner vertices removed), %d bytes (%.1f bytes per "
+      "polygon) in %.2f s\n",
+      r.polygons_before, r.polygons_after, r.vertices_removed, built.section_bytes,
+      double(built.section_bytes) / double(std::max<uint64_t>(r.polygons_before, 1)),
+      built.seconds);
+}
+
+}  // namespace
+
+void PrintStoredIndexBuild(const StoredIndexOptions& asked, const StoredIndexBuild& built,
+                           uint64_t polygons, std::ostream& out) {
+  if (asked.exact_landmarks) PrintExactLandmarkBuild(built.exact_landmarks, polygons, out);
+  if (asked.exact_twin) PrintPlanTwinBuild(built.exact_twin, out);
 }
 
 void PrintRepairReport(const RepairReport& r, std::ostream& out) {

@@ -11,9 +11,10 @@
 
 namespace waymesh::cli {
 
-// The optional exact landmark table's cost (waymesh build/bake --exact-landmarks), beside the
-// map's polygons, or why the map has none.
-void PrintExactLandmarkBuild(const ExactLandmarkBuild& built, uint64_t polygons, std::ostream& out);
+// What the optional exact path indexes `asked` for cost (waymesh build/bake --exact-landmarks
+// --exact-twin), beside the map's polygons, or why the map has none.
+void PrintStoredIndexBuild(const StoredIndexOptions& asked, const StoredIndexBuild& built,
+                           uint64_t polygons, std::ostream& out);
 
 // One line per repair step with its counts.
 void PrintRepairReport(const RepairReport& report, std::ostream& out);

@@ -124,14 +124,14 @@ void PrintTwin(const std::vector<MapReport>& reports, std::ostream& out) {
     }
     const double n = double(r.waymesh_polygons);
     out << absl::StrFormat(
-        "\n%s: exact mode ran through the plan twin (optional, not in the map's bytes): %d -> %d "
-        "polygons (%d inner vertices removed), %d bytes, %.1f bytes/poly (%.3f of Detour's "
-        "bytes/poly), built in %.3f s (%.2f s with the other search tables); same exact length "
+        "\n%s: exact mode ran through the plan twin (optional; `waymesh build --exact-twin` stores "
+        "it): %d -> %d polygons (%d inner vertices removed), %d bytes, %.1f bytes/poly (%.3f of "
+        "Detour's bytes/poly), built in %.3f s (its tables at load: %.3f s); same exact length "
         "as the map's own search on %d of the %d queries both complete (complete: %d through "
         "the twin, %d on the map)\n",
         r.comparison.map, r.twin.polygons_before, r.twin.polygons_after, r.twin.vertices_removed,
         r.twin_bytes, r.twin_bytes / n, double(r.twin_bytes) / double(r.detour.bytes.total),
-        r.twin_build_seconds, r.twin_seconds, r.twin_same_length, r.twin_queries,
+        r.twin_build_seconds, r.twin_tables_seconds, r.twin_same_length, r.twin_queries,
         r.twin_complete, r.map_complete);
   }
 }

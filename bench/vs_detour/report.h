@@ -35,9 +35,9 @@ struct MapReport {
   // and how many queries each completed (the rest hit the node limit).
   PlanTwinReport twin;
   bool twin_asked = false;  // --exact-twin (the tables keep a twin only where it pays)
-  uint64_t twin_bytes = 0;  // the twin with its tables and cover (not in the map's bytes)
-  double twin_seconds = 0;        // the search tables with the twin, built
-  double twin_build_seconds = 0;  // the twin alone (BuildPlanTwin)
+  uint64_t twin_bytes = 0;  // the twin with its tables and cover
+  double twin_build_seconds = 0;   // the twin alone (BuildPlanTwin; `waymesh build --exact-twin`)
+  double twin_tables_seconds = 0;  // its dead ends and landmark rows (at every load)
   uint32_t twin_same_length = 0, twin_queries = 0;
   uint32_t twin_complete = 0, map_complete = 0;
 };

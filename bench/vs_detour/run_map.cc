@@ -21,6 +21,10 @@ namespace {
 constexpr uint32_t kMinRepetitions = 3;
 constexpr char kDemoName[] = "demo";
 
+double SecondsSince(std::chrono::steady_clock::time_point begin) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+}
+
 }  // namespace
 
 std::vector<MapSpec> DefaultMapSpecs(const std::string& data_dir) {
@@ -59,8 +63,7 @@ absl::StatusOr<MapReport> RunMap(const MapSpec& spec, const RunOptions& options)
         loaded->map,
         {.exact_landmarks = true, .exact_landmark_count = options.exact_landmark_count});
     const ExactLandmarkTable& table = loaded->map->search_tables()->exact_landmarks;
-    report.exact_landmark_seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+    report.exact_landmark_seconds = SecondsSince(begin);
     report.exact_landmarks = table.count();
     report.exact_landmark_bytes = table.bytes();
   }
@@ -79,24 +82,20 @@ absl::StatusOr<MapReport> RunMap(const MapSpec& spec, const RunOptions& options)
   // Exact mode through the plan twin: the same map, with the twin in its search tables.
   std::shared_ptr<const NavMap> searched = loaded->map;
   if (options.exact_twin) {
-    // The twin alone, timed apart from the tables built with it.
+    // The twin built once, timed apart from its own tables, then attached beside the map's.
     const auto twin_begin = std::chrono::steady_clock::now();
-    if (!BuildPlanTwin(*loaded->map).ok()) return absl::InternalError(spec.name + ": no twin");
-    report.twin_build_seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - twin_begin).count();
-    const auto begin = std::chrono::steady_clock::now();
-    searched = WithSearchTables(
-        loaded->map, {.exact_landmarks = options.exact_landmarks,
-                      .exact_landmark_count = options.exact_landmark_count, .exact_twin = true},
-        loaded->map->search_tables() != nullptr
-            ? loaded->map->search_tables()->exact_landmarks
-            : ExactLandmarkTable{});
-    report.twin_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-    const SearchTables& tables = *searched->search_tables();
+    absl::StatusOr<PlanTwin> twin = BuildPlanTwin(*loaded->map);
+    if (!twin.ok()) return twin.status();
+    report.twin_build_seconds = SecondsSince(twin_begin);
     report.twin_asked = true;
-    if (tables.exact_twin != nullptr) {
-      report.twin = tables.exact_twin->report;
-      report.twin_bytes = tables.exact_twin->bytes();
+    report.twin = twin->report;
+    if (WorthKeeping(twin->report) && loaded->map->search_tables() != nullptr) {
+      const auto begin = std::chrono::steady_clock::now();
+      auto tables = std::make_shared<SearchTables>(*loaded->map->search_tables());
+      tables->exact_twin = WithTwinTables(*loaded->map, tables->exact_landmarks, *std::move(twin));
+      report.twin_tables_seconds = SecondsSince(begin);
+      report.twin_bytes = tables->exact_twin->bytes();
+      searched = std::make_shared<const NavMap>(*loaded->map, std::move(tables));
     }
   }
   WaymeshRunner waymesh(searched, options.half_extents, kDetourMaxNodes);

@@ -7,10 +7,10 @@
 namespace waymesh {
 
 SearchTables SearchTables::Build(const NavMap& map, const Options& options,
-                                 ExactLandmarkTable stored) {
+                                 StoredSearchTables stored) {
   SearchTables tables;
-  if (!stored.empty()) {
-    tables.exact_landmarks = std::move(stored);
+  if (!stored.exact_landmarks.empty()) {
+    tables.exact_landmarks = std::move(stored.exact_landmarks);
   } else if (options.exact_landmarks) {
     tables.exact_landmarks = ExactLandmarkTable::Build(map, options.exact_landmark_count);
   }
@@ -18,18 +18,12 @@ SearchTables SearchTables::Build(const NavMap& map, const Options& options,
   tables.dead_ends = DeadEndTable::Build(map);
   tables.clusters = ClusterGraph::Build(map);
   tables.polygon_bases = map.PolygonBases();
-  if (options.exact_twin && !map.paged()) {
+  if (stored.exact_twin) {
+    tables.exact_twin = WithTwinTables(map, tables.exact_landmarks, *std::move(stored.exact_twin));
+  } else if (options.exact_twin && !map.paged()) {
     absl::StatusOr<PlanTwin> twin = BuildPlanTwin(map);
-    // A twin that does not cut the polygons to 2/3 would cost memory for little speed (maps
-    // merged well already, like Polyanya's aurora-merged: 0.95).
-    if (twin.ok() && twin->report.polygons_after * 3 <= twin->report.polygons_before * 2) {
-      // What the exact search on it consults: dead ends, and the map's exact landmarks.
-      auto own = std::make_shared<SearchTables>();
-      own->dead_ends = DeadEndTable::Build(*twin->map);
-      own->exact_landmarks = TwinLandmarkTable(map, tables.exact_landmarks, *twin->map);
-      own->polygon_bases = twin->map->PolygonBases();
-      twin->map = std::make_shared<const NavMap>(*twin->map, std::move(own));
-      tables.exact_twin = std::make_shared<const PlanTwin>(*std::move(twin));
+    if (twin.ok() && WorthKeeping(twin->report)) {
+      tables.exact_twin = WithTwinTables(map, tables.exact_landmarks, *std::move(twin));
     }
   }
   return tables;
@@ -52,7 +46,7 @@ bool CanShareSearchTables(const NavMap& base, std::span<const Obstacle> obstacle
 
 std::shared_ptr<const NavMap> WithSearchTables(std::shared_ptr<const NavMap> map,
                                                const SearchTables::Options& options,
-                                               ExactLandmarkTable stored) {
+                                               StoredSearchTables stored) {
   auto tables =
       std::make_shared<const SearchTables>(SearchTables::Build(*map, options, std::move(stored)));
   return std::make_shared<const NavMap>(*map, std::move(tables));

@@ -111,12 +111,18 @@ absl::StatusOr<std::shared_ptr<const ServedMap>> MapRegistry::Load(const std::st
   // polygons (search_tables.h: 34 + 8 B per polygon, 68 + 8 on maps with areas cheaper than
   // walking). A paged map cannot build them (every tile at once), so they are built here from
   // the resident map and kept.
-  // The exact landmark table: the one the file stores (`waymesh build --exact-landmarks`),
-  // whatever the flag says; else built here with --exact-landmarks (options_.tables).
-  absl::StatusOr<ExactLandmarkTable> stored = (*file)->ReadExactLandmarks();
-  if (!stored.ok()) return stored.status();
+  // The exact landmark table and the plan twin: the ones the file stores (`waymesh build
+  // --exact-landmarks --exact-twin`), whatever the flags say; else built here when
+  // --exact-landmarks / --exact-twin ask (options_.tables).
+  StoredSearchTables stored;
+  absl::StatusOr<ExactLandmarkTable> landmarks = (*file)->ReadExactLandmarks();
+  if (!landmarks.ok()) return landmarks.status();
+  stored.exact_landmarks = *std::move(landmarks);
+  absl::StatusOr<std::optional<PlanTwin>> twin = (*file)->ReadPlanTwin(**resident);
+  if (!twin.ok()) return twin.status();
+  stored.exact_twin = *std::move(twin);
   auto tables = std::make_shared<const SearchTables>(
-      SearchTables::Build(**resident, options_.tables, *std::move(stored)));
+      SearchTables::Build(**resident, options_.tables, std::move(stored)));
   MapDigest digest = (*resident)->digest();
   resident->reset();
   MapInfo info = (*file)->directory().info;

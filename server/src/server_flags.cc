@@ -87,10 +87,11 @@ ABSL_FLAG(bool, path_hierarchy, true,
           "uses the map's default filter. Off, every FindPath searches plainly: for A/B "
           "comparison and as an escape hatch; waymesh_path_search_total{kind} shows which ran.");
 ABSL_FLAG(bool, exact_twin, false,
-          "Build each map's plan twin at load (docs/api.md): exact FindPath searches its few "
-          "large polygons instead of the map's (2x faster than Detour's approximate findPath on "
-          "the demo town), for tens of bytes per polygon and well under a second of load per "
-          "10 000 polygons. Kept only where it cuts the polygons to 2/3.");
+          "Build the plan twin at load for each map whose file stores none (docs/api.md): exact "
+          "FindPath searches its few large polygons instead of the map's (2x faster than "
+          "Detour's approximate findPath on the demo town), for tens of bytes per polygon and "
+          "well under a second of load per 10 000 polygons. Kept only where it cuts the "
+          "polygons to 2/3. A twin stored by `waymesh build --exact-twin` is used either way.");
 ABSL_FLAG(bool, exact_landmarks, false,
           "Build each map's exact landmark table at load (docs/api.md): exact FindPath expands "
           "several times fewer nodes on large maps, for about 60 bytes per polygon and seconds "

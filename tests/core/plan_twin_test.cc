@@ -11,16 +11,20 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "hand_built_map.h"
 #include "polyanya_data.h"
 #include "support/demo_town.h"
 #include "support/exact_pair_comparison.h"
 #include "support/query_points.h"
 #include "support/sanitizer.h"
 #include "support/test_data.h"
+#include "twin/plan_triangles.h"
+#include "twin/twin_geometry.h"
 #include "waymesh/core/exact_path.h"
 #include "waymesh/core/nav_query.h"
 #include "waymesh/core/obstacles/carve_map.h"
 #include "waymesh/core/search_tables.h"
+#include "waymesh/format/map_structure.h"
 
 namespace waymesh {
 namespace {
@@ -75,11 +79,38 @@ TEST(PlanTwinTest, DemoTownTwinCoversTheSamePlanAreaWithFewerConvexPolygons) {
     }
     EXPECT_NEAR(after, before, 1e-5 * before) << "tile " << ti;
   }
+  // Every rule a map's file must meet (what `waymesh build --exact-twin` checks it against).
+  EXPECT_TRUE(MapStructureStatus(plan).ok()) << MapStructureStatus(plan);
   // Every map polygon is covered by some twin polygon of its tile.
   const std::vector<uint32_t> bases = map.PolygonBases();
   for (uint32_t g = 0; g < bases.back(); ++g) {
     ASSERT_LT(twin->cover_start[g], twin->cover_start[g + 1]) << "polygon " << g;
   }
+}
+
+// A convex polygon with a straight corner (a T-junction split) fanned from a corner on that
+// corner's line gives a sliver triangle, which merged into a face leaves a spike the map's rules
+// refuse: fans start at a corner whose triangles all have area. Two squares side by side, split
+// at M where they meet, each listed from a corner on the split line:
+//   D C F
+//     M
+//   A B E
+TEST(PlanTwinTest, StraightCornersLeaveNoSliverTriangles) {
+  enum : uint32_t { A, B, E, D, C, F, M };
+  const std::vector<Vec3> v = {{0, 0, 0}, {2, 0, 0}, {4, 0, 0}, {0, 0, 2},
+                               {2, 0, 2}, {4, 0, 2}, {2, 0, 1}};
+  const auto map = testing::BuildHandMap(
+      v, {testing::HandPolygon{{B, M, C, D, A}}, testing::HandPolygon{{C, M, B, E, F}}});
+  ASSERT_TRUE(MapStructureStatus(*map).ok());
+  const twin::PlanTriangles triangles(map->tile(0));
+  ASSERT_EQ(triangles.triangles().size(), 6u);
+  for (const twin::PlanTriangle& t : triangles.triangles()) {
+    EXPECT_GT(twin::Area2(v[t.v[0]], v[t.v[1]], v[t.v[2]]), 0.5)
+        << t.v[0] << " " << t.v[1] << " " << t.v[2];
+  }
+  const absl::StatusOr<PlanTwin> twin = BuildPlanTwin(*map);
+  ASSERT_TRUE(twin.ok()) << twin.status();
+  EXPECT_TRUE(MapStructureStatus(*twin->map).ok()) << MapStructureStatus(*twin->map);
 }
 
 // Through the twin (with the map's exact landmarks carried over), every random pair on the
@@ -88,7 +119,8 @@ TEST(PlanTwinTest, ExactPathsThroughTheTwinAreTheMapsOwn) {
   const testing::DemoTown& town = testing::Town(256, 7);
   const auto plain_map = WithSearchTables(town.map, {.exact_landmarks = true});
   const auto twin_map =
-      WithSearchTables(town.map, {.exact_twin = true}, plain_map->search_tables()->exact_landmarks);
+      WithSearchTables(town.map, {.exact_twin = true},
+                       {.exact_landmarks = plain_map->search_tables()->exact_landmarks});
   ASSERT_NE(twin_map->search_tables()->exact_twin, nullptr);
   const NavMap& twin = *twin_map->search_tables()->exact_twin->map;
   EXPECT_FALSE(twin.search_tables()->exact_landmarks.empty());

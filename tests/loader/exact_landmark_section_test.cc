@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 
+#include "map_bytes_editing.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "support/exact_pair_comparison.h"
@@ -19,7 +20,6 @@
 #include "waymesh/core/nav_query.h"
 #include "waymesh/core/search_tables.h"
 #include "waymesh/format/map_file.h"
-#include "waymesh/format/map_file_check.h"
 #include "waymesh/format/map_tile_file.h"
 #include "waymesh/format/map_tiles.h"
 
@@ -27,6 +27,9 @@ namespace waymesh {
 namespace {
 
 using ::testing::HasSubstr;
+using testing::FieldAt;
+using testing::Reseal;
+using testing::SetFieldAt;
 
 // FileHeader: version, then the section's place (docs/map-format.md).
 constexpr size_t kVersionAt = 8;
@@ -43,7 +46,7 @@ const BuildResult& AuroraBuild(bool exact_landmarks) {
     BuildOptions options;
     options.repair.merge = false;
     options.repair.tile_size = 64;
-    options.exact_landmarks = x;
+    options.stored.exact_landmarks = x;
     const std::string input = testing::SharedData("polyanya/meshes/aurora-merged.mesh");
     absl::StatusOr<BuildResult> r = BuildMap({&input, 1}, options);
     EXPECT_TRUE(r.ok()) << r.status();
@@ -53,33 +56,19 @@ const BuildResult& AuroraBuild(bool exact_landmarks) {
   return exact_landmarks ? stored : plain;
 }
 
-template <typename T>
-T FieldAt(const std::string& bytes, size_t at) {
-  T v;
-  std::memcpy(&v, bytes.data() + at, sizeof v);
-  return v;
-}
-
-template <typename T>
-void SetFieldAt(std::string* bytes, size_t at, T v) {
-  std::memcpy(bytes->data() + at, &v, sizeof v);
-}
-
 absl::StatusOr<std::shared_ptr<const NavMap>> LoadWithSection(std::string bytes) {
   return LoadMap(std::make_shared<const std::string>(std::move(bytes)));
 }
 
 size_t SectionAt(const std::string& bytes) { return FieldAt<uint64_t>(bytes, kSectionOffsetAt); }
 
-void Reseal(std::string* bytes) { ResealMapChecksums(std::as_writable_bytes(std::span(*bytes))); }
-
 TEST(ExactLandmarkSectionTest, StoredRowsEqualATableBuiltAtLoad) {
   const BuildResult& stored = AuroraBuild(true);
   const BuildResult& plain = AuroraBuild(false);
   ASSERT_FALSE(stored.bytes.empty());
   EXPECT_EQ(FieldAt<uint32_t>(stored.bytes, kVersionAt), 2u);
-  EXPECT_EQ(stored.exact_landmarks.landmarks, ExactLandmarkTable::kDefaultCount);
-  EXPECT_EQ(stored.exact_landmarks.section_bytes, stored.bytes.size() - plain.bytes.size());
+  EXPECT_EQ(stored.stored.exact_landmarks.landmarks, ExactLandmarkTable::kDefaultCount);
+  EXPECT_EQ(stored.stored.exact_landmarks.section_bytes, stored.bytes.size() - plain.bytes.size());
   // The section is appended: the tiles are the plain build's.
   const uint32_t header_bytes = FieldAt<uint32_t>(plain.bytes, kHeaderBytesAt);
   EXPECT_EQ(stored.bytes.substr(header_bytes, plain.bytes.size() - header_bytes),
@@ -119,7 +108,7 @@ TEST(ExactLandmarkSectionTest, FilesWithoutTheSectionStayVersionOne) {
   const BuildResult& plain = AuroraBuild(false);
   EXPECT_EQ(FieldAt<uint32_t>(plain.bytes, kVersionAt), 1u);
   EXPECT_EQ(SectionAt(plain.bytes), 0u);
-  EXPECT_EQ(plain.exact_landmarks.landmarks, 0u);
+  EXPECT_EQ(plain.stored.exact_landmarks.landmarks, 0u);
   absl::StatusOr<std::shared_ptr<const NavMap>> map = LoadWithSection(plain.bytes);
   ASSERT_TRUE(map.ok()) << map.status();
   EXPECT_TRUE((*map)->search_tables()->exact_landmarks.empty());
@@ -129,14 +118,7 @@ TEST(ExactLandmarkSectionTest, DamagedSectionIsRefusedNamingIt) {
   std::string bytes = AuroraBuild(true).bytes;
   ASSERT_FALSE(bytes.empty());
   bytes[bytes.size() - 100] ^= 0x10;  // a row
-  absl::StatusOr<std::shared_ptr<const NavMap>> map = LoadWithSection(bytes);
-  ASSERT_FALSE(map.ok());
-  EXPECT_EQ(map.status().code(), absl::StatusCode::kDataLoss);
-  EXPECT_THAT(map.status().message(), HasSubstr("exact landmark section CRC32 mismatch"));
-  // `waymesh validate` reports it as a checksum finding.
-  const MapFileCheck check = CheckMapBytes(std::as_bytes(std::span(bytes)), nullptr);
-  ASSERT_EQ(check.findings.size(), 1u);
-  EXPECT_EQ(check.findings[0].check, kCheckChecksum);
+  testing::ExpectRefusedAsDamaged(bytes, "exact landmark section CRC32 mismatch");
 }
 
 // A section resealed after its counts were changed no longer fits the map.

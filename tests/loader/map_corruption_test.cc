@@ -96,7 +96,7 @@ TEST(MapCorruptionTest, MessagesNameTheFailingCheck) {
   bad = good;
   Poke<uint32_t>(&bad, 8, 7);
   EXPECT_THAT(std::string(Load(bad).message()),
-              HasSubstr("offset 8: unsupported format version 7 (this build reads versions 1 to 2)"));
+              HasSubstr("offset 8: unsupported format version 7 (this build reads versions 1 to 3)"));
 
   bad = good;
   bad[40] ^= 0x10;  // agent radius

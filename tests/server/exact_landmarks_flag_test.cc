@@ -3,7 +3,8 @@
 // optimal lengths as without the table, with fewer interval nodes expanded. A map file that
 // stores its table (`waymesh build --exact-landmarks`) is served with it, flag or not. And
 // --exact-twin (ServerConfig::exact_twin): exact FindPath searches each map's plan twin and
-// answers with the same lengths in fewer nodes.
+// answers with the same lengths in fewer nodes; a twin the file stores (`waymesh build
+// --exact-twin`) serves without the flag.
 
 #include <algorithm>
 #include <cmath>
@@ -14,6 +15,7 @@
 #include "support/demo_town.h"
 #include "test_server.h"
 #include "waymesh/core/exact_path.h"
+#include "waymesh/core/plan_twin.h"
 #include "waymesh/core/query_filter.h"
 #include "waymesh/format/map_tiles.h"
 
@@ -65,6 +67,21 @@ const std::string& TownWithStoredTable() {
     const absl::Status s =
         AppendExactLandmarkSection(ExactLandmarkTable::Build(*Town().map, 4), &b);
     EXPECT_TRUE(s.ok()) << s;
+    return b;
+  }();
+  return bytes;
+}
+
+// The town's bytes with its plan twin stored (`waymesh build --exact-twin`).
+const std::string& TownWithStoredTwin() {
+  static const std::string bytes = [] {
+    std::string b = Town().bytes;
+    absl::StatusOr<PlanTwin> twin = BuildPlanTwin(*Town().map);
+    EXPECT_TRUE(twin.ok()) << twin.status();
+    if (twin.ok()) {
+      const absl::Status s = AppendPlanTwinSection(*twin, &b);
+      EXPECT_TRUE(s.ok()) << s;
+    }
     return b;
   }();
   return bytes;
@@ -149,6 +166,15 @@ TEST(ExactTwinFlagTest, TheServedMapsTwinKeepsLengthsInFewerNodes) {
   const ExactRun twin = AskExactPairs(false, Town().bytes, /*twin=*/true);
   ASSERT_GE(CompleteWithSameLengths(twin, without), 10);
   EXPECT_LT(twin.nodes, without.nodes);
+}
+
+// A twin the file stores serves without the flag: the answers and the very search of the twin
+// the flag builds at load.
+TEST(ExactTwinFlagTest, AStoredTwinServesWithoutTheFlag) {
+  const ExactRun built = AskExactPairs(false, Town().bytes, /*twin=*/true);
+  const ExactRun stored = AskExactPairs(false, TownWithStoredTwin());
+  ASSERT_GE(CompleteWithSameLengths(stored, built), 10);
+  EXPECT_EQ(stored.nodes, built.nodes);
 }
 
 }  // namespace

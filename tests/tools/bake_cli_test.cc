@@ -73,7 +73,7 @@ TEST(BakeCliTest, StoresTheExactLandmarkTableWhenAsked) {
   CliResult with =
       RunCli("bake " + NavTest() + " -o " + ShellQuote(exact) + flags + " --exact-landmarks");
   ASSERT_EQ(with.exit_code, 0) << with.out;
-  EXPECT_THAT(with.out, HasSubstr("] exact landmark table"));  // its progress line
+  EXPECT_THAT(with.out, HasSubstr("] exact path indexes"));  // its progress line
   EXPECT_THAT(with.out, HasSubstr("exact landmarks: 16 landmarks, "));
   EXPECT_THAT(without.out, ::testing::Not(HasSubstr("exact landmarks")));
 

@@ -70,6 +70,42 @@ TEST(CliTest, BuildStoresTheExactLandmarkTableWhenAsked) {
   EXPECT_EQ(InspectJson(small)["exact_landmarks"]["landmarks"].get<uint32_t>(), 0u);
 }
 
+// `build --exact-twin` stores the plan twin and says how far it cut the polygons; inspect shows
+// it, and exact paths on the file (through the stored twin, no flag) meet the published optima.
+// A map merged well already gets none and says so.
+TEST(CliTest, BuildStoresThePlanTwinWhenAsked) {
+  const std::string dir = TempDir("cli-twin");
+  const std::string map = dir + "/aurora.wmesh";
+  CliResult build = RunCli("build -q --no-merge --exact-twin " +
+                           ShellQuote(SharedData("polyanya/meshes/aurora.mesh")) + " -o " +
+                           ShellQuote(map));
+  ASSERT_EQ(build.exit_code, 0) << build.out;
+  EXPECT_THAT(build.out, HasSubstr("plan twin: "));
+  EXPECT_THAT(build.out, HasSubstr(" inner vertices removed), "));
+  const nlohmann::json info = InspectJson(map);
+  ASSERT_FALSE(info.is_null());
+  const uint64_t polygons = info["polygons"].get<uint64_t>();
+  EXPECT_GT(info["exact_twin"]["polygons"].get<uint64_t>(), 0u);
+  EXPECT_LE(info["exact_twin"]["polygons"].get<uint64_t>() * 3, polygons * 2);
+  EXPECT_GT(info["exact_twin"]["bytes"].get<uint64_t>(), 0u);
+  EXPECT_THAT(RunCli("inspect " + ShellQuote(map)).out, HasSubstr("plan twin    "));
+  CliResult paths = RunCli("path " + ShellQuote(map) + " --queries " +
+                           ShellQuote(SharedData("polyanya/expected/aurora_euclid_expected.csv")) +
+                           " --extents 0.5,1,0.5 --exact");
+  ASSERT_EQ(paths.exit_code, 0) << paths.out;
+  EXPECT_THAT(paths.out, HasSubstr("length / expected  mean 1.000"));
+  EXPECT_THAT(paths.out, HasSubstr("(0 shorter than expected)"));
+
+  const std::string merged = dir + "/aurora-merged.wmesh";
+  CliResult none = RunCli("build -q --no-merge --exact-twin " +
+                          ShellQuote(SharedData("polyanya/meshes/aurora-merged.mesh")) + " -o " +
+                          ShellQuote(merged));
+  ASSERT_EQ(none.exit_code, 0) << none.out;
+  EXPECT_THAT(none.out, HasSubstr("plan twin: not stored: it would keep "));
+  EXPECT_EQ(InspectJson(merged)["exact_twin"]["polygons"].get<uint64_t>(), 0u);
+  EXPECT_THAT(RunCli("inspect " + ShellQuote(merged)).out, HasSubstr("plan twin    none"));
+}
+
 TEST(CliTest, BuildThenInspectJsonReportsTheMap) {
   const std::string dir = TempDir("cli-build");
   const std::string map = dir + "/1000.wmesh";

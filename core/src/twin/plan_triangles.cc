@@ -21,13 +21,28 @@ PlanTriangles::PlanTriangles(const TileView& tile) : tile_(tile), at_vertex_(til
     const uint32_t key = uint32_t(tile.poly_area[p]) << 16 | tile.poly_flags[p];
     const auto [it, added] = group_of.try_emplace(key, uint32_t(groups_.size()));
     if (added) groups_.push_back(Group{tile.poly_area[p], tile.poly_flags[p]});
-    const uint32_t s = tile.poly_start[p];
+    const uint32_t s = tile.poly_start[p], n = tile.corner_count(p);
     const uint32_t island = tile.poly_island.empty() ? 0 : tile.poly_island[p];
-    for (uint32_t i = 1; i + 1 < tile.corner_count(p); ++i) {
-      Add(PlanTriangle{{tile.poly_verts[s], tile.poly_verts[s + i], tile.poly_verts[s + i + 1]},
+    const uint32_t apex = FanApex(p);
+    for (uint32_t i = 1; i + 1 < n; ++i) {
+      const uint32_t b = (apex + i) % n, c = (apex + i + 1) % n;
+      Add(PlanTriangle{{tile.poly_verts[s + apex], tile.poly_verts[s + b], tile.poly_verts[s + c]},
                        it->second, island, {p}});
     }
   }
+}
+
+uint32_t PlanTriangles::FanApex(uint32_t p) const {
+  const uint32_t n = tile_.corner_count(p);
+  const auto corner = [&](uint32_t i) { return tile_.corner(p, i % n); };
+  for (uint32_t apex = 0; apex < n; ++apex) {
+    bool thin = false;
+    for (uint32_t i = 1; i + 1 < n && !thin; ++i) {
+      thin = Area2(corner(apex), corner(apex + i), corner(apex + i + 1)) <= kMinEarArea2;
+    }
+    if (!thin) return apex;
+  }
+  return 0;  // every fan has a sliver (straight corners on every side): the first will do
 }
 
 uint32_t PlanTriangles::TriangleOf(uint32_t a, uint32_t b) const {

@@ -27,7 +27,7 @@ struct PlanTriangle {
 
 class PlanTriangles {
  public:
-  // Fans every polygon of `tile` into triangles.
+  // Fans every polygon of `tile` into triangles (from a corner whose fan has no sliver).
   explicit PlanTriangles(const TileView& tile);
 
   // Removes every vertex whose fan lies inside one region (see above) and whose ring can be
@@ -46,6 +46,10 @@ class PlanTriangles {
   const std::vector<Group>& groups() const { return groups_; }
 
  private:
+  // The corner of polygon p whose fan has no triangle thinner than an ear may be. A convex
+  // polygon's straight corners (T-junction splits) make slivers of the fans from the corners
+  // on their line, and a sliver merged into a face leaves it a spike the map's rules refuse.
+  uint32_t FanApex(uint32_t p) const;
   void Add(PlanTriangle t);
   void Kill(uint32_t t);
   // The ring round vertex v in map winding when v's fan is one closed region fan.

@@ -2,19 +2,19 @@
 
 #include <bit>
 #include <cmath>
-#include <tuple>
+#include <memory>
 #include <optional>
+#include <tuple>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "poly_geometry.h"
 #include "twin/convex_faces.h"
 #include "twin/plan_triangles.h"
-#include "waymesh/core/search_tables.h"
-#include "waymesh/core/bv_tree_builder.h"
-#include "waymesh/core/tile_arrays.h"
-
 #include "twin/twin_geometry.h"
+#include "waymesh/core/bv_tree_builder.h"
+#include "waymesh/core/search_tables.h"
+#include "waymesh/core/tile_arrays.h"
 
 namespace waymesh {
 namespace {
@@ -233,9 +233,24 @@ absl::StatusOr<PlanTwin> BuildPlanTwin(const NavMap& map) {
   return out;
 }
 
+bool WorthKeeping(const PlanTwinReport& report) {
+  return report.polygons_after * 3 <= report.polygons_before * 2;
+}
+
+std::shared_ptr<const PlanTwin> WithTwinTables(const NavMap& map,
+                                               const ExactLandmarkTable& map_landmarks,
+                                               PlanTwin twin) {
+  auto own = std::make_shared<SearchTables>();
+  own->dead_ends = DeadEndTable::Build(*twin.map);
+  own->exact_landmarks = TwinLandmarkTable(map, map_landmarks, *twin.map);
+  own->polygon_bases = twin.map->PolygonBases();
+  twin.map = std::make_shared<const NavMap>(*twin.map, std::move(own));
+  return std::make_shared<const PlanTwin>(std::move(twin));
+}
+
 ExactLandmarkTable TwinLandmarkTable(const NavMap& map, const ExactLandmarkTable& table,
                                      const NavMap& twin) {
-  if (table.empty() || !table.Fits(map)) return {};
+  if (table.empty() || !table.Fits(map) || twin.tile_count() != map.tile_count()) return {};
   const auto key = [](Vec3 v) {
     return std::tuple(std::bit_cast<uint32_t>(v.x), std::bit_cast<uint32_t>(v.y),
                       std::bit_cast<uint32_t>(v.z));
@@ -246,7 +261,9 @@ ExactLandmarkTable TwinLandmarkTable(const NavMap& map, const ExactLandmarkTable
     absl::flat_hash_map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t> index;
     for (uint32_t v = 0; v < from.vertices.size(); ++v) index.try_emplace(key(from.vertices[v]), v);
     for (const Vec3 v : twin.tile(t).vertices) {
-      const uint16_t* row = table.Row(t, index.at(key(v)));
+      const auto it = index.find(key(v));
+      if (it == index.end()) return {};
+      const uint16_t* row = table.Row(t, it->second);
       rows.insert(rows.end(), row, row + table.count());
     }
   }

@@ -79,11 +79,10 @@ absl::StatusOr<BakeResult> BakeMap(const std::string& geometry_path,
   if (progress) progress("compile", repair_start + kRepairShare);
   absl::StatusOr<std::string> bytes = CompileMap(*mesh);
   if (!bytes.ok()) return bytes.status();
-  if (options.exact_landmarks && progress) {
-    progress("exact landmark table", repair_start + kRepairShare + kCompileShare / 2);
+  if ((options.stored.exact_landmarks || options.stored.exact_twin) && progress) {
+    progress("exact path indexes", repair_start + kRepairShare + kCompileShare / 2);
   }
-  if (absl::Status s =
-          FinishCompiledMap(options.exact_landmarks, &*bytes, &result.build.exact_landmarks);
+  if (absl::Status s = FinishCompiledMap(options.stored, &*bytes, &result.build.stored);
       !s.ok()) {
     return s;
   }

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "waymesh/core/exact_landmark_table.h"
+#include "waymesh/core/plan_twin.h"
 #include "waymesh/format/map_file.h"
 #include "waymesh/format/map_tiles.h"
 
@@ -36,10 +37,34 @@ absl::Status StoreExactLandmarks(std::string* bytes, ExactLandmarkBuild* stats) 
   return CheckCompiledMap(*bytes);
 }
 
-absl::Status FinishCompiledMap(bool exact_landmarks, std::string* bytes,
-                               ExactLandmarkBuild* stats) {
-  if (exact_landmarks) return StoreExactLandmarks(bytes, stats);
+absl::Status StorePlanTwin(std::string* bytes, PlanTwinBuild* stats) {
+  const auto start = std::chrono::steady_clock::now();
+  absl::StatusOr<std::shared_ptr<const NavMap>> map =
+      LoadMapView(std::as_bytes(std::span(*bytes)), nullptr, {.search_tables = false});
+  if (!map.ok()) return CheckCompiledMap(*bytes);
+  absl::StatusOr<PlanTwin> twin = BuildPlanTwin(**map);
+  if (!twin.ok()) return twin.status();
+  stats->report = twin->report;
+  if (!WorthKeeping(twin->report)) return CheckCompiledMap(*bytes);
+  const size_t before = bytes->size();
+  absl::Status appended = AppendPlanTwinSection(*twin, bytes);
+  twin->map.reset();
+  map->reset();  // both point into `bytes` as they were
+  if (!appended.ok()) return appended;
+  stats->stored = true;
+  stats->section_bytes = bytes->size() - before;
+  stats->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return CheckCompiledMap(*bytes);
+}
+
+absl::Status FinishCompiledMap(const StoredIndexOptions& options, std::string* bytes,
+                               StoredIndexBuild* stats) {
+  if (!options.exact_landmarks && !options.exact_twin) return CheckCompiledMap(*bytes);
+  if (options.exact_landmarks) {
+    if (absl::Status s = StoreExactLandmarks(bytes, &stats->exact_landmarks); !s.ok()) return s;
+  }
+  if (options.exact_twin) return StorePlanTwin(bytes, &stats->exact_twin);
+  return absl::OkStatus();
 }
 
 absl::StatusOr<BuildResult> BuildMap(std::span<const std::string> inputs,
@@ -70,11 +95,10 @@ absl::StatusOr<BuildResult> BuildMap(std::span<const std::string> inputs,
   if (progress) progress("compile", 1.0 - kCompileShare);
   absl::StatusOr<std::string> bytes = CompileMap(*mesh);
   if (!bytes.ok()) return bytes.status();
-  if (options.exact_landmarks && progress) {
-    progress("exact landmark table", 1.0 - kCompileShare / 2);
+  if ((options.stored.exact_landmarks || options.stored.exact_twin) && progress) {
+    progress("exact path indexes", 1.0 - kCompileShare / 2);
   }
-  if (absl::Status s = FinishCompiledMap(options.exact_landmarks, &*bytes, &result.exact_landmarks);
-      !s.ok()) {
+  if (absl::Status s = FinishCompiledMap(options.stored, &*bytes, &result.stored); !s.ok()) {
     return s;
   }
   result.bytes = *std::move(bytes);

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "crc32.h"
 #include "format_error.h"
+#include "header_seal.h"
 #include "waymesh/format/map_tiles.h"
 #include "wmesh_layout.h"
 
@@ -49,13 +50,6 @@ absl::Status CheckSectionHeader(const MapDirectory& dir, const wmesh::ExactLandm
   return absl::OkStatus();
 }
 
-bool ZeroBytes(std::span<const std::byte> bytes) {
-  for (const std::byte b : bytes) {
-    if (b != std::byte{0}) return false;
-  }
-  return true;
-}
-
 }  // namespace
 
 absl::StatusOr<ExactLandmarkTable> ReadExactLandmarkSection(const MapDirectory& dir,
@@ -96,10 +90,10 @@ absl::StatusOr<ExactLandmarkTable> ReadExactLandmarkSection(const MapDirectory& 
     }
   }
   const uint64_t rows_end = layout.rows + uint64_t{h.landmark_count} * vertices * sizeof(uint16_t);
-  if (!ZeroBytes(bytes.subspan(sizeof h, layout.landmarks - sizeof h)) ||
-      !ZeroBytes(bytes.subspan(layout.landmarks + h.landmark_count * sizeof(Vec3),
+  if (!wmesh::AllZero(bytes.subspan(sizeof h, layout.landmarks - sizeof h)) ||
+      !wmesh::AllZero(bytes.subspan(layout.landmarks + h.landmark_count * sizeof(Vec3),
                                layout.rows - layout.landmarks - h.landmark_count * sizeof(Vec3))) ||
-      !ZeroBytes(bytes.subspan(rows_end))) {
+      !wmesh::AllZero(bytes.subspan(rows_end))) {
     return BadSection(dir, 0, "padding is not zero");
   }
   // Any stored value is a distance (kUnknown: unreached): nothing else to check per row.
@@ -119,6 +113,11 @@ absl::Status AppendExactLandmarkSection(const ExactLandmarkTable& table, std::st
   }
   wmesh::FileHeader fh;
   std::memcpy(&fh, bytes->data(), sizeof fh);
+  if (fh.version != wmesh::kPlainFormatVersion) {
+    // The section must follow the tiles directly (a plan twin section comes after it).
+    return absl::FailedPreconditionError(
+        "the exact landmark section goes right after the tiles, before any other section");
+  }
   std::string section(layout.total, '\0');
   wmesh::ExactLandmarkHeader h{};
   std::memcpy(h.magic, wmesh::kExactLandmarkMagic, sizeof h.magic);
@@ -135,18 +134,13 @@ absl::Status AppendExactLandmarkSection(const ExactLandmarkTable& table, std::st
   std::memcpy(section.data() + layout.rows, table.rows().data(),
               table.rows().size() * sizeof(uint16_t));
 
-  fh.version = wmesh::kFormatVersion;
+  fh.version = wmesh::kLandmarkFormatVersion;
   fh.exact_landmarks_offset = bytes->size();
   fh.exact_landmarks_bytes = uint32_t(section.size());
   fh.exact_landmarks_crc = Crc32(std::as_bytes(std::span(section)));
   bytes->append(section);
   fh.file_bytes = bytes->size();
-  std::memcpy(bytes->data(), &fh, sizeof fh);
-  const auto covered =
-      std::as_bytes(std::span(bytes->data(), fh.header_bytes)).subspan(wmesh::kHeaderCrcStart);
-  fh.header_crc = Crc32(covered);
-  std::memcpy(bytes->data() + offsetof(wmesh::FileHeader, header_crc), &fh.header_crc,
-              sizeof fh.header_crc);
+  wmesh::SealFileHeader(fh, bytes);
   return absl::OkStatus();
 }
 

@@ -1,10 +1,11 @@
-// CompileMap: RepairedMesh -> `.wmesh` bytes (header block, then tiles; docs/map-format.md).
+// CompileMap: RepairedMesh -> `.wmesh` bytes (header block, then tiles; docs/map-format.md);
+// CompileNavMap: the same from a map already in memory.
 
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
 #include "compile_input_check.h"
-#include "crc32.h"
+#include "header_seal.h"
 #include "map_strings.h"
 #include "tile_plan.h"
 #include "tile_writer.h"
@@ -86,10 +87,7 @@ void WriteHeaderBlock(const MapInfo& info, const std::vector<wmesh::TileRecord>&
   for (size_t t = 0; t < dir.size(); ++t) PutAt(out, dir_at + t * sizeof dir[t], dir[t]);
   std::memcpy(out->data() + wmesh::StringsOffset(info.islands.size(), dir.size()), strings.data(),
               strings.size());
-  PutAt(out, 0, h);
-  const auto covered =
-      std::as_bytes(std::span(out->data(), header_bytes)).subspan(wmesh::kHeaderCrcStart);
-  PutAt(out, offsetof(wmesh::FileHeader, header_crc), Crc32(covered));
+  wmesh::SealFileHeader(h, out);
 }
 
 }  // namespace
@@ -125,6 +123,25 @@ absl::StatusOr<std::string> CompileMap(const RepairedMesh& mesh,
   info.vertex_count = mesh.vertices.size();
   info.polygon_count = mesh.polygon_count();
   info.off_mesh_link_count = mesh.links.size();
+  WriteHeaderBlock(info, dir, strings, uint32_t(header_bytes), &out);
+  return out;
+}
+
+absl::StatusOr<std::string> CompileNavMap(const NavMap& map) {
+  if (map.paged()) return absl::FailedPreconditionError("CompileNavMap needs a resident map");
+  const MapInfo& info = map.info();
+  const std::string strings = EncodeStrings(info);
+  const uint64_t header_bytes =
+      wmesh::HeaderBlockBytes(info.islands.size(), map.tile_count(), strings.size());
+  if (header_bytes > UINT32_MAX) return absl::InvalidArgumentError("CompileNavMap: header too big");
+  std::string out(header_bytes, '\0');
+  std::vector<wmesh::TileRecord> dir;
+  dir.reserve(map.tile_count());
+  for (uint32_t t = 0; t < map.tile_count(); ++t) {
+    absl::StatusOr<wmesh::TileRecord> r = WriteTileView(map.tile(t), &out);
+    if (!r.ok()) return r.status();
+    dir.push_back(*r);
+  }
   WriteHeaderBlock(info, dir, strings, uint32_t(header_bytes), &out);
   return out;
 }

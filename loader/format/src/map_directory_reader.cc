@@ -27,14 +27,6 @@ T ReadAt(std::span<const std::byte> bytes, uint64_t offset) {
   return value;
 }
 
-bool AllZero(const void* p, size_t n) {
-  const auto* b = static_cast<const uint8_t*>(p);
-  for (size_t i = 0; i < n; ++i) {
-    if (b[i] != 0) return false;
-  }
-  return true;
-}
-
 bool Finite(const Aabb& b) { return IsFinite(b.min) && IsFinite(b.max); }
 
 // Magic and version: the checks that say "this is not a file this build can read".
@@ -80,8 +72,9 @@ absl::Status CheckHeaderBlock(const wmesh::FileHeader& h, std::span<const std::b
   return absl::OkStatus();
 }
 
-// The exact landmark section's place: none in version 1 (the bytes were reserved), and in
-// version 2 either none or a section of whole 16-byte blocks that ends the file.
+// The exact landmark section's place: none in version 1 (the bytes were reserved); in versions
+// 2 and 3 either none or a section of whole 16-byte blocks, which ends the file in version 2
+// (in version 3 the plan twin section follows it).
 absl::Status CheckSectionFields(const wmesh::FileHeader& h) {
   constexpr uint64_t kAt = offsetof(wmesh::FileHeader, exact_landmarks_offset);
   const bool none =
@@ -93,12 +86,47 @@ absl::Status CheckSectionFields(const wmesh::FileHeader& h) {
   if (h.exact_landmarks_bytes < sizeof(wmesh::ExactLandmarkHeader) ||
       h.exact_landmarks_bytes % wmesh::kAlignment != 0 ||
       h.exact_landmarks_offset < h.header_bytes || h.exact_landmarks_offset > h.file_bytes ||
-      h.file_bytes - h.exact_landmarks_offset != h.exact_landmarks_bytes) {
+      h.file_bytes - h.exact_landmarks_offset < h.exact_landmarks_bytes ||
+      (h.version == wmesh::kLandmarkFormatVersion &&
+       h.file_bytes - h.exact_landmarks_offset != h.exact_landmarks_bytes)) {
     return BadFormat(
         kAt, absl::StrCat("exact landmark section: ", h.exact_landmarks_bytes, " bytes at offset ",
-                          h.exact_landmarks_offset, " do not end the file (", h.file_bytes,
-                          " bytes) in whole 16-byte blocks"));
+                          h.exact_landmarks_offset,
+                          h.version == wmesh::kLandmarkFormatVersion ? " do not end the file ("
+                                                                      : " do not fit the file (",
+                          h.file_bytes, " bytes) in whole 16-byte blocks"));
   }
+  return absl::OkStatus();
+}
+
+// Where the sections after the tiles lie (tiles_end: where the last tile ends): the exact
+// landmark section, when there is one, right after the tiles; in version 3 the plan twin
+// section after that, up to the end of the file (its size and CRC are in its own header).
+absl::Status PlaceSections(const wmesh::FileHeader& h, uint64_t tiles_end, MapDirectory* dir) {
+  const bool landmarks = h.exact_landmarks_bytes != 0;
+  if (landmarks && h.exact_landmarks_offset != tiles_end) {
+    return BadFormat(offsetof(wmesh::FileHeader, exact_landmarks_offset),
+                     absl::StrCat("exact landmark section at ", h.exact_landmarks_offset,
+                                  " but the tiles end at ", tiles_end));
+  }
+  dir->exact_landmarks = {h.exact_landmarks_offset, h.exact_landmarks_bytes, h.exact_landmarks_crc};
+  const uint64_t rest = landmarks ? h.exact_landmarks_offset + h.exact_landmarks_bytes : tiles_end;
+  if (h.version != wmesh::kFormatVersion) {
+    if (rest == h.file_bytes) return absl::OkStatus();
+    return BadFormat(offsetof(wmesh::FileHeader, file_bytes),
+                     absl::StrCat("file_bytes ", h.file_bytes, " but the ",
+                                  landmarks ? "exact landmark section" : "tiles", " end at ",
+                                  rest));
+  }
+  if (rest >= h.file_bytes || (h.file_bytes - rest) % wmesh::kAlignment != 0 ||
+      h.file_bytes - rest < sizeof(wmesh::PlanTwinHeader) || h.file_bytes - rest > UINT32_MAX) {
+    return BadFormat(offsetof(wmesh::FileHeader, file_bytes),
+                     absl::StrCat("version 3 file: the plan twin section from ", rest,
+                                  " to file_bytes ", h.file_bytes,
+                                  " is not whole 16-byte blocks of at least ",
+                                  sizeof(wmesh::PlanTwinHeader), " bytes (at most 4 GiB)"));
+  }
+  dir->plan_twin = {rest, uint32_t(h.file_bytes - rest), 0};
   return absl::OkStatus();
 }
 
@@ -174,7 +202,7 @@ absl::Status ReadAreas(std::span<const std::byte> bytes, MapInfo* info) {
     const uint64_t at = wmesh::kAreaTableOffset + a * sizeof(wmesh::AreaRecord);
     const auto r = ReadAt<wmesh::AreaRecord>(bytes, at);
     if (!std::isfinite(r.cost) || r.cost < 0 || r.used > 1 ||
-        !AllZero(r.reserved, sizeof r.reserved)) {
+        !wmesh::AllZero(std::as_bytes(std::span(r.reserved)))) {
       return BadFormat(at, absl::StrCat("area ", a,
                                         ": cost must be finite and >= 0, used 0 "
                                         "or 1, reserved bytes zero"));
@@ -253,16 +281,7 @@ absl::Status ReadDirectory(std::span<const std::byte> bytes, const wmesh::FileHe
     polygons += r.poly_count;
     previous = r;
   }
-  // The exact landmark section, when there is one, follows the last tile and ends the file.
-  const bool section = h.exact_landmarks_bytes != 0;
-  const uint64_t tiles_end = section ? h.exact_landmarks_offset : h.file_bytes;
-  if (expected_offset != tiles_end) {
-    return BadFormat(section ? offsetof(wmesh::FileHeader, exact_landmarks_offset)
-                             : offsetof(wmesh::FileHeader, file_bytes),
-                     absl::StrCat(section ? "exact landmark section at " : "file_bytes ", tiles_end,
-                                  " but the tiles end at ", expected_offset));
-  }
-  dir->exact_landmarks = {h.exact_landmarks_offset, h.exact_landmarks_bytes, h.exact_landmarks_crc};
+  if (absl::Status s = PlaceSections(h, expected_offset, dir); !s.ok()) return s;
   if (polygons != h.polygon_count) {
     return BadFormat(
         offsetof(wmesh::FileHeader, polygon_count),
@@ -297,7 +316,7 @@ absl::Status ReadStrings(std::span<const std::byte> bytes, const wmesh::FileHead
   if (at != end) {
     return BadFormat(at, absl::StrCat(end - at, " unused bytes at the end of the string section"));
   }
-  if (!AllZero(bytes.data() + end, h.header_bytes - end)) {
+  if (!wmesh::AllZero(bytes.subspan(end, h.header_bytes - end))) {
     return BadFormat(end, "header padding is not zero");
   }
   return absl::OkStatus();

@@ -1,5 +1,6 @@
 // LoadMap, LoadMapFile and LoadMapView: header block, then every tile, then a NavMap whose
-// tiles point into the bytes, then the structural checks (map_structure.h).
+// tiles point into the bytes, then the sections after the tiles, then the structural checks
+// (map_structure.h).
 
 #include "absl/strings/str_cat.h"
 #include "format_error.h"
@@ -14,7 +15,7 @@ namespace waymesh {
 
 absl::StatusOr<std::shared_ptr<const NavMap>> LoadMapViewUnchecked(
     std::span<const std::byte> bytes, std::shared_ptr<const void> storage,
-    ExactLandmarkTable* exact_landmarks) {
+    StoredSearchTables* stored) {
   absl::StatusOr<MapDirectory> dir = ReadMapDirectory(bytes);
   if (!dir.ok()) return dir.status();
   if (dir->file_bytes != bytes.size()) {
@@ -30,27 +31,37 @@ absl::StatusOr<std::shared_ptr<const NavMap>> LoadMapViewUnchecked(
     if (!tile.ok()) return tile.status();
     tiles.push_back(*tile);
   }
+  StoredSearchTables sections;
+  // The directory reader placed the sections inside the file, after the tiles.
   if (const MapSectionEntry& e = dir->exact_landmarks; e.bytes != 0) {
-    // The directory reader placed the section inside the file, after the tiles.
     absl::StatusOr<ExactLandmarkTable> table =
         ReadExactLandmarkSection(*dir, bytes.subspan(e.offset, e.bytes));
     if (!table.ok()) return table.status();
-    if (exact_landmarks != nullptr) *exact_landmarks = *std::move(table);
+    sections.exact_landmarks = *std::move(table);
   }
-  return std::make_shared<const NavMap>(std::move(dir->info), std::move(tiles), std::move(storage));
+  auto map = std::make_shared<const NavMap>(dir->info, std::move(tiles), storage);
+  if (const MapSectionEntry& e = dir->plan_twin; e.bytes != 0) {
+    absl::StatusOr<PlanTwin> twin =
+        ReadPlanTwinSection(*dir, *map, bytes.subspan(e.offset, e.bytes), std::move(storage));
+    if (!twin.ok()) return twin.status();
+    sections.exact_twin = *std::move(twin);
+  }
+  if (stored != nullptr) *stored = std::move(sections);
+  return map;
 }
 
 absl::StatusOr<std::shared_ptr<const NavMap>> LoadMapView(std::span<const std::byte> bytes,
                                                           std::shared_ptr<const void> storage,
                                                           const MapLoadOptions& options) {
-  ExactLandmarkTable stored;
+  StoredSearchTables stored;
   absl::StatusOr<std::shared_ptr<const NavMap>> map =
       LoadMapViewUnchecked(bytes, std::move(storage), &stored);
   if (!map.ok()) return map.status();
   // Structure first: the search tables assume a well-formed graph.
   if (absl::Status s = MapStructureStatus(**map); !s.ok()) return s;
   if (!options.search_tables) return map;
-  // A table stored by `waymesh build --exact-landmarks` is used as it is: no floods at load.
+  // What `waymesh build --exact-landmarks --exact-twin` stored is used as it is: no floods,
+  // no twin built at load.
   return WithSearchTables(*std::move(map), {.exact_twin = options.exact_twin}, std::move(stored));
 }
 

@@ -137,6 +137,20 @@ absl::StatusOr<ExactLandmarkTable> MapTileFile::ReadExactLandmarks() const {
   return table;
 }
 
+absl::StatusOr<std::optional<PlanTwin>> MapTileFile::ReadPlanTwin(const NavMap& map) const {
+  const MapSectionEntry& e = dir_.plan_twin;
+  if (e.bytes == 0) return std::nullopt;
+  // Bounded by the file size (checked at open); the twin's tiles point into these bytes, which
+  // the allocator aligns for them.
+  auto bytes = std::make_shared<std::vector<std::byte>>(e.bytes);
+  if (absl::Status s = ReadFully(fd_, path_, e.offset, bytes->data(), bytes->size()); !s.ok()) {
+    return s;
+  }
+  absl::StatusOr<PlanTwin> twin = ReadPlanTwinSection(dir_, map, *bytes, bytes);
+  if (!twin.ok()) return InPath(path_, twin.status());
+  return std::optional<PlanTwin>(*std::move(twin));
+}
+
 absl::StatusOr<std::shared_ptr<const NavMap>> MapTileFile::ReadResident() const {
   auto owned = std::make_shared<std::vector<std::shared_ptr<const TileView>>>();
   std::vector<TileView> views;

@@ -7,16 +7,16 @@
 #include <span>
 
 #include "absl/status/statusor.h"
-#include "waymesh/core/exact_landmark_table.h"
 #include "waymesh/core/nav_map.h"
+#include "waymesh/core/search_tables.h"
 
 namespace waymesh {
 
-// Validates header, tiles and the exact landmark section (checksums, sizes, index ranges) as
-// LoadMapView does. The section's table goes to `*exact_landmarks` (empty when the file has
-// none; may be null).
+// Validates header, tiles and the sections after them (checksums, sizes, index ranges; the
+// plan twin's image fully) as LoadMapView does. What the sections hold goes to `*stored`
+// (empty when the file has none; may be null).
 absl::StatusOr<std::shared_ptr<const NavMap>> LoadMapViewUnchecked(
     std::span<const std::byte> bytes, std::shared_ptr<const void> storage,
-    ExactLandmarkTable* exact_landmarks = nullptr);
+    StoredSearchTables* stored = nullptr);
 
 }  // namespace waymesh

@@ -74,47 +74,74 @@ TileArrays Gather(const RepairedMesh& mesh, const TilePlan& plan, uint32_t index
   return a;
 }
 
-template <typename T>
-void Put(const std::vector<T>& v, uint64_t offset, char* tile) {
-  if (!v.empty()) std::memcpy(tile + offset, v.data(), v.size() * sizeof(T));
-}
-
-wmesh::TileHeader MakeTileHeader(const TilePlan& plan, uint32_t index, const TileArrays& a) {
+wmesh::TileHeader MakeTileHeader(const TileView& v) {
   wmesh::TileHeader h{};
   std::memcpy(h.magic, wmesh::kTileMagic, sizeof h.magic);
-  h.tile_index = index;
-  h.grid_x = plan.grid_x;
-  h.grid_z = plan.grid_z;
-  h.bounds = plan.bounds;
-  h.bv_quant_factor = plan.bv_quant_factor;
-  h.vertex_count = uint32_t(a.vertices.size());
-  h.poly_count = uint32_t(plan.polys.size());
-  h.corner_count = uint32_t(a.poly_verts.size());
-  h.bv_node_count = uint32_t(plan.bv_nodes.size());
-  h.cross_link_count = uint32_t(a.cross_links.size());
-  h.off_mesh_link_count = uint32_t(plan.off_mesh_links.size());
+  h.tile_index = v.index;
+  h.grid_x = v.grid_x;
+  h.grid_z = v.grid_z;
+  h.bounds = v.bounds;
+  h.bv_quant_factor = v.bv_quant_factor;
+  h.vertex_count = uint32_t(v.vertices.size());
+  h.poly_count = v.poly_count();
+  h.corner_count = uint32_t(v.poly_verts.size());
+  h.bv_node_count = uint32_t(v.bv_nodes.size());
+  h.cross_link_count = uint32_t(v.cross_links.size());
+  h.off_mesh_link_count = uint32_t(v.off_mesh_links.size());
   return h;
 }
 
+template <typename T>
+void Put(std::span<const T> v, uint64_t offset, char* tile) {
+  if (!v.empty()) std::memcpy(tile + offset, v.data(), v.size_bytes());
+}
+
 // Copies header and arrays to their offsets in `tile` (zeroed, l.total bytes).
-void Lay(const wmesh::TileHeader& h, const wmesh::TileLayout& l, const TileArrays& a,
-         const TilePlan& plan, char* tile) {
+void Lay(const wmesh::TileHeader& h, const wmesh::TileLayout& l, const TileView& v, char* tile) {
   std::memcpy(tile, &h, sizeof h);
-  Put(a.vertices, l.vertices, tile);
-  Put(a.poly_start, l.poly_start, tile);
-  Put(a.poly_verts, l.poly_verts, tile);
-  Put(a.poly_neighbors, l.poly_neighbors, tile);
-  Put(a.poly_island, l.poly_island, tile);
-  Put(a.area_prefix, l.area_prefix, tile);
-  Put(plan.bv_nodes, l.bv_nodes, tile);
-  Put(a.cross_links, l.cross_links, tile);
-  Put(plan.off_mesh_links, l.off_mesh_links, tile);
-  Put(a.detail_tris, l.detail_tris, tile);
-  Put(a.poly_flags, l.poly_flags, tile);
-  Put(a.poly_area, l.poly_area, tile);
+  Put(v.vertices, l.vertices, tile);
+  Put(v.poly_start, l.poly_start, tile);
+  Put(v.poly_verts, l.poly_verts, tile);
+  Put(v.poly_neighbors, l.poly_neighbors, tile);
+  Put(v.poly_island, l.poly_island, tile);
+  Put(v.area_prefix, l.area_prefix, tile);
+  Put(v.bv_nodes, l.bv_nodes, tile);
+  Put(v.cross_links, l.cross_links, tile);
+  Put(v.off_mesh_links, l.off_mesh_links, tile);
+  Put(v.detail_tris, l.detail_tris, tile);
+  Put(v.poly_flags, l.poly_flags, tile);
+  Put(v.poly_area, l.poly_area, tile);
 }
 
 }  // namespace
+
+absl::StatusOr<wmesh::TileRecord> WriteTileView(const TileView& v, std::string* out) {
+  if (v.poly_verts.size() > wmesh::kMaxTileIndex || v.cross_links.size() > wmesh::kMaxTileIndex) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("tile ", v.index, " has too many corners for the format"));
+  }
+  const wmesh::TileHeader h = MakeTileHeader(v);
+  const wmesh::TileLayout l = wmesh::ComputeTileLayout(h);
+  if (l.total > UINT32_MAX) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("tile ", v.index, " needs ", l.total, " bytes, more than the format's 4 GiB"));
+  }
+  const size_t offset = out->size();
+  out->resize(offset + l.total, '\0');
+  char* tile = out->data() + offset;
+  Lay(h, l, v, tile);
+
+  wmesh::TileRecord r{};
+  r.grid_x = v.grid_x;
+  r.grid_z = v.grid_z;
+  r.offset = offset;
+  r.bytes = uint32_t(l.total);
+  r.crc = Crc32(std::as_bytes(std::span(tile, l.total)));
+  r.poly_count = h.poly_count;
+  r.vertex_count = h.vertex_count;
+  r.bounds = v.bounds;
+  return r;
+}
 
 absl::StatusOr<wmesh::TileRecord> WriteTile(const RepairedMesh& mesh, const TilePlan& plan,
                                             uint32_t index, std::span<const PolyIndex> placement,
@@ -122,31 +149,18 @@ absl::StatusOr<wmesh::TileRecord> WriteTile(const RepairedMesh& mesh, const Tile
   if (scratch->local_vertex.size() != mesh.vertices.size()) {
     scratch->local_vertex.assign(mesh.vertices.size(), kUnset);
   }
-  const TileArrays a = Gather(mesh, plan, index, placement, scratch);
-  if (a.poly_verts.size() > wmesh::kMaxTileIndex || a.cross_links.size() > wmesh::kMaxTileIndex) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("CompileMap: tile ", index, " has too many corners for the format"));
-  }
-  const wmesh::TileHeader h = MakeTileHeader(plan, index, a);
-  const wmesh::TileLayout l = wmesh::ComputeTileLayout(h);
-  if (l.total > UINT32_MAX) {
-    return absl::InvalidArgumentError(absl::StrCat("CompileMap: tile ", index, " needs ", l.total,
-                                                   " bytes, more than the format's 4 GiB"));
-  }
-  const size_t offset = out->size();
-  out->resize(offset + l.total, '\0');
-  char* tile = out->data() + offset;
-  Lay(h, l, a, plan, tile);
-
-  wmesh::TileRecord r{};
-  r.grid_x = plan.grid_x;
-  r.grid_z = plan.grid_z;
-  r.offset = offset;
-  r.bytes = uint32_t(l.total);
-  r.crc = Crc32(std::as_bytes(std::span(tile, l.total)));
-  r.poly_count = h.poly_count;
-  r.vertex_count = h.vertex_count;
-  r.bounds = plan.bounds;
+  TileArrays a = Gather(mesh, plan, index, placement, scratch);
+  a.bv_nodes = plan.bv_nodes;
+  a.off_mesh_links = plan.off_mesh_links;
+  TileView v;
+  v.index = index;
+  v.grid_x = plan.grid_x;
+  v.grid_z = plan.grid_z;
+  v.bounds = plan.bounds;
+  v.bv_quant_factor = plan.bv_quant_factor;
+  a.PointViewAt(&v);
+  absl::StatusOr<wmesh::TileRecord> r = WriteTileView(v, out);
+  if (!r.ok()) return absl::InvalidArgumentError(absl::StrCat("CompileMap: ", r.status().message()));
   return r;
 }
 

@@ -20,8 +20,12 @@ struct TileWriterScratch {
   std::vector<uint32_t> used_vertices;
 };
 
-// Appends tile `index` to `out` (whose size must be a multiple of wmesh::kAlignment) and returns
-// its directory record. Fails only when the tile exceeds the format's 32-bit limits.
+// Appends the tile `v` (its index, grid cell, bounds, quantization and arrays) to `out`
+// (whose size must be a multiple of wmesh::kAlignment) and returns its directory record. Fails
+// only when the tile exceeds the format's 32-bit limits.
+absl::StatusOr<wmesh::TileRecord> WriteTileView(const TileView& v, std::string* out);
+
+// Appends tile `index` of `mesh`, as `plan` lays it out, to `out` (as WriteTileView).
 absl::StatusOr<wmesh::TileRecord> WriteTile(const RepairedMesh& mesh, const TilePlan& plan,
                                             uint32_t index, std::span<const PolyIndex> placement,
                                             TileWriterScratch* scratch, std::string* out);

@@ -6,6 +6,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 
 #include "waymesh/core/nav_map.h"
 #include "waymesh/core/poly_ref.h"
@@ -19,10 +20,12 @@ static_assert(std::endian::native == std::endian::little,
 // "WMESH\r\n\x1a": the line endings and ^Z catch text-mode transfers, like PNG's signature.
 inline constexpr char kMagic[8] = {'W', 'M', 'E', 'S', 'H', '\r', '\n', '\x1a'};
 // Version 1: tiles only. Version 2: the same, optionally followed by the exact landmark
-// section (FileHeader::exact_landmarks_*). Files without the section are written as version 1,
-// so older readers keep reading them.
+// section (FileHeader::exact_landmarks_*). Version 3: as 2, then the plan twin section, which
+// ends the file. A file is written in the lowest version that holds what it carries, so older
+// readers keep reading maps built without the newer sections.
 inline constexpr uint32_t kPlainFormatVersion = 1;
-inline constexpr uint32_t kFormatVersion = 2;
+inline constexpr uint32_t kLandmarkFormatVersion = 2;
+inline constexpr uint32_t kFormatVersion = 3;
 inline constexpr char kTileMagic[4] = {'W', 'T', 'I', 'L'};
 
 // Sections, tiles and tile arrays start on this boundary (bytes).
@@ -43,6 +46,14 @@ inline constexpr uint32_t kMaxTileIndex = kCrossTileBit - 1;
 inline constexpr uint32_t kMaxTilePolygons = PolyRef::kMaxPoly + 1;
 
 constexpr uint64_t AlignUp(uint64_t n) { return (n + kAlignment - 1) & ~(kAlignment - 1); }
+
+// Whether padding (or reserved) bytes are all zero, as the format requires.
+inline bool AllZero(std::span<const std::byte> bytes) {
+  for (const std::byte b : bytes) {
+    if (b != std::byte{0}) return false;
+  }
+  return true;
+}
 
 // Offset 0 of the file.
 struct FileHeader {
@@ -186,6 +197,41 @@ constexpr ExactLandmarkLayout ComputeExactLandmarkLayout(uint64_t landmarks, uin
   l.landmarks = AlignUp(sizeof(ExactLandmarkHeader));
   l.rows = AlignUp(l.landmarks + landmarks * sizeof(Vec3));
   l.total = AlignUp(l.rows + landmarks * vertices * sizeof(uint16_t));
+  return l;
+}
+
+// Offset 0 of the plan twin section (docs/map-format.md): the cover (per map polygon, the twin
+// polygons sharing its plan area, CSR), then the twin itself as a complete version 1 `.wmesh`
+// image on the map's tile grid. Its CRC is its own (the file header has no room left): it
+// covers [kPlanTwinCrcStart, section end).
+inline constexpr char kPlanTwinMagic[4] = {'W', 'T', 'W', 'N'};
+inline constexpr uint32_t kPlanTwinVersion = 1;
+inline constexpr uint64_t kPlanTwinCrcStart = 16;
+struct PlanTwinHeader {
+  char magic[4];
+  uint32_t version;            // kPlanTwinVersion
+  uint32_t crc;                // of [kPlanTwinCrcStart, section end)
+  uint32_t reserved;           // zero
+  uint64_t map_polygons;       // = the file's polygon_count
+  uint64_t cover_count;        // entries of the cover
+  uint64_t vertices_removed;   // inner vertices the twin dropped (PlanTwinReport)
+  uint64_t twin_bytes;         // size of the twin's `.wmesh` image, multiple of kAlignment
+};
+static_assert(sizeof(PlanTwinHeader) == 48 && offsetof(PlanTwinHeader, map_polygons) == 16);
+
+// Section-relative offsets of cover_start (u32, map_polygons + 1), the cover (PolyIndex) and
+// the twin's image, and the section's size; the caller bounds the counts by the section size
+// first, so nothing overflows.
+struct PlanTwinLayout {
+  uint64_t cover_start, cover, twin, total;
+};
+constexpr PlanTwinLayout ComputePlanTwinLayout(uint64_t map_polygons, uint64_t cover_count,
+                                               uint64_t twin_bytes) {
+  PlanTwinLayout l{};
+  l.cover_start = AlignUp(sizeof(PlanTwinHeader));
+  l.cover = AlignUp(l.cover_start + (map_polygons + 1) * sizeof(uint32_t));
+  l.twin = AlignUp(l.cover + cover_count * sizeof(PolyIndex));
+  l.total = AlignUp(l.twin + twin_bytes);
   return l;
 }
 

@@ -40,9 +40,20 @@ struct PlanTwin {
 // The twin of a resident map (a paged map is an error).
 absl::StatusOr<PlanTwin> BuildPlanTwin(const NavMap& map);
 
+// Whether a twin is worth keeping: at most 2/3 of the map's polygons. A twin that cuts fewer
+// costs memory for little speed (maps merged well already, like Polyanya's aurora-merged: 0.95).
+bool WorthKeeping(const PlanTwinReport& report);
+
+// `twin` (of `map`, built or read from the map's file) ready for exact mode: its map carries
+// the tables the exact search consults on it, dead ends and the map's exact landmark table
+// read through the twin's vertices (`map_landmarks`, may be empty).
+std::shared_ptr<const PlanTwin> WithTwinTables(const NavMap& map,
+                                               const ExactLandmarkTable& map_landmarks,
+                                               PlanTwin twin);
+
 // The twin's exact landmark table, read from the map's (`table`, built on `map`): every twin
 // vertex is a map vertex, and the plan-view distances between points are the same on both.
-// Empty when `table` is empty or of another map.
+// Empty when `table` is empty or of another map, or a twin vertex is not one of the map's.
 ExactLandmarkTable TwinLandmarkTable(const NavMap& map, const ExactLandmarkTable& table,
                                      const NavMap& twin);
 

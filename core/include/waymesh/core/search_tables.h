@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -31,6 +32,13 @@
 #include "waymesh/core/plan_twin.h"
 
 namespace waymesh {
+
+// What a map's file may store of its search tables (`waymesh build --exact-landmarks
+// --exact-twin`), read at load and used as they are instead of being built.
+struct StoredSearchTables {
+  ExactLandmarkTable exact_landmarks;  // empty: none stored
+  std::optional<PlanTwin> exact_twin;
+};
 
 struct SearchTables {
   LandmarkTable landmarks;
@@ -51,18 +59,18 @@ struct SearchTables {
     bool exact_landmarks = false;
     uint32_t exact_landmark_count = ExactLandmarkTable::kDefaultCount;
     // Also build the plan twin (plan_twin.h) that exact mode then searches, with dead ends and
-    // the map's exact landmarks of its own; kept only when it has at most 2/3 of the map's
-    // polygons. Resident maps only.
+    // the map's exact landmarks of its own (WithTwinTables); kept only when WorthKeeping.
+    // Resident maps only. A twin the file stores is used whatever this says.
     bool exact_twin = false;
   };
 
   // The landmark and dead-end tables and the cluster graph for a resident map (O(landmarks *
   // polygons log polygons)); empty tables on maps too small to profit
   // (LandmarkTable::kMinPolygons, ClusterGraph::kMinClusters).
-  // `stored`, when not empty, is the exact landmark table the map's file holds (`waymesh build
-  // --exact-landmarks`): used as it is, with no floods, whatever options.exact_landmarks says.
+  // `stored` is what the map's file holds (`waymesh build --exact-landmarks --exact-twin`):
+  // used as it is (no floods, no twin build), whatever the options say.
   static SearchTables Build(const NavMap& map, const Options& options,
-                            ExactLandmarkTable stored = {});
+                            StoredSearchTables stored = {});
   static SearchTables Build(const NavMap& map) { return Build(map, Options{}); }
   size_t bytes() const {
     return landmarks.bytes() + dead_ends.bytes() + clusters.bytes() + exact_landmarks.bytes() +
@@ -81,6 +89,6 @@ bool CanShareSearchTables(const NavMap& base, std::span<const Obstacle> obstacle
 // SearchTables::Build.
 std::shared_ptr<const NavMap> WithSearchTables(std::shared_ptr<const NavMap> map,
                                                const SearchTables::Options& options = {},
-                                               ExactLandmarkTable stored = {});
+                                               StoredSearchTables stored = {});
 
 }  // namespace waymesh

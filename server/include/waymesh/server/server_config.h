@@ -49,8 +49,9 @@ struct ServerConfig {
   // Each map's search tables also hold the exact landmark table (docs/api.md): fewer nodes
   // for exact FindPath, ~60 bytes per polygon and seconds of load per map.
   bool exact_landmarks = false;
-  // Each map's search tables also hold its plan twin (docs/api.md), which exact FindPath
-  // searches: several times faster on fine meshes, tens of bytes per polygon.
+  // Build the plan twin (docs/api.md), which exact FindPath searches, at load for maps whose
+  // file stores none: several times faster on fine meshes, tens of bytes per polygon. A twin
+  // the file stores is used either way.
   bool exact_twin = false;
   // Obstacle layers (docs/obstacles.md): limits past which a change is RESOURCE_EXHAUSTED, and
   // how many recent versions of a layer queries may name.

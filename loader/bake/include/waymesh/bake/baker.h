@@ -79,7 +79,7 @@ struct BakeResult {
 // What BakeMap does around the bake itself: how it reads the geometry, what the file stores.
 struct BakeMapOptions {
   ImportOptions import;
-  bool exact_landmarks = false;  // store the exact landmark table (as BuildOptions's)
+  StoredIndexOptions stored;  // the exact path indexes the file stores (as BuildOptions's)
 };
 
 // The whole `waymesh bake`: import the OBJ at `geometry_path`, read the volumes file at

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -55,6 +56,11 @@ class MapTileFile {
   // Reads and validates the exact landmark table the file stores (`waymesh build
   // --exact-landmarks`); an empty table when it has none.
   absl::StatusOr<ExactLandmarkTable> ReadExactLandmarks() const;
+
+  // Reads and validates the plan twin the file stores (`waymesh build --exact-twin`) against
+  // `map`, this file's tiles resident (ReadResident); nullopt when it has none. The twin owns
+  // its bytes.
+  absl::StatusOr<std::optional<PlanTwin>> ReadPlanTwin(const NavMap& map) const;
 
   // Reads and validates every tile, then the map's structure (map_structure.h): the whole map
   // resident, e.g. to derive what a paged NavMap of this file keeps (digest, landmark table)

@@ -13,6 +13,7 @@
 #include "absl/status/statusor.h"
 #include "waymesh/core/exact_landmark_table.h"
 #include "waymesh/core/nav_map.h"
+#include "waymesh/core/plan_twin.h"
 #include "waymesh/core/poly_ref.h"
 #include "waymesh/core/vec3.h"
 #include "waymesh/format/map_file.h"
@@ -46,9 +47,13 @@ struct MapDirectory {
   uint32_t header_bytes = 0;  // size of the header block; tile 0 starts here
   MapInfo info;
   std::vector<MapTileEntry> tiles;  // sorted by (grid_z, grid_x), contiguous in the file
-  // The exact landmark table stored by `waymesh build --exact-landmarks` (version 2), right
-  // after the last tile; read with ReadExactLandmarkSection.
+  // The exact landmark table stored by `waymesh build --exact-landmarks` (versions 2 and 3),
+  // right after the last tile; read with ReadExactLandmarkSection.
   MapSectionEntry exact_landmarks;
+  // The plan twin stored by `waymesh build --exact-twin` (version 3), after the tiles and the
+  // exact landmark section, up to the end of the file; read with ReadPlanTwinSection. Its CRC
+  // is in its own header (crc32 here stays 0).
+  MapSectionEntry plan_twin;
 };
 
 // The first kMapPreambleBytes bytes of a file tell how large its header block is.
@@ -85,6 +90,25 @@ absl::StatusOr<ExactLandmarkTable> ReadExactLandmarkSection(const MapDirectory& 
 // their exact landmark section, making them a version 2 file. An empty table changes nothing;
 // a section over 4 GiB is an error.
 absl::Status AppendExactLandmarkSection(const ExactLandmarkTable& table, std::string* bytes);
+
+// Validates the plan twin section of `dir` from exactly its bytes (size, CRC, magic, version,
+// counts against the directory, the twin's own `.wmesh` image as LoadMapView checks a map, the
+// twin on the map's tile grid with every corner one of its tile's map vertices, the cover's
+// ranges) and returns the twin of `map` (the map `dir` describes, its tiles validated). The
+// twin's tiles point into `bytes`, which `storage` keeps alive; `bytes` must be 4-byte
+// aligned. Errors name the file offset and the section.
+absl::StatusOr<PlanTwin> ReadPlanTwinSection(const MapDirectory& dir, const NavMap& map,
+                                             std::span<const std::byte> bytes,
+                                             std::shared_ptr<const void> storage);
+
+// Appends `twin` (built on the map `bytes` hold, which have no plan twin section yet) to
+// `bytes` as their plan twin section, making them a version 3 file. A section over 4 GiB is an
+// error.
+absl::Status AppendPlanTwinSection(const PlanTwin& twin, std::string* bytes);
+
+// The `.wmesh` bytes of a resident map as it is (a version 1 file): its tiles' arrays, BV
+// trees and links unchanged. What the plan twin section holds of the twin.
+absl::StatusOr<std::string> CompileNavMap(const NavMap& map);
 
 // CompileMap that also tells where every polygon went: (*placement)[p] is the tile index and
 // the index inside that tile of the mesh's polygon p.
