@@ -2,9 +2,11 @@
 // approximate mode on maps with block obstacles carved in (the demo town and Polyanya's arena),
 // timed side by side query by query in one run, with their plan-view lengths. Run:
 //   build/rel/bench/exact_obstacles [--size 256] [--seed 7] [--obstacles 300]
-//       [--arena-obstacles 40] [--queries 1000] [--max-nodes 0]
+//       [--arena-obstacles 40] [--queries 1000] [--max-nodes 0] [--exact-twin]
 // `--help` lists the flags. Prints, per map, the median and p99 time of each mode, their ratio,
 // the complete paths of each and the exact / approximate length ratio (mean, best, worst).
+// With --exact-twin it also runs exact mode on the carved town as the server serves it (with
+// the uncut town's search tables) with and without the town's plan twin, side by side.
 
 #include <algorithm>
 #include <cmath>
@@ -22,6 +24,7 @@
 #include "waymesh/core/exact_path.h"
 #include "waymesh/core/nav_query.h"
 #include "waymesh/core/obstacles/carve_map.h"
+#include "waymesh/core/search_tables.h"
 
 namespace {
 
@@ -37,6 +40,7 @@ struct Args {
   int arena_obstacles = 40;
   int queries = 1000;
   uint32_t max_nodes = 0;  // exact mode's node limit; 0: kExactDefaultMaxNodes
+  bool exact_twin = false;
   std::string arena = WAYMESH_SHARED_DATA "/polyanya/meshes/arena-merged.mesh";
 };
 
@@ -59,6 +63,8 @@ Args ParseArgs(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::Range(0u, 1u << 26));
   app.add_option("--arena", a.arena, "the arena's Polyanya .mesh")->capture_default_str();
+  app.add_flag("--exact-twin", a.exact_twin,
+               "also compare exact mode on the carved town with and without the plan twin");
   waymesh::bench::ParseFlagsOrExit(app, argc, argv);
   return a;
 }
@@ -162,6 +168,52 @@ void CompareModes(const char* name, const std::shared_ptr<const waymesh::NavMap>
       ratios.count > 0 ? ratios.best : 0, ratios.worst, longer);
 }
 
+// Exact mode on the same carved map with the tables of the map it was cut from, with and
+// without that map's plan twin (`with_twin`, `plain`), query by query in alternating order.
+void CompareTwin(const std::shared_ptr<const waymesh::NavMap>& with_twin,
+                 const std::shared_ptr<const waymesh::NavMap>& plain, const Args& args,
+                 std::mt19937& rng) {
+  const waymesh::QueryFilter filter = waymesh::ExactReadyFilter(*plain);
+  waymesh::NavQuery queries[2] = {waymesh::NavQuery(with_twin), waymesh::NavQuery(plain)};
+  waymesh::PathOptions options;
+  options.mode = waymesh::PathMode::kExact;
+  options.max_nodes = args.max_nodes;
+  ModeRun runs[2];
+  uint64_t nodes[2] = {0, 0};
+  int same = 0, both = 0;
+  waymesh::PathResult paths[2];
+  for (int i = 0; i < args.queries; ++i) {
+    const auto a = queries[1].RandomPoint(filter, rng), b = queries[1].RandomPoint(filter, rng);
+    if (!a.ok() || !b.ok() || !*a || !*b) continue;
+    for (int k = 0; k < 2; ++k) {
+      const int which = (i + k) % 2;
+      const Stopwatch watch;
+      if (!queries[which].FindPath(**a, **b, filter, options, &paths[which]).ok()) std::exit(1);
+      runs[which].micros.push_back(watch.ElapsedUs());
+      runs[which].complete += paths[which].status == waymesh::QueryStatus::kComplete;
+      nodes[which] += paths[which].nodes_expanded;
+    }
+    if (paths[0].status == waymesh::QueryStatus::kComplete &&
+        paths[1].status == waymesh::QueryStatus::kComplete) {
+      ++both;
+      same += std::abs(paths[0].length - paths[1].length) <= 1e-6 * std::max(1.0, paths[1].length);
+    }
+  }
+  if (runs[0].micros.empty()) std::exit(1);
+  const double twin_median = Percentile(runs[0].micros, 0.5);
+  const double plain_median = Percentile(runs[1].micros, 0.5);
+  std::printf(
+      "\nExact mode on the carved town with the uncut town's tables, with / without its plan "
+      "twin: median %.1f / %.1f µs (%.2fx), p99 %.1f / %.1f µs (%.2fx), nodes %.0f / %.0f mean; "
+      "complete %d / %d of %zu; the same length on %d of the %d both complete\n",
+      twin_median, plain_median, twin_median / plain_median, Percentile(runs[0].micros, 0.99),
+      Percentile(runs[1].micros, 0.99),
+      Percentile(runs[0].micros, 0.99) / Percentile(runs[1].micros, 0.99),
+      double(nodes[0]) / double(runs[0].micros.size()),
+      double(nodes[1]) / double(runs[1].micros.size()), runs[0].complete, runs[1].complete,
+      runs[0].micros.size(), same, both);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -194,5 +246,13 @@ int main(int argc, char** argv) {
   CompareModes("town, uncut", town, args, rng);
   CompareModes("arena, carved", carved_arena, args, rng);
   CompareModes("arena, uncut", arena->map, args, rng);
+  if (args.exact_twin) {
+    // As the server serves a carved version: the carved tiles, the uncut map's tables.
+    const auto tables = [&](bool twin) {
+      return std::make_shared<const waymesh::NavMap>(
+          *carved_town, waymesh::WithSearchTables(town, {.exact_twin = twin})->shared_search_tables());
+    };
+    CompareTwin(tables(true), tables(false), args, rng);
+  }
   return 0;
 }

@@ -213,7 +213,13 @@ absl::Status FindExactPath(QueryContext& ctx, const SurfacePoint& start, const S
   bool built = false;
   if (!internal::twin::FindOnTwin(ctx, start, goal, filter, max_nodes, options.interrupt, &found,
                                   out, &built)) {
-    found = internal::exact::SearchExact(ctx, start, goal, filter, max_nodes, options.interrupt);
+    // A twin answer the map refused still cost its nodes; one that ran out of them leaves the
+    // map's search (more, smaller polygons) only what is left of the query's limit.
+    const uint32_t on_twin = found.expanded;
+    const uint32_t budget = found.limit_hit ? max_nodes - std::min(on_twin, max_nodes) : max_nodes;
+    found = internal::exact::SearchExact(ctx, start, goal, filter, std::max<uint32_t>(budget, 1),
+                                         options.interrupt);
+    found.expanded += on_twin;
   }
   out->nodes_expanded = found.expanded;
   if (!found.stop.ok()) {

@@ -64,6 +64,7 @@ void QueryContext::BindTables() {
   dead_ends = nullptr;
   exact_landmarks = nullptr;
   exact_twin = nullptr;
+  twin_area_gains_known = false;
   clusters = nullptr;
   tables_remapped = false;
   table_base.clear();
@@ -75,7 +76,10 @@ void QueryContext::BindTables() {
     }
     AdoptTableNumbering(*tables);
     AdoptClusters(*tables);
-    if (tables->exact_twin != nullptr && !map->carved() && tables->polygon_bases == tile_base) {
+    // A carved version searches the twin of the map it was cut from, read through the
+    // polygons' origins (TableIndex); twin_path.cc checks each answer on the version itself.
+    const bool own = !map->carved() && tables->polygon_bases == tile_base;
+    if (tables->exact_twin != nullptr && (own || tables_remapped)) {
       exact_twin = tables->exact_twin.get();
     }
   }

@@ -148,9 +148,14 @@ struct QueryContext {
   std::vector<uint32_t> goal_neighbours;  // LandmarkTable::Goal::neighbours of a path search
   exact::ExactBuffers exact;              // state of the exact (interval) path search
   // The map's plan twin when exact mode may search it instead (its tables were built on these
-  // very tiles: none is carved), and the context its searches run in (made on first use).
+  // tiles, or on the map a carved version was cut from: twin_path.h), and the context its
+  // searches run in (made on first use).
   const PlanTwin* exact_twin = nullptr;
   std::unique_ptr<QueryContext> twin;
+  // On a carved version, per area a polygon now has, the areas its origin had when they differ
+  // (bit `from` of twin_area_gains[to]); filled on first use after each bind.
+  std::array<uint64_t, kMaxAreas> twin_area_gains{};
+  bool twin_area_gains_known = false;
 
   // Tiles pinned by the current query (paged maps): stamp == generation marks a pinned tile.
   mutable uint32_t pin_generation = 1;

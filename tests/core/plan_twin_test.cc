@@ -161,18 +161,31 @@ TEST(PlanTwinTest, PublishedOptimaHoldThroughTheTwin) {
   EXPECT_EQ(WithSearchTables(*merged, {.exact_twin = true})->search_tables()->exact_twin, nullptr);
 }
 
-// A version an obstacle layer carved is searched on its own polygons (the twin is of the
-// uncarved map): the path goes round the obstacle as without the twin.
-TEST(PlanTwinTest, CarvedVersionsAreSearchedWithoutTheTwin) {
+// `map` carved with `obstacles`, searchable as the server serves it: with the search tables of
+// the map it was cut from (obstacle_layers.cc).
+std::shared_ptr<const NavMap> CarvedWithTables(const std::shared_ptr<const NavMap>& map,
+                                               const std::vector<Obstacle>& obstacles) {
+  const auto cut = CarveMap(map, obstacles);
+  EXPECT_TRUE(cut.ok()) << cut.status();
+  if (!cut.ok()) return nullptr;
+  return std::make_shared<const NavMap>(**cut, map->shared_search_tables());
+}
+
+// A carved version searches the twin of the map it was cut from and walks each answer over its
+// own polygons: a path a post blocks is searched on the version (its length goes round the
+// post), paths elsewhere come from the twin (fewer nodes than the version's own search with the
+// same tables but no twin); every length and status is the version's own.
+TEST(PlanTwinTest, CarvedVersionsUseTheTwinAwayFromTheirObstacles) {
   const testing::DemoTown& town = testing::Town(256, 7);
   const auto with_twin = WithSearchTables(town.map, {.exact_twin = true});
+  const auto without_twin = WithSearchTables(town.map);
   const QueryFilter filter = ExactReadyFilter(*town.map);
   PathOptions exact;
   exact.mode = PathMode::kExact;
   NavQuery q(with_twin);
   std::mt19937 rng(9);
-  int checked = 0;
-  for (int i = 0; i < 40 && checked < (testing::kUnderSanitizer ? 2 : 8); ++i) {
+  int blocked = 0, fewer_nodes = 0, compared = 0;
+  for (int i = 0; i < 40 && blocked < (testing::kUnderSanitizer ? 2 : 6); ++i) {
     const auto s = testing::RandomOnMap(q, filter, rng), t = testing::RandomOnMap(q, filter, rng);
     ASSERT_TRUE(s.has_value() && t.has_value());
     PathResult open;
@@ -181,20 +194,64 @@ TEST(PlanTwinTest, CarvedVersionsAreSearchedWithoutTheTwin) {
     // A post on the middle of the first leg.
     const Vec3 a = open.waypoints[0].pos, b = open.waypoints[1].pos;
     if (DistanceXZ(a, b) < 8) continue;
-    const Obstacle post{"post", BoxShape{(a + b) * 0.5f, {0.3f, 3, 0.3f}}};
-    const auto cut = CarveMap(with_twin, std::vector<Obstacle>{post});
-    const auto cut_plain = CarveMap(town.map, std::vector<Obstacle>{post});
-    ASSERT_TRUE(cut.ok() && cut_plain.ok());
-    NavQuery on_cut(*cut), on_plain(*cut_plain);
+    const std::vector<Obstacle> post{{"post", BoxShape{(a + b) * 0.5f, {0.3f, 3, 0.3f}}}};
+    NavQuery on_twin(CarvedWithTables(with_twin, post)), on_map(CarvedWithTables(without_twin, post));
     PathResult r1, r2;
-    ASSERT_TRUE(on_cut.FindPath(s->pos, t->pos, filter, exact, &r1).ok());
-    ASSERT_TRUE(on_plain.FindPath(s->pos, t->pos, filter, exact, &r2).ok());
+    ASSERT_TRUE(on_twin.FindPath(s->pos, t->pos, filter, exact, &r1).ok());
+    ASSERT_TRUE(on_map.FindPath(s->pos, t->pos, filter, exact, &r2).ok());
     ASSERT_EQ(r1.status, r2.status) << i;
     EXPECT_NEAR(r1.length, r2.length, 1e-6 * std::max(1.0, r2.length)) << i;
     EXPECT_GT(r1.length, open.length + 1e-4) << i;  // round the post
-    ++checked;
+    ++blocked;
+    // Pairs elsewhere on the same version.
+    for (int k = 0; k < 3; ++k) {
+      const auto u = testing::RandomOnMap(q, filter, rng), v = testing::RandomOnMap(q, filter, rng);
+      ASSERT_TRUE(u.has_value() && v.has_value());
+      PathResult f1, f2;
+      ASSERT_TRUE(on_twin.FindPath(u->pos, v->pos, filter, exact, &f1).ok());
+      ASSERT_TRUE(on_map.FindPath(u->pos, v->pos, filter, exact, &f2).ok());
+      ASSERT_EQ(f1.status, f2.status) << i << " " << k;
+      if (f2.status != QueryStatus::kComplete) continue;
+      EXPECT_NEAR(f1.length, f2.length, 1e-6 * std::max(1.0, f2.length)) << i << " " << k;
+      ++compared;
+      fewer_nodes += f1.nodes_expanded < f2.nodes_expanded;
+    }
   }
-  EXPECT_GT(checked, 0);
+  EXPECT_GT(blocked, 0);
+  EXPECT_GT(fewer_nodes, compared / 2);
+}
+
+// An area obstacle may give a filter new surface (here a patch of an area the filter refuses
+// made walkable): the twin of the map before it would then miss the shorter way, so such a
+// version is searched on its own polygons. A 6 x 3 grid of 1 m cells whose two middle cells
+// are area 5, refused; the obstacle makes them area 0.
+TEST(PlanTwinTest, VersionsWhoseObstaclesAddSurfaceAreSearchedWithoutTheTwin) {
+  auto [vertices, polys] = testing::GridPolygons(6, 3, 1.0f);
+  for (testing::HandPolygon& p : polys) {
+    const Vec3 c = vertices[p.verts[0]];
+    if (c.z == 1 && (c.x == 2 || c.x == 3)) p.area = 5;
+  }
+  const auto map = WithSearchTables(testing::BuildHandMap(vertices, polys), {.exact_twin = true});
+  ASSERT_NE(map->search_tables()->exact_twin, nullptr);
+  QueryFilter filter;
+  filter.set_area_mask(~(uint64_t{1} << 5));
+  PathOptions exact;
+  exact.mode = PathMode::kExact;
+  const Vec3 from{0.5f, 0, 1.5f}, to{5.5f, 0, 1.5f};
+  PathResult around;
+  ASSERT_TRUE(NavQuery(map).FindPath(from, to, filter, exact, &around).ok());
+  ASSERT_EQ(around.status, QueryStatus::kComplete);
+  EXPECT_GT(around.length, 5.1);  // round the refused cells
+
+  Obstacle paving{"paving", PrismShape{{{2, 1}, {4, 1}, {4, 2}, {2, 2}}, -1, 1}};
+  paving.effect = ObstacleEffect::kArea;
+  paving.area = 0;
+  ASSERT_TRUE(CanShareSearchTables(*map, std::vector<Obstacle>{paving}));
+  PathResult straight;
+  ASSERT_TRUE(NavQuery(CarvedWithTables(map, {paving})).FindPath(from, to, filter, exact, &straight)
+                  .ok());
+  ASSERT_EQ(straight.status, QueryStatus::kComplete);
+  EXPECT_NEAR(straight.length, 5.0, 1e-5);
 }
 
 }  // namespace

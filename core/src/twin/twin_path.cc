@@ -20,7 +20,7 @@ constexpr float kLegNudge = 1e-3f;
 // (the nearest when rounding leaves p outside all of them).
 std::optional<SurfacePoint> OnTwin(const QueryContext& ctx, const PlanTwin& twin,
                                    const SurfacePoint& p) {
-  const uint32_t g = ctx.Global(p.poly.index());
+  const uint32_t g = ctx.TableIndex(p.poly.index());  // the twin's map's numbering
   std::optional<PolyIndex> best;
   float best_d = INFINITY;
   for (uint32_t i = twin.cover_start[g]; i < twin.cover_start[g + 1]; ++i) {
@@ -33,6 +33,39 @@ std::optional<SurfacePoint> OnTwin(const QueryContext& ctx, const PlanTwin& twin
   }
   if (!best) return std::nullopt;
   return SurfacePoint{twin.map->Ref(*best), p.pos};
+}
+
+// On a carved version, per area a polygon now has, the areas its origin had when they differ:
+// the origin's area is that of the twin polygons covering it (a twin region has one area).
+void GatherAreaGains(QueryContext& ctx, const PlanTwin& twin) {
+  ctx.twin_area_gains.fill(0);
+  for (uint32_t t = 0; t < ctx.map->tile_count(); ++t) {
+    const TileView& tile = ctx.map->tile(t);
+    if (tile.poly_origin.empty()) continue;
+    for (uint32_t p = 0; p < tile.poly_count(); ++p) {
+      const uint32_t g = ctx.TableIndex(PolyIndex{t, p});
+      if (twin.cover_start[g] == twin.cover_start[g + 1]) continue;
+      const PolyIndex c = twin.cover[twin.cover_start[g]];
+      const uint8_t from = twin.map->tile(c.tile).poly_area[c.poly], to = tile.poly_area[p];
+      if (from != to) ctx.twin_area_gains[to] |= uint64_t{1} << from;
+    }
+  }
+  ctx.twin_area_gains_known = true;
+}
+
+// Whether the twin's shortest path is a lower bound on this map's under `filter`: always on the
+// map the twin was built on; on a carved version when carving only took surface away, i.e. no
+// obstacle gave a polygon the filter refused an area it allows (blocks only remove surface,
+// and carving keeps flags). A path of the twin that can be walked on the version is then the
+// version's shortest too.
+bool TwinBoundsTheMap(QueryContext& ctx, const PlanTwin& twin, const QueryFilter& filter) {
+  if (!ctx.tables_remapped) return true;
+  if (!ctx.twin_area_gains_known) GatherAreaGains(ctx, twin);
+  const uint64_t allowed = filter.area_mask();
+  for (uint32_t to = 0; to < kMaxAreas; ++to) {
+    if (((allowed >> to) & 1) && (ctx.twin_area_gains[to] & ~allowed) != 0) return false;
+  }
+  return true;
 }
 
 // The polygon of the map the link from `from` (ending at `to`) leads into, taken from polygon
@@ -117,6 +150,7 @@ bool FindOnTwin(QueryContext& ctx, const SurfacePoint& start, const SurfacePoint
   *built = false;
   if (ctx.exact_twin == nullptr) return false;
   const PlanTwin& twin = *ctx.exact_twin;
+  if (!TwinBoundsTheMap(ctx, twin, filter)) return false;
   const std::optional<SurfacePoint> s = OnTwin(ctx, twin, start);
   const std::optional<SurfacePoint> g = OnTwin(ctx, twin, goal);
   if (!s || !g) return false;
