@@ -16,6 +16,12 @@ inline float DistSqXZ(Vec3 a, Vec3 b) {
   return dx * dx + dz * dz;
 }
 
+// Twice the signed plan-view area of abc (> 0 in the map's winding), in double: the products
+// of float differences are exact there, so decisions do not depend on rounding order.
+inline double Area2XZ(Vec3 a, Vec3 b, Vec3 c) {
+  return (double(b.x) - a.x) * (double(c.z) - a.z) - (double(c.x) - a.x) * (double(b.z) - a.z);
+}
+
 // Parameter in [0, 1] of the point of segment ab closest to p (plan view).
 inline float ClosestParamXZ(Vec3 a, Vec3 b, Vec3 p) {
   const float dx = b.x - a.x, dz = b.z - a.z;

@@ -19,7 +19,7 @@
 #include "support/sanitizer.h"
 #include "support/test_data.h"
 #include "twin/plan_triangles.h"
-#include "twin/twin_geometry.h"
+#include "poly_geometry.h"
 #include "waymesh/core/exact_path.h"
 #include "waymesh/core/nav_query.h"
 #include "waymesh/core/obstacles/carve_map.h"
@@ -105,7 +105,7 @@ TEST(PlanTwinTest, StraightCornersLeaveNoSliverTriangles) {
   const twin::PlanTriangles triangles(map->tile(0));
   ASSERT_EQ(triangles.triangles().size(), 6u);
   for (const twin::PlanTriangle& t : triangles.triangles()) {
-    EXPECT_GT(twin::Area2(v[t.v[0]], v[t.v[1]], v[t.v[2]]), 0.5)
+    EXPECT_GT(internal::Area2XZ(v[t.v[0]], v[t.v[1]], v[t.v[2]]), 0.5)
         << t.v[0] << " " << t.v[1] << " " << t.v[2];
   }
   const absl::StatusOr<PlanTwin> twin = BuildPlanTwin(*map);

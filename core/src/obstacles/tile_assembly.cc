@@ -11,6 +11,7 @@
 #include "absl/hash/hash.h"
 #include "absl/strings/str_format.h"
 #include "map_islands.h"
+#include "poly_geometry.h"
 #include "previous_splice.h"
 #include "surface_area.h"
 #include "tile_splice.h"
@@ -40,12 +41,8 @@ MatchKey MatchKeyOf(const LineKey& line, Vec3 a, Vec3 b) {
   return k;
 }
 
-double Area2(Vec3 a, Vec3 b, Vec3 c) {
-  return (double(b.x) - a.x) * (double(c.z) - a.z) - (double(c.x) - a.x) * (double(b.z) - a.z);
-}
-
 bool InTriangleOrOn(Vec3 a, Vec3 b, Vec3 c, Vec3 p) {
-  return Area2(a, b, p) >= 0 && Area2(b, c, p) >= 0 && Area2(c, a, p) >= 0;
+  return internal::Area2XZ(a, b, p) >= 0 && internal::Area2XZ(b, c, p) >= 0 && internal::Area2XZ(c, a, p) >= 0;
 }
 
 // Ear clipping that never makes a zero-area triangle (pieces have collinear T-junction
@@ -60,7 +57,7 @@ std::vector<DetailTri> Triangulate(std::span<const PieceCorner> corners) {
     for (size_t i = 0; i < n && ear == n; ++i) {
       const uint8_t a = left[(i + n - 1) % n], b = left[i], c = left[(i + 1) % n];
       const Vec3 pa = corners[a].pos, pb = corners[b].pos, pc = corners[c].pos;
-      if (Area2(pa, pb, pc) <= kMinEarArea2) continue;
+      if (internal::Area2XZ(pa, pb, pc) <= kMinEarArea2) continue;
       bool clear = true;
       for (const uint8_t o : left) {
         if (o == a || o == b || o == c) continue;
@@ -129,7 +126,7 @@ bool PieceHolds(const WorkPoly& w, Vec3 p) {
   for (size_t i = 0; i < n; ++i) {
     const Vec3 a = w.corners[i].pos, b = w.corners[(i + 1) % n].pos;
     const double len = std::hypot(double(b.x) - a.x, double(b.z) - a.z);
-    if (len > 0 && Area2(a, b, p) / len < -kLinkEndInPiece) return false;
+    if (len > 0 && internal::Area2XZ(a, b, p) / len < -kLinkEndInPiece) return false;
   }
   return true;
 }

@@ -8,6 +8,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "waymesh/core/tolerances.h"
 
+#include "poly_geometry.h"
 #include "twin/twin_geometry.h"
 
 namespace waymesh::twin {
@@ -67,8 +68,8 @@ class Merger {
     if (a.size() + b.size() - 2 > size_t(tol::kMaxVertsPerPolyLimit)) return;
     const auto pos = [&](uint32_t i) { return tile_.vertices[i]; };
     // Convex where the edge ends: at u between a's last corner and b's third, and at v.
-    if (Area2(pos(a.back()), pos(u), pos(b[2])) < 0) return;
-    if (Area2(pos(b.back()), pos(v), pos(a[2])) < 0) return;
+    if (internal::Area2XZ(pos(a.back()), pos(u), pos(b[2])) < 0) return;
+    if (internal::Area2XZ(pos(b.back()), pos(v), pos(a[2])) < 0) return;
     std::vector<uint32_t> merged(a.begin() + 1, a.end());  // v, a2 .. ak
     merged.push_back(u);
     merged.insert(merged.end(), b.begin() + 2, b.end());  // b2 .. bm

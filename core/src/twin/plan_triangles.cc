@@ -4,6 +4,7 @@
 
 #include "twin/plan_overlap.h"
 
+#include "poly_geometry.h"
 #include "twin/twin_geometry.h"
 
 namespace waymesh::twin {
@@ -38,7 +39,7 @@ uint32_t PlanTriangles::FanApex(uint32_t p) const {
   for (uint32_t apex = 0; apex < n; ++apex) {
     bool thin = false;
     for (uint32_t i = 1; i + 1 < n && !thin; ++i) {
-      thin = Area2(corner(apex), corner(apex + i), corner(apex + i + 1)) <= kMinEarArea2;
+      thin = internal::Area2XZ(corner(apex), corner(apex + i), corner(apex + i + 1)) <= kMinEarArea2;
     }
     if (!thin) return apex;
   }
@@ -99,13 +100,13 @@ bool PlanTriangles::Ears(std::vector<uint32_t> ring,
     size_t ear = n;
     for (size_t i = 0; i < n && ear == n; ++i) {
       const uint32_t a = ring[(i + n - 1) % n], b = ring[i], c = ring[(i + 1) % n];
-      if (Area2(pos(a), pos(b), pos(c)) <= kMinEarArea2) continue;
+      if (internal::Area2XZ(pos(a), pos(b), pos(c)) <= kMinEarArea2) continue;
       bool blocked = false;
       for (size_t j = 0; j < n && !blocked; ++j) {
         const uint32_t q = ring[j];
         if (q == a || q == b || q == c) continue;
-        blocked = Area2(pos(a), pos(b), pos(q)) >= 0 && Area2(pos(b), pos(c), pos(q)) >= 0 &&
-                  Area2(pos(c), pos(a), pos(q)) >= 0;
+        blocked = internal::Area2XZ(pos(a), pos(b), pos(q)) >= 0 && internal::Area2XZ(pos(b), pos(c), pos(q)) >= 0 &&
+                  internal::Area2XZ(pos(c), pos(a), pos(q)) >= 0;
       }
       if (!blocked) ear = i;
     }
@@ -113,7 +114,7 @@ bool PlanTriangles::Ears(std::vector<uint32_t> ring,
     out->push_back({ring[(ear + n - 1) % n], ring[ear], ring[(ear + 1) % n]});
     ring.erase(ring.begin() + ptrdiff_t(ear));
   }
-  if (Area2(pos(ring[0]), pos(ring[1]), pos(ring[2])) <= kMinEarArea2) return false;
+  if (internal::Area2XZ(pos(ring[0]), pos(ring[1]), pos(ring[2])) <= kMinEarArea2) return false;
   out->push_back({ring[0], ring[1], ring[2]});
   return true;
 }
