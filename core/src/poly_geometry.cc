@@ -36,6 +36,7 @@ float SeparationSqXZ(const TileView& tile, uint32_t poly, Vec3 p) {
   const uint32_t first = tile.poly_start[poly];
   float most = 0;
   Vec3 a = tile.vertices[tile.poly_verts[first + n - 1]];
+  float min_x = a.x, max_x = a.x, min_z = a.z, max_z = a.z;
   for (uint32_t i = 0; i < n; ++i) {
     const Vec3 b = tile.vertices[tile.poly_verts[first + i]];
     const float area = TriArea2XZ(a, b, p);
@@ -43,9 +44,16 @@ float SeparationSqXZ(const TileView& tile, uint32_t poly, Vec3 p) {
       const float len_sq = DistSqXZ(a, b);
       if (len_sq > 0) most = std::max(most, area * area / len_sq);
     }
+    min_x = std::min(min_x, b.x), max_x = std::max(max_x, b.x);
+    min_z = std::min(min_z, b.z), max_z = std::max(max_z, b.z);
     a = b;
   }
-  return most;
+  // The distance to the polygon's box bounds it too. Without it a sliver (a polygon of almost
+  // no area along a straight wall) would look as if it held every point of its line, however
+  // far beyond its ends: the edge lines of a sliver are nearly one line.
+  const float dx = std::max({min_x - p.x, p.x - max_x, 0.0f});
+  const float dz = std::max({min_z - p.z, p.z - max_z, 0.0f});
+  return std::max(most, dx * dx + dz * dz);
 }
 
 Vec3 ClosestPointInPolyXZ(const TileView& tile, uint32_t poly, Vec3 p, float separation_sq) {

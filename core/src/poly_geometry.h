@@ -39,8 +39,9 @@ int FindCorner(const TileView& tile, uint32_t poly, Vec3 v);
 bool PointInPolyXZ(const TileView& tile, uint32_t poly, Vec3 p, float tolerance);
 
 // A lower bound of the squared plan-view distance from p to the (convex) polygon: the largest
-// squared distance to the line of an edge p lies outside of; 0 when p is inside. One pass of
-// cross products, so a nearest-polygon search can drop far candidates cheaply.
+// squared distance to the line of an edge p lies outside of, or to the polygon's bounding box;
+// 0 when p is inside. One pass of cross products, so a nearest-polygon search can drop far
+// candidates cheaply.
 float SeparationSqXZ(const TileView& tile, uint32_t poly, Vec3 p);
 
 // The plan-view point of the polygon closest to p; y is left as p.y. `separation_sq` is

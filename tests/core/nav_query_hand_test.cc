@@ -322,6 +322,20 @@ TEST(NavQueryHandTest, GoalOnTheFloorAboveIsNotInSight) {
   EXPECT_NEAR(r.waypoints.back().pos.y, 3, kEps);
 }
 
+// A sliver (a polygon of almost no area along a wall, as float jitter leaves on map borders)
+// must not claim the points of its line beyond its ends: the nearest point to a point past the
+// wall's end is the wall's end, not the point itself, which is off the mesh.
+TEST(NavQueryHandTest, NearestPointPastASliversEndIsTheEnd) {
+  const std::vector<Vec3> v = {{0, 0, 0}, {4, 0, 0}, {4, 0, 4}, {0, 0, 4}, {2, 0, -0.00001f}};
+  const auto map = testing::BuildHandMap(
+      v, {testing::HandPolygon{{0, 1, 2, 3}}, testing::HandPolygon{{0, 4, 1}}});
+  NavQuery q(map);
+  const auto near = q.NearestPoint({6, 0, 0}, {3, 1, 3}, QueryFilter());
+  ASSERT_TRUE(near.ok() && near->has_value());
+  EXPECT_NEAR((*near)->pos.x, 4, 1e-4);
+  EXPECT_NEAR((*near)->pos.z, 0, 1e-3);
+}
+
 TEST(NavQueryHandTest, MaxWaypointsTruncates) {
   NavQuery q(WallMap());
   PathResult r;
