@@ -250,7 +250,8 @@ int main(int argc, char** argv) {
     // As the server serves a carved version: the carved tiles, the uncut map's tables.
     const auto tables = [&](bool twin) {
       return std::make_shared<const waymesh::NavMap>(
-          *carved_town, waymesh::WithSearchTables(town, {.exact_twin = twin})->shared_search_tables());
+          *carved_town,
+          waymesh::WithSearchTables(town, {.exact_twin = twin})->shared_search_tables());
     };
     CompareTwin(tables(true), tables(false), args, rng);
   }

@@ -195,7 +195,8 @@ TEST(PlanTwinTest, CarvedVersionsUseTheTwinAwayFromTheirObstacles) {
     const Vec3 a = open.waypoints[0].pos, b = open.waypoints[1].pos;
     if (DistanceXZ(a, b) < 8) continue;
     const std::vector<Obstacle> post{{"post", BoxShape{(a + b) * 0.5f, {0.3f, 3, 0.3f}}}};
-    NavQuery on_twin(CarvedWithTables(with_twin, post)), on_map(CarvedWithTables(without_twin, post));
+    NavQuery on_twin(CarvedWithTables(with_twin, post)),
+        on_map(CarvedWithTables(without_twin, post));
     PathResult r1, r2;
     ASSERT_TRUE(on_twin.FindPath(s->pos, t->pos, filter, exact, &r1).ok());
     ASSERT_TRUE(on_map.FindPath(s->pos, t->pos, filter, exact, &r2).ok());

@@ -42,7 +42,8 @@ MatchKey MatchKeyOf(const LineKey& line, Vec3 a, Vec3 b) {
 }
 
 bool InTriangleOrOn(Vec3 a, Vec3 b, Vec3 c, Vec3 p) {
-  return internal::Area2XZ(a, b, p) >= 0 && internal::Area2XZ(b, c, p) >= 0 && internal::Area2XZ(c, a, p) >= 0;
+  return internal::Area2XZ(a, b, p) >= 0 && internal::Area2XZ(b, c, p) >= 0 &&
+         internal::Area2XZ(c, a, p) >= 0;
 }
 
 // Ear clipping that never makes a zero-area triangle (pieces have collinear T-junction

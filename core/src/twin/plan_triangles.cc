@@ -39,7 +39,8 @@ uint32_t PlanTriangles::FanApex(uint32_t p) const {
   for (uint32_t apex = 0; apex < n; ++apex) {
     bool thin = false;
     for (uint32_t i = 1; i + 1 < n && !thin; ++i) {
-      thin = internal::Area2XZ(corner(apex), corner(apex + i), corner(apex + i + 1)) <= kMinEarArea2;
+      thin =
+          internal::Area2XZ(corner(apex), corner(apex + i), corner(apex + i + 1)) <= kMinEarArea2;
     }
     if (!thin) return apex;
   }
@@ -105,7 +106,8 @@ bool PlanTriangles::Ears(std::vector<uint32_t> ring,
       for (size_t j = 0; j < n && !blocked; ++j) {
         const uint32_t q = ring[j];
         if (q == a || q == b || q == c) continue;
-        blocked = internal::Area2XZ(pos(a), pos(b), pos(q)) >= 0 && internal::Area2XZ(pos(b), pos(c), pos(q)) >= 0 &&
+        blocked = internal::Area2XZ(pos(a), pos(b), pos(q)) >= 0 &&
+                  internal::Area2XZ(pos(b), pos(c), pos(q)) >= 0 &&
                   internal::Area2XZ(pos(c), pos(a), pos(q)) >= 0;
       }
       if (!blocked) ear = i;

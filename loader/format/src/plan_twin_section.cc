@@ -92,7 +92,8 @@ absl::Status CheckTwinOnMap(const MapDirectory& dir, uint64_t at, const NavMap& 
   for (uint32_t t = 0; t < map.tile_count(); ++t) {
     const TileView &m = map.tile(t), &w = twin.tile(t);
     if (m.grid_x != w.grid_x || m.grid_z != w.grid_z) {
-      return BadTwinSection(dir, at, absl::StrCat("twin tile ", t, " is not in the map tile's cell"));
+      return BadTwinSection(dir, at,
+                            absl::StrCat("twin tile ", t, " is not in the map tile's cell"));
     }
     vertices.clear();
     for (const Vec3 v : m.vertices) vertices.insert(key(v));

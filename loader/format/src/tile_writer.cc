@@ -160,7 +160,9 @@ absl::StatusOr<wmesh::TileRecord> WriteTile(const RepairedMesh& mesh, const Tile
   v.bv_quant_factor = plan.bv_quant_factor;
   a.PointViewAt(&v);
   absl::StatusOr<wmesh::TileRecord> r = WriteTileView(v, out);
-  if (!r.ok()) return absl::InvalidArgumentError(absl::StrCat("CompileMap: ", r.status().message()));
+  if (!r.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("CompileMap: ", r.status().message()));
+  }
   return r;
 }
 
