@@ -30,6 +30,14 @@ SearchTables SearchTables::Build(const NavMap& map, const Options& options,
 }
 
 bool CanShareSearchTables(const NavMap& base, std::span<const Obstacle> obstacles) {
+  uint64_t areas = 0;
+  for (const Obstacle& o : obstacles) {
+    if (o.effect == ObstacleEffect::kArea) areas |= uint64_t{1} << o.area;
+  }
+  return CanShareSearchTables(base, areas);
+}
+
+bool CanShareSearchTables(const NavMap& base, uint64_t obstacle_areas) {
   const uint64_t present = base.digest().areas_present;
   // Reference costs are the map's costs capped at 1 (landmark_table.h).
   const auto reference = [&](int area) { return std::min(base.info().areas[area].cost, 1.0f); };
@@ -37,9 +45,9 @@ bool CanShareSearchTables(const NavMap& base, std::span<const Obstacle> obstacle
   for (int a = 0; a < kMaxAreas; ++a) {
     if ((present >> a) & 1) dearest = std::max(dearest, reference(a));
   }
-  for (const Obstacle& o : obstacles) {
-    if (o.effect != ObstacleEffect::kArea) continue;
-    if (!((present >> o.area) & 1) || reference(o.area) < dearest) return false;
+  for (int a = 0; a < kMaxAreas; ++a) {
+    if (!((obstacle_areas >> a) & 1)) continue;
+    if (!((present >> a) & 1) || reference(a) < dearest) return false;
   }
   return true;
 }

@@ -89,7 +89,7 @@ absl::StatusOr<LayerDiff> Diff(const std::vector<Obstacle>& held,
 // searches on a big map run out of nodes.
 std::shared_ptr<const NavMap> Searchable(const CarvedLayer& carved, const ServedMap& map) {
   const std::shared_ptr<const SearchTables>& tables = map.map()->shared_search_tables();
-  if (tables == nullptr || !CanShareSearchTables(*carved.base()->map(), carved.obstacles())) {
+  if (tables == nullptr || !CanShareSearchTables(*carved.base()->map(), carved.obstacle_areas())) {
     return carved.map();
   }
   return std::make_shared<const NavMap>(*carved.map(), tables);

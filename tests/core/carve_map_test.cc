@@ -661,6 +661,11 @@ TEST(CarvedLayerTest, IncrementalEqualsFullCarve) {
     ASSERT_TRUE(next.ok()) << next.status();
     layer = *next;
     ASSERT_EQ(layer->obstacle_count(), present.size());
+    uint64_t areas = 0;
+    for (const Obstacle& o : layer->obstacles()) {
+      if (o.effect == ObstacleEffect::kArea) areas |= uint64_t{1} << o.area;
+    }
+    EXPECT_EQ(layer->obstacle_areas(), areas) << "step " << step;
     auto full = CarveMap(*prepared, layer->obstacles());
     ASSERT_TRUE(full.ok()) << full.status();
     ExpectSameMap(*layer->map(), **full, "step " + std::to_string(step));

@@ -111,6 +111,11 @@ TEST(CarvedSearchTablesTest, AreaObstaclesThatCheapenOrAddAnAreaDoNotShare) {
   if (std::min(info.areas[cheapest].cost, 1.0f) < std::min(info.areas[dearest].cost, 1.0f)) {
     EXPECT_FALSE(CanShareSearchTables(*base, std::vector<Obstacle>{fire(cheapest)}));
   }
+  // The same by a layer's mask of the areas its area obstacles give (CarvedLayer).
+  const auto bit = [](int area) { return uint64_t{1} << area; };
+  EXPECT_TRUE(CanShareSearchTables(*base, uint64_t{0}));
+  EXPECT_TRUE(CanShareSearchTables(*base, bit(dearest)));
+  EXPECT_FALSE(CanShareSearchTables(*base, bit(dearest) | bit(absent)));
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_format.h"
 #include "carve_pieces.h"
+#include "layer_obstacles.h"
 #include "map_islands.h"
 #include "piece_merge.h"
 #include "poly_geometry.h"
@@ -126,13 +127,6 @@ struct SeamPoints {
 
 // Per seam edge of a tile's cut (by line), the corners its pieces put there.
 using TileSeams = absl::flat_hash_map<LineKey, SeamPoints>;
-
-// An obstacle of a layer, placed once when it is added or moved.
-struct PlacedObstacle {
-  Obstacle obstacle;
-  Footprint footprint;
-  std::vector<uint32_t> tiles;  // the tiles it may reach (FootprintsByTile)
-};
 
 // A layer version's tiles: the NavMap's storage, and what the next version reuses. Every tile
 // is owned through its own pointer, so versions share unchanged tiles and free the others
@@ -848,6 +842,7 @@ std::shared_ptr<const CarvedLayer> CarvedLayer::Empty(std::shared_ptr<const Carv
   layer->map_ = base->map();
   layer->base_ = std::move(base);
   layer->tiles_ = obstacles::EmptyLayerTiles(layer->map_);
+  layer->obstacles_ = std::make_shared<const obstacles::LayerObstacles>(layer->map_->tile_count());
   for (uint32_t t = 0; t < layer->map_->tile_count(); ++t) {
     layer->last_generation_.push_back(layer->map_->generation(t));
   }
@@ -856,11 +851,11 @@ std::shared_ptr<const CarvedLayer> CarvedLayer::Empty(std::shared_ptr<const Carv
 
 CarvedLayer::~CarvedLayer() = default;
 
-std::vector<Obstacle> CarvedLayer::obstacles() const {
-  std::vector<Obstacle> out;
-  for (const auto& [id, o] : obstacles_) out.push_back(o->obstacle);
-  return out;
-}
+size_t CarvedLayer::obstacle_count() const { return obstacles_->size(); }
+
+std::vector<Obstacle> CarvedLayer::obstacles() const { return obstacles_->All(); }
+
+uint64_t CarvedLayer::obstacle_areas() const { return obstacles_->areas_given(); }
 
 absl::StatusOr<std::shared_ptr<const CarvedLayer>> ApplyObstacleChanges(
     const CarvedLayer& previous, std::span<const Obstacle> upserts,
@@ -868,7 +863,8 @@ absl::StatusOr<std::shared_ptr<const CarvedLayer>> ApplyObstacleChanges(
   const AgentSettings& agent = previous.map_->info().agent;
   std::shared_ptr<CarvedLayer> next(new CarvedLayer());
   next->base_ = previous.base_;
-  next->obstacles_ = previous.obstacles_;
+  // Shares the previous version's parts; only those the changed obstacles are in are copied.
+  auto layer_obstacles = std::make_shared<obstacles::LayerObstacles>(*previous.obstacles_);
   const NavMap& base = *previous.base_->map();
   // The tiles the old and new footprints of every changed obstacle reach are re-cut.
   absl::flat_hash_set<uint32_t> recut;
@@ -884,8 +880,8 @@ absl::StatusOr<std::shared_ptr<const CarvedLayer>> ApplyObstacleChanges(
       return absl::InvalidArgumentError(
           absl::StrFormat("obstacle \"%s\" is changed twice in one update", o.id));
     }
-    if (const auto it = previous.obstacles_.find(o.id); it != previous.obstacles_.end()) {
-      reach(*it->second);
+    if (const obstacles::PlacedObstacle* before = previous.obstacles_->Find(o.id)) {
+      reach(*before);
     }
     auto placed = std::make_shared<obstacles::PlacedObstacle>();
     placed->obstacle = o;
@@ -894,30 +890,31 @@ absl::StatusOr<std::shared_ptr<const CarvedLayer>> ApplyObstacleChanges(
       placed->tiles.push_back(t);
     }
     reach(*placed);
-    next->obstacles_[o.id] = std::move(placed);
+    layer_obstacles->Put(std::move(placed));
   }
   for (const std::string& id : removals) {
     if (!seen.insert(id).second) {
       return absl::InvalidArgumentError(
           absl::StrFormat("obstacle \"%s\" is changed twice in one update", id));
     }
-    const auto it = previous.obstacles_.find(id);
-    if (it == previous.obstacles_.end()) {
+    const obstacles::PlacedObstacle* before = previous.obstacles_->Find(id);
+    if (before == nullptr) {
       return absl::NotFoundError(absl::StrFormat("no obstacle \"%s\" in the layer", id));
     }
-    reach(*it->second);
-    next->obstacles_.erase(id);
+    reach(*before);
+    layer_obstacles->Erase(id);
   }
   // Only the footprints reaching a re-cut tile are needed (in id order, as CarveMap takes
   // them; a cut line's footprint number only has to be the same within one tile's cut).
+  const std::vector<uint32_t> recut_tiles(recut.begin(), recut.end());
   std::vector<Footprint> footprints;
-  for (const auto& [id, o] : next->obstacles_) {
-    const bool needed = std::any_of(o->tiles.begin(), o->tiles.end(),
-                                    [&](uint32_t t) { return recut.contains(t); });
-    if (needed) footprints.push_back(o->footprint);
+  for (const obstacles::PlacedObstacle* o : layer_obstacles->Reaching(recut_tiles)) {
+    footprints.push_back(o->footprint);
   }
+  const bool none_left = layer_obstacles->size() == 0;
+  next->obstacles_ = std::move(layer_obstacles);
   next->last_generation_ = previous.last_generation_;
-  if (next->obstacles_.empty()) {
+  if (none_left) {
     next->map_ = next->base_->map();
     next->tiles_ = obstacles::EmptyLayerTiles(next->map_);
     return next;

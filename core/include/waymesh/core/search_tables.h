@@ -84,6 +84,9 @@ struct SearchTables {
 // the tables' reference costs as any area it may cover. Per obstacle, not per polygon, so a
 // layer update pays it for its obstacles only.
 bool CanShareSearchTables(const NavMap& base, std::span<const Obstacle> obstacles);
+// The same for a layer whose area obstacles give the areas of mask `obstacle_areas` (bit a: area
+// a; CarvedLayer::obstacle_areas), so that a layer update need not list its obstacles.
+bool CanShareSearchTables(const NavMap& base, uint64_t obstacle_areas);
 
 // `map` with freshly built search tables attached (resident maps); `stored` as in
 // SearchTables::Build.

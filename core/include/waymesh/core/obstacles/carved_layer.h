@@ -8,7 +8,6 @@
 // while it is the base tile, and otherwise moves to a generation it never had in this layer,
 // so a reference taken on an older version is stale.
 
-#include <map>
 #include <memory>
 #include <span>
 #include <string>
@@ -22,7 +21,7 @@
 namespace waymesh {
 namespace obstacles {
 struct LayerTiles;
-struct PlacedObstacle;
+class LayerObstacles;
 }  // namespace obstacles
 
 class CarvedLayer {
@@ -33,9 +32,11 @@ class CarvedLayer {
 
   const std::shared_ptr<const NavMap>& map() const { return map_; }
   const std::shared_ptr<const CarveBase>& base() const { return base_; }
-  size_t obstacle_count() const { return obstacles_.size(); }
+  size_t obstacle_count() const;
   // The obstacles in id order (the order CarveMap is given to reproduce this version).
   std::vector<Obstacle> obstacles() const;
+  // Bit a set when some area obstacle of the layer gives area a (CanShareSearchTables).
+  uint64_t obstacle_areas() const;
 
  private:
   friend absl::StatusOr<std::shared_ptr<const CarvedLayer>> ApplyObstacleChanges(
@@ -44,9 +45,9 @@ class CarvedLayer {
 
   std::shared_ptr<const CarveBase> base_;
   std::shared_ptr<const NavMap> map_;
-  // By id: each obstacle with its footprint and the tiles it reaches (computed once, when it
-  // is added or moved; shared by the versions that hold it).
-  std::map<std::string, std::shared_ptr<const obstacles::PlacedObstacle>> obstacles_;
+  // By id and by tile: each obstacle with its footprint and the tiles it reaches (computed
+  // once, when it is added or moved; shared by the versions that hold it).
+  std::shared_ptr<const obstacles::LayerObstacles> obstacles_;
   // Per tile, its cut polygons and (when it differs from the base tile) its built state: the
   // map's storage, and what the next version shares or rebuilds from.
   std::shared_ptr<const obstacles::LayerTiles> tiles_;
