@@ -4,7 +4,9 @@
 // is timed until the navmesh reflects it: for Waymesh ApplyObstacleChanges on the previous
 // version plus publishing it, for Detour addObstacle/removeObstacle plus update() until
 // upToDate. Finally both take --burst obstacles in one update (dtTileCache queues at most 64
-// requests between updates). Run:
+// requests between updates). Each add is also timed as its carving kernel alone (cut and merge
+// of the base polygons it reaches: vs_tilecache/carving_kernel.h), the floor under any design
+// of what follows the cut. Run:
 //   build/rel/bench/vs_tilecache [--dungeon] [--updates 2000] [--layer 0|100] [--seed 29]
 // `--help` lists the bake settings (defaults: Recast's usual 0.3 m voxels, 48-voxel tiles).
 // The last line, a checksum of every Waymesh version made, shows whether two builds carve alike.
@@ -26,6 +28,7 @@
 #include "common/flags.h"
 #include "common/stopwatch.h"
 #include "obstacle_world/version_checksum.h"
+#include "vs_tilecache/carving_kernel.h"
 #include "vs_tilecache/tile_cache_world.h"
 #include "waymesh/bake/baker.h"
 #include "waymesh/core/nav_query.h"
@@ -36,6 +39,7 @@
 
 namespace {
 
+using waymesh::bench::CarvingKernel;
 using waymesh::bench::kExitUsage;
 using waymesh::bench::Stopwatch;
 using waymesh::bench::TileCacheUpdate;
@@ -156,6 +160,7 @@ struct Contenders {
   std::shared_ptr<const waymesh::CarvedLayer> version;
   std::atomic<std::shared_ptr<const waymesh::NavMap>> published;
   std::unique_ptr<TileCacheWorld> detour;
+  std::unique_ptr<CarvingKernel> kernel;  // the cut and merge of an add alone, on the base map
   std::vector<unsigned int> detour_refs;  // obstacles now in the tile cache, in order added
   uint64_t checksum = 0;  // of every Waymesh version made so far (version_checksum.h)
 };
@@ -178,6 +183,7 @@ void BuildBoth(const Args& a, Contenders* c) {
   if (!prepared.ok()) Fail("CarveBase::Prepare", prepared.status());
   std::printf("Waymesh CarveBase::Prepare: %.1f ms\n", watch.ElapsedMs());
   c->version = waymesh::CarvedLayer::Empty(*prepared);
+  c->kernel = std::make_unique<CarvingKernel>(c->waymesh_map);
   c->published.store(c->waymesh_map);
   watch.Restart();
   auto geometry = waymesh::ImportFile(a.geometry);
@@ -265,6 +271,8 @@ void FillLayer(const Args& a, const std::vector<waymesh::Vec3>& points, Contende
 
 struct Series {
   std::vector<double> add, remove, all;
+  std::vector<double> kernel;           // Waymesh: the carving kernel of each add alone
+  int kernel_polygons = 0;              // polygons cut by all adds' kernels
   int tiles_add = 0, tiles_remove = 0;  // tiles rebuilt by all adds / all removes
   void Record(bool adding, double ms) {
     (adding ? add : remove).push_back(ms);
@@ -280,6 +288,9 @@ void TimedUpdates(const Args& a, const std::vector<waymesh::Vec3>& points, Conte
     const waymesh::Vec3& at = points[id];
     if (adding) {
       wm.Record(true, WaymeshUpdate(c, {WaymeshCylinder(a, at, id)}, {}, &wm.tiles_add));
+      const CarvingKernel::Run k = c->kernel->TimeAdd(WaymeshCylinder(a, at, id));
+      wm.kernel.push_back(k.ms);
+      wm.kernel_polygons += k.polygons_cut;
       const TileCacheUpdate d = c->detour->Add({DetourFoot(at)}, a.radius + a.bake.agent.radius,
                                                a.height, &c->detour_refs);
       CheckSettled(d, "add");
@@ -313,6 +324,15 @@ void TimedUpdates(const Args& a, const std::vector<waymesh::Vec3>& points, Conte
   std::printf("  tiles rebuilt per add / remove: Waymesh %.2f / %.2f, dtTileCache %.2f / %.2f\n",
               per(wm.tiles_add, wm.add), per(wm.tiles_remove, wm.remove), per(dt.tiles_add, dt.add),
               per(dt.tiles_remove, dt.remove));
+  // The floor under any carving design: if the kernel alone is slower than a fifth of
+  // dtTileCache's add, restructuring what follows the cut cannot reach 5x.
+  const double kernel = Summarize(wm.kernel).median, detour_add = Summarize(dt.add).median;
+  std::printf(
+      "  carving kernel alone (footprint, cut and merge of the %.2f base polygons an add reaches;"
+      " no tile built, nothing published): median %.3f ms = %.0f %% of a Waymesh add;"
+      " dtTileCache add / kernel %.2fx (5x needs a whole add within %.3f ms)\n",
+      per(wm.kernel_polygons, wm.kernel), kernel, 100 * kernel / Summarize(wm.add).median,
+      detour_add / kernel, detour_add / 5);
 }
 
 // --burst obstacles in one update: Waymesh takes them in one change; dtTileCache refuses the
