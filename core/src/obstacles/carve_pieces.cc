@@ -166,6 +166,18 @@ struct Cutter {
     return {o[e], o[(e + 1) % o.size()], CutLineKey(tile.index, poly, f, e), f, e};
   }
 
+  // Whether every corner of `in` lies strictly inside `line` (and no edge of it on that line):
+  // then Split would give `in` itself inside and nothing outside.
+  bool AllInside(const Piece& in, const CutLine& line) const {
+    for (const PieceCorner& c : in.corners) {
+      if (!(Side(line, c.pos) > kOnCutLine)) return false;
+      if (c.next.kind() == LineKey::kCutLine && SameLine(line, c.next.words[3], c.next.words[4])) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   // Splits `in` by `line` into the part inside (left) and the part outside.
   void Split(const Piece& in, const CutLine& line, Piece* inside, Piece* outside) const {
     const size_t n = in.corners.size();
@@ -314,7 +326,10 @@ bool CutPolygon(const TileView& tile, uint32_t poly, std::span<const Footprint> 
       std::vector<Piece> outer;
       Piece rest = piece;
       for (uint32_t e = 0; e < fp.outline.size() && !Degenerate(rest); ++e) {
-        cutter.Split(rest, cutter.LineOf(f, e), &inside, &outside);
+        const CutLine line = cutter.LineOf(f, e);
+        // Most of a footprint's lines miss what is left of a piece it overlaps only in part.
+        if (cutter.AllInside(rest, line)) continue;
+        cutter.Split(rest, line, &inside, &outside);
         if (!Degenerate(outside)) outer.push_back(outside);
         rest = inside;
       }
